@@ -1,0 +1,176 @@
+import { HttpAgent, type Interrupt, type Message, type ResumeEntry, type State } from "@ag-ui/client";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Feature } from "../features/featureCatalog";
+import { runAutomaticTool, type FrontendToolEffects } from "../features/frontendTools";
+import { unansweredFrontendCalls } from "./conversation";
+import { newId } from "./ids";
+import { parseJsonSafely } from "./json";
+import { saveThread, titleFor, type StoredThread } from "./threadStore";
+
+export type RunStatus = "idle" | "running" | "waiting" | "error";
+
+export interface RunErrorInfo {
+  message: string;
+  code: string | undefined;
+}
+
+export interface AgentSession {
+  threadId: string;
+  messages: Message[];
+  state: State;
+  status: RunStatus;
+  isRunning: boolean;
+  pendingInterrupts: Interrupt[];
+  error: RunErrorInfo | undefined;
+  sendMessage(text: string): void;
+  resume(entries: ResumeEntry[]): void;
+  answerToolCall(toolCallId: string, content: string): void;
+  updateState(state: State): void;
+}
+
+/**
+ * Automatic frontend tools answer themselves and start a follow-up run; a model that keeps calling
+ * them would loop forever, so the chain is cut after this many consecutive follow-ups.
+ */
+const maximumAutomaticFollowUps = 5;
+
+/**
+ * One thread of one feature, driven over HTTP by `@ag-ui/client`'s HttpAgent. The agent owns the
+ * conversation (messages, state, pending interrupts); this hook mirrors it into React state, runs
+ * the page's frontend tools, and stores the thread in localStorage after every change that matters.
+ */
+export function useAgentSession(
+  feature: Feature,
+  threadId: string,
+  stored: StoredThread | undefined,
+  effects: FrontendToolEffects,
+  onSaved: () => void,
+): AgentSession {
+  const agent = useMemo(() => {
+    const created = new HttpAgent({
+      url: `/${feature.id}`,
+      threadId,
+      initialMessages: stored?.messages ?? [],
+      initialState: stored?.state ?? feature.initialState(),
+    });
+    created.pendingInterrupts = stored?.pendingInterrupts ?? [];
+    return created;
+    // The agent is created once per thread; `stored` is only its starting point, so it is not a dependency.
+  }, [feature.id, threadId]);
+
+  const [messages, setMessages] = useState<Message[]>(() => [...agent.messages]);
+  const [state, setState] = useState<State>(() => agent.state);
+  const [isRunning, setIsRunning] = useState(false);
+  const [pendingInterrupts, setPendingInterrupts] = useState<Interrupt[]>(() => agent.pendingInterrupts);
+  const [error, setError] = useState<RunErrorInfo | undefined>(undefined);
+  const effectsRef = useRef(effects);
+  effectsRef.current = effects;
+  const onSavedRef = useRef(onSaved);
+  onSavedRef.current = onSaved;
+  const createdAt = useRef(stored?.createdAt ?? Date.now());
+
+  useEffect(() => {
+    const subscription = agent.subscribe({
+      onMessagesChanged: ({ messages: changed }) => setMessages([...changed]),
+      onStateChanged: ({ state: changed }) => setState(changed),
+      onRunErrorEvent: ({ event }) => setError({ message: event.message, code: event.code }),
+    });
+    return () => subscription.unsubscribe();
+  }, [agent]);
+
+  const interactiveWaiting = useCallback(
+    () => unansweredFrontendCalls(agent.messages, feature.frontendTools).some(({ tool }) => tool.mode === "interactive"),
+    [agent, feature.frontendTools],
+  );
+
+  const persist = useCallback(() => {
+    if (agent.messages.length === 0) return;
+    saveThread(feature.id, {
+      threadId,
+      title: titleFor(agent.messages),
+      createdAt: createdAt.current,
+      updatedAt: Date.now(),
+      messages: agent.messages,
+      state: agent.state,
+      pendingInterrupts: agent.pendingInterrupts,
+      waiting: agent.pendingInterrupts.length > 0 || interactiveWaiting(),
+    });
+    onSavedRef.current();
+  }, [agent, feature.id, threadId, interactiveWaiting]);
+
+  const run = useCallback(
+    async (resume: ResumeEntry[] | undefined) => {
+      const tools = feature.frontendTools.map((tool) => tool.definition);
+      for (let followUp = 0; followUp <= maximumAutomaticFollowUps; followUp += 1) {
+        setError(undefined);
+        setIsRunning(true);
+        let failed = false;
+        try {
+          await agent.runAgent({ tools, context: [], ...(followUp === 0 && resume !== undefined ? { resume } : {}) }, {
+            onRunErrorEvent: () => {
+              failed = true;
+            },
+          });
+        } catch (thrown) {
+          failed = true;
+          // A RUN_ERROR was already shown with its code; anything else (HTTP status, a stream the
+          // verifier rejected) is shown as the error itself.
+          setError((current) => current ?? { message: thrown instanceof Error ? thrown.message : String(thrown), code: undefined });
+        } finally {
+          setIsRunning(false);
+          setPendingInterrupts([...agent.pendingInterrupts]);
+          setMessages([...agent.messages]);
+          persist();
+        }
+        if (failed || agent.pendingInterrupts.length > 0) return;
+        const automatic = unansweredFrontendCalls(agent.messages, feature.frontendTools).filter(({ tool }) => tool.mode === "automatic");
+        if (automatic.length === 0) return;
+        for (const { call } of automatic) {
+          const content = runAutomaticTool(call.function.name, parseJsonSafely(call.function.arguments), effectsRef.current);
+          agent.addMessage({ id: newId(), role: "tool", toolCallId: call.id, content });
+        }
+      }
+    },
+    [agent, feature.frontendTools, persist],
+  );
+
+  const sendMessage = useCallback(
+    (text: string) => {
+      if (agent.isRunning || text.trim() === "") return;
+      agent.addMessage({ id: newId(), role: "user", content: text.trim() });
+      void run(undefined);
+    },
+    [agent, run],
+  );
+
+  const resume = useCallback(
+    (entries: ResumeEntry[]) => {
+      if (agent.isRunning) return;
+      void run(entries);
+    },
+    [agent, run],
+  );
+
+  const answerToolCall = useCallback(
+    (toolCallId: string, content: string) => {
+      if (agent.isRunning) return;
+      agent.addMessage({ id: newId(), role: "tool", toolCallId, content });
+      void run(undefined);
+    },
+    [agent, run],
+  );
+
+  const updateState = useCallback(
+    (next: State) => {
+      agent.setState(next);
+      setState(next);
+      persist();
+    },
+    [agent, persist],
+  );
+
+  const waiting = pendingInterrupts.length > 0 || unansweredFrontendCalls(messages, feature.frontendTools).some(({ tool }) => tool.mode === "interactive");
+  const status: RunStatus = isRunning ? "running" : error !== undefined ? "error" : waiting ? "waiting" : "idle";
+
+  return { threadId, messages, state, status, isRunning, pendingInterrupts, error, sendMessage, resume, answerToolCall, updateState };
+}

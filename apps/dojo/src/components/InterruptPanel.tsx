@@ -1,0 +1,68 @@
+import type { Interrupt, ResumeEntry } from "@ag-ui/client";
+import { useState } from "react";
+import { isRecord } from "../agent/json";
+import type { AgentSession } from "../agent/useAgentSession";
+import { ApprovalInterrupt } from "./ApprovalInterrupt";
+import { QuestionInterrupt } from "./QuestionInterrupt";
+import { SchemaInterrupt } from "./SchemaInterrupt";
+
+/**
+ * The parked run's open interrupts. AG-UI 1.0 only accepts a resume that answers every open
+ * interrupt at once, so answers are collected here and sent together when the last one is given.
+ */
+export function InterruptPanel({ session }: { session: AgentSession }) {
+  const interrupts = session.pendingInterrupts;
+  const [answers, setAnswers] = useState<Record<string, ResumeEntry>>({});
+
+  const answer = (entry: ResumeEntry): void => {
+    const next = { ...answers, [entry.interruptId]: entry };
+    const complete = interrupts.map((interrupt) => next[interrupt.id]).filter((item): item is ResumeEntry => item !== undefined);
+    if (complete.length === interrupts.length) {
+      setAnswers({});
+      session.resume(complete);
+    } else {
+      setAnswers(next);
+    }
+  };
+  const cancelAll = (): void => session.resume(interrupts.map((interrupt) => ({ interruptId: interrupt.id, status: "cancelled" })));
+
+  return (
+    <div className="interrupt-panel" data-testid="interrupt-panel">
+      <div className="interrupt-panel-header">
+        <span className="interrupt-pause" aria-hidden="true">⏸</span>
+        The agent is waiting for you
+        {interrupts.length > 1 && <span className="interrupt-count">{interrupts.length} requests, answer each</span>}
+      </div>
+      {interrupts.map((interrupt) =>
+        answers[interrupt.id] !== undefined ? (
+          <div key={interrupt.id} className="interrupt-card answered" data-testid="interrupt-answered">
+            Answered; waiting for the other requests.
+          </div>
+        ) : (
+          <InterruptCard key={interrupt.id} interrupt={interrupt} session={session} onAnswer={answer} />
+        ),
+      )}
+      <div className="interrupt-footer">
+        <button type="button" className="button link" data-testid="interrupt-cancel" disabled={session.isRunning} onClick={cancelAll}>
+          Cancel {interrupts.length > 1 ? "all" : "request"}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface InterruptCardProps {
+  interrupt: Interrupt;
+  session: AgentSession;
+  onAnswer(entry: ResumeEntry): void;
+}
+
+/** Picks the UI by what the interrupt carries; unknown reasons still get a form, never a failure. */
+function InterruptCard({ interrupt, session, onAnswer }: InterruptCardProps) {
+  const schemaProperties = isRecord(interrupt.responseSchema) && isRecord(interrupt.responseSchema["properties"]) ? interrupt.responseSchema["properties"] : {};
+  const isApproval = interrupt.reason === "tool_approval" || interrupt.reason === "tool_call" || (interrupt.toolCallId !== undefined && "approved" in schemaProperties);
+  if (isApproval) return <ApprovalInterrupt interrupt={interrupt} messages={session.messages} disabled={session.isRunning} onAnswer={onAnswer} />;
+  if (isRecord(interrupt.metadata) && Array.isArray(interrupt.metadata["questions"]))
+    return <QuestionInterrupt interrupt={interrupt} disabled={session.isRunning} onAnswer={onAnswer} />;
+  return <SchemaInterrupt interrupt={interrupt} disabled={session.isRunning} onAnswer={onAnswer} />;
+}

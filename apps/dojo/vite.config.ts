@@ -1,0 +1,24 @@
+import { defineConfig } from "vite";
+
+// The feature routes the dojo POSTs to. In production apps/server serves the dojo itself, so every
+// URL is same-origin; in `pnpm dev` Vite forwards these paths to a running server instead.
+const featureRoutes = [
+  "agentic_chat",
+  "backend_tool_rendering",
+  "human_in_the_loop",
+  "tool_based_generative_ui",
+  "shared_state",
+  "agentic_generative_ui",
+  "tool_approval",
+  "questions",
+];
+const serverUrl = process.env["DOJO_SERVER_URL"] ?? "http://127.0.0.1:8027";
+
+export default defineConfig({
+  // No React plugin: esbuild's automatic JSX runtime is all the build needs (dev loses Fast Refresh only).
+  esbuild: { jsx: "automatic" },
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  server: {
+    proxy: Object.fromEntries(featureRoutes.map((route) => [`/${route}`, { target: serverUrl, changeOrigin: true }])),
+  },
+});

@@ -1,0 +1,38 @@
+// One flat config for the whole workspace (house rule 20).
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import importX from "eslint-plugin-import-x";
+import nodePlugin from "eslint-plugin-n";
+
+export default tseslint.config(
+  {
+    ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**", "**/*.d.ts", "**/*.d.cts"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
+    plugins: { "import-x": importX, n: nodePlugin },
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", queueMicrotask: "readonly", AbortController: "readonly", AbortSignal: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", structuredClone: "readonly", performance: "readonly", fetch: "readonly" },
+    },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "n/prefer-node-protocol": "error",
+      // The dependency graph is the layering: every import must be declared by its package.
+      "import-x/no-extraneous-dependencies": ["error", { devDependencies: ["**/*.test.ts", "**/*.test.tsx", "**/test/**", "**/bench/**", "**/*.config.*", "**/scripts/**"] }],
+    },
+  },
+  {
+    // Libraries log through an injected logger, never the console.
+    files: ["packages/*/src/**/*.ts"],
+    ignores: ["**/*.test.ts", "packages/testing/**", "packages/harness-emulator/src/bin.ts"],
+    rules: { "no-console": "error" },
+  },
+  {
+    // Tests poke at loosely typed wire payloads; `any` there keeps assertions readable.
+    files: ["**/*.test.ts", "**/test/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
+  },
+);

@@ -1,0 +1,34 @@
+const brand = Symbol.for("ag-ui-antigravity.AgentError");
+
+/**
+ * Failure kinds of the agent layer. Each is also the `code` of the RUN_ERROR a run ends with, so
+ * clients and the HTTP binding can match on it.
+ */
+export type AgentErrorCode =
+  | "CONFIG_INVALID"
+  | "INVALID_INPUT"
+  | "THREAD_BUSY"
+  | "SESSION_LIMIT"
+  | "SESSION_CLOSED"
+  | "HISTORY_DIVERGED"
+  | "AGENT_CLOSED";
+
+export interface AgentErrorOptions {
+  cause?: unknown;
+}
+
+/** Base class of every error the agent package throws; `isInstance` works across bundles. */
+export class AgentError extends Error {
+  readonly code: AgentErrorCode;
+  readonly [brand] = true;
+
+  constructor(code: AgentErrorCode, message: string, options: AgentErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AgentError";
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is AgentError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}

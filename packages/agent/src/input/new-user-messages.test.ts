@@ -1,0 +1,51 @@
+import type { Message } from "@ag-ui/core";
+import { describe, expect, it } from "vitest";
+import { readHistory, transcriptUpTo } from "./new-user-messages.js";
+
+const user = (id: string, content: string): Message => ({ id, role: "user", content });
+const assistant = (id: string, content: string): Message => ({ id, role: "assistant", content });
+
+describe("readHistory", () => {
+  it("returns every user message new since the last run, in order, not only the newest", () => {
+    const reading = readHistory({
+      messages: [user("u1", "hi"), assistant("a1", "hello"), user("u2", "first"), user("u3", "second")],
+      forwarded: [{ id: "u1", text: "hi" }],
+      carriesAnswers: false,
+    });
+    expect(reading).toEqual({ kind: "continue", newUserMessages: [user("u2", "first"), user("u3", "second")] });
+  });
+
+  it("ignores blank user messages and a trailing assistant message", () => {
+    const reading = readHistory({ messages: [user("u1", "  "), user("u2", "go"), assistant("a", "ok")], forwarded: [], carriesAnswers: false });
+    expect(reading).toEqual({ kind: "continue", newUserMessages: [user("u2", "go")] });
+  });
+
+  it("sees nothing new in a run that only carries answers", () => {
+    const reading = readHistory({ messages: [user("u1", "hi")], forwarded: [{ id: "u1", text: "hi" }], carriesAnswers: true });
+    expect(reading).toEqual({ kind: "continue", newUserMessages: [] });
+  });
+
+  it("detects a regenerate: the last message is a forwarded user message and nothing else is asked", () => {
+    const reading = readHistory({ messages: [user("u1", "hi")], forwarded: [{ id: "u1", text: "hi" }], carriesAnswers: false });
+    expect(reading).toEqual({ kind: "diverged", reason: "regenerate", userMessageIndex: 0 });
+  });
+
+  it("detects an edited message, a removed one, and a new message inserted before forwarded ones", () => {
+    const forwarded = [
+      { id: "u1", text: "one" },
+      { id: "u2", text: "two" },
+    ];
+    expect(readHistory({ messages: [user("u1", "one"), user("u2", "TWO")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited", userMessageIndex: 1 });
+    expect(readHistory({ messages: [user("u1", "one"), user("u9", "new")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited" });
+    expect(readHistory({ messages: [user("u0", "zero"), user("u1", "one"), user("u2", "two")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited", userMessageIndex: 0 });
+  });
+});
+
+describe("transcriptUpTo", () => {
+  it("renders the history up to the chosen user message", () => {
+    const messages = [user("u1", "one"), assistant("a1", "reply"), user("u2", "two"), assistant("a2", "later"), user("u3", "three")];
+    const { transcript, lastUserMessage } = transcriptUpTo(messages, 1);
+    expect(transcript).toBe("user: one\n\nassistant: reply\n\nuser: two\n\nassistant: later");
+    expect(lastUserMessage?.id).toBe("u2");
+  });
+});

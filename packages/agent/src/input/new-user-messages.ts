@@ -1,0 +1,83 @@
+import type { Message, UserMessage } from "@ag-ui/core";
+import { contentText } from "./prompt-parts.js";
+
+/** What a run's message history means for the thread's conversation. */
+export type HistoryReading =
+  /** Every user message the client sent since the last run, oldest first (possibly none). */
+  | { kind: "continue"; newUserMessages: UserMessage[] }
+  /**
+   * The client's history no longer extends what the conversation has seen: a user message we
+   * forwarded is gone or was edited, or the client asks to regenerate the last answer. The
+   * conversation has to be rebuilt from the client's history.
+   */
+  | { kind: "diverged"; reason: "edited" | "regenerate"; userMessageIndex: number };
+
+/** What the session remembers of each user message it forwarded. */
+export interface ForwardedMessage {
+  id: string;
+  text: string;
+}
+
+/**
+ * Compares the client's history with what the session forwarded. Identity is by message id, and
+ * content is compared too, so an edited message with a kept id is noticed.
+ */
+export function readHistory(options: {
+  messages: readonly Message[];
+  forwarded: readonly ForwardedMessage[];
+  /** True when the run carries answers (tool results, resume entries, a command): not a regenerate. */
+  carriesAnswers: boolean;
+}): HistoryReading {
+  const userMessages = options.messages.filter((message): message is UserMessage => message.role === "user");
+  const forwardedById = new Map(options.forwarded.map((message) => [message.id, message]));
+  const clientIds = new Set(userMessages.map((message) => message.id));
+
+  for (const [index, message] of userMessages.entries()) {
+    const seen = forwardedById.get(message.id);
+    if (seen !== undefined && seen.text !== contentText(message.content)) {
+      return { kind: "diverged", reason: "edited", userMessageIndex: index };
+    }
+  }
+  const missing = options.forwarded.findIndex((message) => !clientIds.has(message.id));
+  if (missing !== -1) return { kind: "diverged", reason: "edited", userMessageIndex: Math.max(0, missing) };
+
+  const newUserMessages = userMessages.filter((message) => !forwardedById.has(message.id) && hasContent(message));
+  if (newUserMessages.length > 0) {
+    // A new message placed before one already forwarded rewrites the past, not the future.
+    const lastForwardedIndex = userMessages.findLastIndex((message) => forwardedById.has(message.id));
+    const firstNewIndex = userMessages.findIndex((message) => newUserMessages[0]?.id === message.id);
+    if (lastForwardedIndex > firstNewIndex) return { kind: "diverged", reason: "edited", userMessageIndex: firstNewIndex };
+    return { kind: "continue", newUserMessages };
+  }
+
+  const last = options.messages.at(-1);
+  if (!options.carriesAnswers && last?.role === "user" && forwardedById.has(last.id)) {
+    return { kind: "diverged", reason: "regenerate", userMessageIndex: userMessages.length - 1 };
+  }
+  return { kind: "continue", newUserMessages: [] };
+}
+
+function hasContent(message: UserMessage): boolean {
+  return typeof message.content === "string" ? message.content.trim().length > 0 : message.content.length > 0;
+}
+
+/**
+ * A transcript of the client's history up to (and including) the user message at
+ * `userMessageIndex`, used as the first prompt of a rebuilt conversation.
+ */
+export function transcriptUpTo(messages: readonly Message[], userMessageIndex: number): { transcript: string; lastUserMessage?: UserMessage } {
+  const lines: string[] = [];
+  let userSeen = -1;
+  let lastUserMessage: UserMessage | undefined;
+  for (const message of messages) {
+    if (message.role === "user") {
+      userSeen += 1;
+      if (userSeen > userMessageIndex) break;
+      lastUserMessage = message;
+    }
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    const text = contentText(message.content);
+    if (text.length > 0) lines.push(`${message.role}: ${text}`);
+  }
+  return { transcript: lines.join("\n\n"), ...(lastUserMessage === undefined ? {} : { lastUserMessage }) };
+}

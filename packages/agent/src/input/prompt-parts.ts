@@ -1,0 +1,81 @@
+import type { Message, UserMessage } from "@ag-ui/core";
+
+/** One piece of a prompt for the harness: text, or inline media the model can see. */
+export type PromptPart = { kind: "text"; text: string } | { kind: "media"; mimeType: string; data: string; description?: string };
+
+/** Media types the harness forwards to Gemini inline. Anything else becomes a note the model can read. */
+const inlineMimeTypes = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/bmp",
+  "application/pdf",
+  "text/plain",
+  "text/csv",
+  "application/json",
+  "text/html",
+  "application/xml",
+  "text/xml",
+]);
+
+type UserContent = UserMessage["content"];
+type ContentPart = Exclude<UserContent, string>[number];
+
+const dataUrlPattern = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s;
+
+/** The text of any message's content, for transcripts and comparisons. */
+export function contentText(content: Message["content"] | undefined): string {
+  if (content === undefined || content === null) return "";
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => (typeof part === "object" && part !== null && "text" in part && typeof part.text === "string" ? part.text : ""))
+    .filter((text) => text.length > 0)
+    .join("\n");
+}
+
+/**
+ * Turns a user message's content into prompt parts. Inline data (and `data:` URLs) of a supported
+ * type becomes media; anything the harness cannot pass to the model (remote URLs, file
+ * references, GIF, audio, video) becomes a one-line note, so the model says it could not see it
+ * instead of pretending it did. Nothing the user sent is dropped silently.
+ */
+export function promptPartsOf(content: UserContent): PromptPart[] {
+  if (typeof content === "string") return content.trim().length === 0 ? [] : [{ kind: "text", text: content }];
+  const parts: PromptPart[] = [];
+  for (const part of content) {
+    const converted = convertPart(part);
+    if (converted !== undefined) parts.push(converted);
+  }
+  return parts;
+}
+
+function convertPart(part: ContentPart): PromptPart | undefined {
+  if (part.type === "text") return part.text.trim().length === 0 ? undefined : { kind: "text", text: part.text };
+  const source = part.source;
+  let mimeType = source.mimeType;
+  let data: string | undefined;
+  if (source.type === "data") {
+    data = source.value;
+    const dataUrl = dataUrlPattern.exec(source.value);
+    if (dataUrl !== null) {
+      mimeType = dataUrl[1] ?? mimeType;
+      data = dataUrl[2];
+    }
+  } else if (source.type === "url") {
+    const dataUrl = dataUrlPattern.exec(source.value);
+    if (dataUrl !== null) {
+      mimeType = dataUrl[1] ?? mimeType;
+      data = dataUrl[2];
+    }
+  }
+  const normalizedMime = mimeType?.toLowerCase().trim();
+  if (data !== undefined && normalizedMime !== undefined && inlineMimeTypes.has(normalizedMime)) {
+    return { kind: "media", mimeType: normalizedMime, data: data.replace(/\s+/g, "") };
+  }
+  const where = source.type === "data" ? "inline data" : source.type === "url" ? `the URL ${source.value.slice(0, 200)}` : `the file reference ${source.value.slice(0, 200)}`;
+  return {
+    kind: "text",
+    text: `[The user attached ${part.type === "image" ? "an image" : `a ${part.type}`}${normalizedMime ? ` (${normalizedMime})` : ""} from ${where}, which cannot be shown to you; tell the user you could not see it.]`,
+  };
+}

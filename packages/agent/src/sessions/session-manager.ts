@@ -1,0 +1,231 @@
+import { AgentError } from "../errors/agent-error.js";
+
+/** What the manager needs from a session. */
+export interface ManagedSession {
+  /** True while the session's turn waits on a human (a parked tool, question or approval). */
+  readonly isParked: boolean;
+  /** Ends the session; `reason` says why, for logs. Must not throw. */
+  close(reason: SessionCloseReason): Promise<void>;
+}
+
+export type SessionCloseReason = "idle-timeout" | "parked-timeout" | "evicted" | "rebuilt" | "closed" | "manager-closed";
+
+export interface SessionManagerLogger {
+  info?(details: Record<string, unknown>, message: string): void;
+  warn?(details: Record<string, unknown>, message: string): void;
+}
+
+export interface SessionManagerOptions<Session extends ManagedSession> {
+  /** Builds the session of a thread that has none (a new thread, or one whose session was retired). */
+  create(threadId: string, options: { signal: AbortSignal }): Promise<Session>;
+  /** An idle session unused this long is closed. Default 30 minutes. */
+  idleTimeoutMs?: number;
+  /** A parked session unanswered this long is closed (never less than the idle timeout). Default 2 hours. */
+  parkedTimeoutMs?: number;
+  /** Live sessions at most; at the cap the least recently used idle session is evicted. Default 100. */
+  maxSessions?: number;
+  /** How often expired sessions are swept. Default 60 s. */
+  sweepIntervalMs?: number;
+  logger?: SessionManagerLogger;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+}
+
+/** Exclusive use of one thread's session for the length of a run. */
+export interface SessionLease<Session extends ManagedSession> {
+  readonly threadId: string;
+  readonly session: Session;
+  /** Marks the session as used now, so a long run is not swept. */
+  touch(): void;
+  /** Ends the lease. Idempotent. */
+  release(): void;
+}
+
+export interface SessionManagerStats {
+  liveSessions: number;
+  busySessions: number;
+  parkedSessions: number;
+  maxSessions: number;
+  idleTimeoutMs: number;
+  parkedTimeoutMs: number;
+}
+
+interface Entry<Session> {
+  session?: Session;
+  busy: boolean;
+  lastActivity: number;
+}
+
+/**
+ * One live session per thread id. Locks are per thread, never global: a run on a busy thread is
+ * refused at once (THREAD_BUSY) rather than queued, and no lock is held across another thread's
+ * session creation or shutdown.
+ */
+export class SessionManager<Session extends ManagedSession> {
+  readonly #options: Required<Omit<SessionManagerOptions<Session>, "logger">> & { logger: SessionManagerLogger };
+  readonly #entries = new Map<string, Entry<Session>>();
+  readonly #lifetime = new AbortController();
+  #sweeper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: SessionManagerOptions<Session>) {
+    const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+    this.#options = {
+      create: options.create,
+      idleTimeoutMs,
+      // A parked session gets a grace period, never less than an idle one.
+      parkedTimeoutMs: Math.max(options.parkedTimeoutMs ?? 2 * 60 * 60_000, idleTimeoutMs),
+      maxSessions: options.maxSessions ?? 100,
+      sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
+      logger: options.logger ?? {},
+      now: options.now ?? Date.now,
+    };
+  }
+
+  /**
+   * Takes the thread's session for a run, creating it when the thread has none or when `reuse`
+   * rejects the live one (a changed tool contract, a lost harness). Throws THREAD_BUSY when a run
+   * holds it, SESSION_LIMIT when every session is busy or parked, AGENT_CLOSED after `close()`.
+   */
+  async acquire(
+    threadId: string,
+    options: { signal?: AbortSignal; reuse?: (session: Session) => boolean } = {},
+  ): Promise<SessionLease<Session>> {
+    if (this.#lifetime.signal.aborted) throw new AgentError("AGENT_CLOSED", "The agent is shut down.");
+    options.signal?.throwIfAborted();
+    const existing = this.#entries.get(threadId);
+    if (existing?.busy) {
+      throw new AgentError("THREAD_BUSY", `Thread ${JSON.stringify(threadId)} already has a run in progress.`);
+    }
+    const entry: Entry<Session> = existing ?? { busy: false, lastActivity: this.#options.now() };
+    entry.busy = true;
+    entry.lastActivity = this.#options.now();
+    this.#entries.set(threadId, entry);
+    this.#startSweeper();
+    try {
+      if (entry.session !== undefined && options.reuse !== undefined && !options.reuse(entry.session)) {
+        const retired = entry.session;
+        delete entry.session;
+        await retired.close("rebuilt");
+      }
+      if (entry.session === undefined) {
+        await this.#makeRoom(threadId);
+        const signal = options.signal === undefined ? this.#lifetime.signal : AbortSignal.any([options.signal, this.#lifetime.signal]);
+        entry.session = await this.#options.create(threadId, { signal });
+      }
+    } catch (error) {
+      entry.busy = false;
+      if (entry.session === undefined) this.#entries.delete(threadId);
+      throw error;
+    }
+    const session = entry.session;
+    let released = false;
+    return {
+      threadId,
+      session,
+      touch: () => {
+        entry.lastActivity = this.#options.now();
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        entry.busy = false;
+        entry.lastActivity = this.#options.now();
+      },
+    };
+  }
+
+  /** Whether the thread has a live session (busy or not). */
+  has(threadId: string): boolean {
+    return this.#entries.get(threadId)?.session !== undefined;
+  }
+
+  /** Closes one thread's session. Closing an unknown thread is a no-op. */
+  async closeThread(threadId: string, reason: SessionCloseReason = "closed"): Promise<void> {
+    const entry = this.#entries.get(threadId);
+    if (entry === undefined) return;
+    this.#entries.delete(threadId);
+    await entry.session?.close(reason);
+  }
+
+  /** Closes idle sessions past the idle timeout and parked sessions past the parked timeout. Never a busy one. */
+  async sweep(): Promise<number> {
+    const now = this.#options.now();
+    const expired: Array<[string, Session, SessionCloseReason]> = [];
+    for (const [threadId, entry] of this.#entries) {
+      if (entry.busy || entry.session === undefined) continue;
+      const limit = entry.session.isParked ? this.#options.parkedTimeoutMs : this.#options.idleTimeoutMs;
+      if (now - entry.lastActivity >= limit) {
+        expired.push([threadId, entry.session, entry.session.isParked ? "parked-timeout" : "idle-timeout"]);
+      }
+    }
+    for (const [threadId, , reason] of expired) this.#entries.delete(threadId);
+    await Promise.all(
+      expired.map(async ([threadId, session, reason]) => {
+        this.#options.logger.info?.({ threadId, reason }, "session retired");
+        await session.close(reason);
+      }),
+    );
+    return expired.length;
+  }
+
+  stats(): SessionManagerStats {
+    let busySessions = 0;
+    let parkedSessions = 0;
+    let liveSessions = 0;
+    for (const entry of this.#entries.values()) {
+      if (entry.session === undefined) continue;
+      liveSessions += 1;
+      if (entry.busy) busySessions += 1;
+      if (entry.session.isParked) parkedSessions += 1;
+    }
+    return {
+      liveSessions,
+      busySessions,
+      parkedSessions,
+      maxSessions: this.#options.maxSessions,
+      idleTimeoutMs: this.#options.idleTimeoutMs,
+      parkedTimeoutMs: this.#options.parkedTimeoutMs,
+    };
+  }
+
+  /** Closes every session and stops the sweeper. Idempotent. */
+  async close(): Promise<void> {
+    this.#lifetime.abort(new AgentError("AGENT_CLOSED", "The agent is shut down."));
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+    const sessions = [...this.#entries.values()].flatMap((entry) => (entry.session === undefined ? [] : [entry.session]));
+    this.#entries.clear();
+    await Promise.all(sessions.map((session) => session.close("manager-closed")));
+  }
+
+  /** At the cap, sweeps expired sessions, then evicts the least recently used idle (not busy, not parked) one. */
+  async #makeRoom(forThreadId: string): Promise<void> {
+    const live = () => [...this.#entries.entries()].filter(([threadId, entry]) => threadId !== forThreadId && entry.session !== undefined);
+    if (live().length < this.#options.maxSessions) return;
+    await this.sweep();
+    while (live().length >= this.#options.maxSessions) {
+      const candidates = live()
+        .filter(([, entry]) => !entry.busy && entry.session?.isParked === false)
+        .sort(([, left], [, right]) => left.lastActivity - right.lastActivity);
+      const oldest = candidates[0];
+      if (oldest === undefined) {
+        throw new AgentError(
+          "SESSION_LIMIT",
+          `All ${this.#options.maxSessions} sessions are busy or waiting on a human; try again later.`,
+        );
+      }
+      const [threadId, entry] = oldest;
+      this.#entries.delete(threadId);
+      this.#options.logger.info?.({ threadId }, "least recently used idle session evicted");
+      await entry.session?.close("evicted");
+    }
+  }
+
+  #startSweeper(): void {
+    if (this.#sweeper !== undefined) return;
+    this.#sweeper = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.#options.logger.warn?.({ error }, "session sweep failed"));
+    }, this.#options.sweepIntervalMs);
+    this.#sweeper.unref();
+  }
+}

@@ -1,0 +1,41 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import { sendHttpError } from "../errors/http-error.js";
+import { toBindingLogger } from "../logging/logger.js";
+import type { AgentOrAgents } from "../options/agent-registry.js";
+import type { AgentRouterOptions } from "../options/binding-options.js";
+import { createAgentRouter } from "../routes/create-agent-router.js";
+import { referenceFailure } from "../run/failure-reference.js";
+
+/**
+ * A ready Express app serving one AG-UI agent (or a map of them) with the routes of
+ * `createAgentRouter`, plus JSON 404s for anything else and a last-resort JSON 500. Call
+ * `.listen(port)` on it, or mount it inside another app.
+ *
+ * @example
+ * ```ts
+ * createAntigravityApp({ chat: chatAgent }).listen(8027);
+ * ```
+ */
+export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: AgentRouterOptions = {}): Express {
+  const logger = toBindingLogger(options.logger);
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(createAgentRouter(agentOrAgents, options));
+
+  const notFound: RequestHandler = (_request, response) => {
+    sendHttpError(response, { status: 404, code: "NOT_FOUND", message: "No route matches this method and path." });
+  };
+  const lastResort: ErrorRequestHandler = (error, _request, response, next) => {
+    const failure = referenceFailure("The server failed to handle the request.");
+    logger.error({ err: error, correlationId: failure.correlationId }, "unhandled request error");
+    // After headers, Express can only destroy the socket; hand it the error to do so.
+    if (response.headersSent) {
+      next(error);
+      return;
+    }
+    sendHttpError(response, { status: 500, code: "INTERNAL_ERROR", message: failure.message });
+  };
+  app.use(notFound);
+  app.use(lastResort);
+  return app;
+}

@@ -1,0 +1,33 @@
+const brand = Symbol.for("ag-ui-antigravity.ExpressBindingError");
+
+/** Every failure the Express binding raises locally, by kind. Match on these, never on messages. */
+export type ExpressBindingErrorCode =
+  /** The options given to `createAgentRouter` / `createAntigravityApp` are invalid. */
+  | "OPTIONS_INVALID"
+  /** Thrown by an `authorize` hook: the caller is not known (answered with 401). */
+  | "UNAUTHENTICATED"
+  /** Thrown by an `authorize` hook: the caller is known but refused (answered with 403). */
+  | "FORBIDDEN";
+
+export interface ExpressBindingErrorOptions {
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
+ * and across duplicated installs, where `instanceof` does not.
+ */
+export class ExpressBindingError extends Error {
+  readonly code: ExpressBindingErrorCode;
+  readonly [brand] = true;
+
+  constructor(code: ExpressBindingErrorCode, message: string, options: ExpressBindingErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ExpressBindingError";
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is ExpressBindingError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}

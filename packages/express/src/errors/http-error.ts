@@ -1,0 +1,48 @@
+import type { Response } from "express";
+
+/**
+ * The codes a client can see in an HTTP error body (`{ error: { code, message, issues? } }`),
+ * answered before any event is streamed. After the stream starts, failures travel as `RUN_ERROR`
+ * events instead (see `run-error-status.ts`).
+ */
+export type HttpErrorCode =
+  | "INVALID_JSON"
+  | "INVALID_INPUT"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "AGENT_NOT_FOUND"
+  | "BODY_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "INTERNAL_ERROR"
+  // Codes an agent reported in its first `RUN_ERROR` keep their own spelling.
+  | (string & {});
+
+/** One schema violation, located by a JSON-pointer-like path. Never carries the offending value. */
+export interface HttpErrorIssue {
+  path: string;
+  message: string;
+}
+
+export interface HttpErrorBody {
+  error: {
+    code: HttpErrorCode;
+    message: string;
+    issues?: HttpErrorIssue[];
+  };
+}
+
+export interface HttpErrorReply {
+  status: number;
+  code: HttpErrorCode;
+  message: string;
+  issues?: HttpErrorIssue[];
+}
+
+/** Answers a request with the binding's JSON error shape, unless headers already left. */
+export function sendHttpError(response: Response, reply: HttpErrorReply): void {
+  if (response.headersSent) return;
+  const body: HttpErrorBody = { error: { code: reply.code, message: reply.message } };
+  if (reply.issues !== undefined) body.error.issues = reply.issues;
+  response.status(reply.status).set("Cache-Control", "no-store").json(body);
+}

@@ -1,0 +1,18 @@
+export { createAntigravityApp } from "./app/create-antigravity-app.js";
+export { createAgentRouter } from "./routes/create-agent-router.js";
+export type { AgentOrAgents } from "./options/agent-registry.js";
+export {
+  DEFAULT_FIRST_EVENT_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BUFFERED_BYTES,
+} from "./options/binding-options.js";
+export type { AgentRouterOptions } from "./options/binding-options.js";
+export type { AuthorizeRequest, Principal } from "./auth/principal.js";
+export { DEFAULT_MAX_THREAD_OWNERS } from "./auth/thread-ownership.js";
+export { ExpressBindingError } from "./errors/express-binding-error.js";
+export type { ExpressBindingErrorCode, ExpressBindingErrorOptions } from "./errors/express-binding-error.js";
+export type { HttpErrorBody, HttpErrorCode, HttpErrorIssue } from "./errors/http-error.js";
+export { DEFAULT_RUN_ERROR_STATUSES, httpStatusForRunErrorCode } from "./errors/run-error-status.js";
+export type { ExpressBindingLogger } from "./logging/logger.js";
+export { KEEP_ALIVE_COMMENT } from "./stream/event-stream-writer.js";

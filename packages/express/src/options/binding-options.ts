@@ -1,0 +1,100 @@
+import { z } from "zod";
+import type { AuthorizeRequest } from "../auth/principal.js";
+import { DEFAULT_MAX_THREAD_OWNERS } from "../auth/thread-ownership.js";
+import { ExpressBindingError } from "../errors/express-binding-error.js";
+import { toBindingLogger, type ExpressBindingLogger } from "../logging/logger.js";
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
+export const DEFAULT_FIRST_EVENT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** Options shared by `createAgentRouter` and `createAntigravityApp`. Every field is optional. */
+export interface AgentRouterOptions {
+  /** Where the agent routes are mounted inside the router, e.g. `"/agents"`. Default `"/"`. */
+  path?: string;
+  /** Largest accepted request body, in bytes; larger bodies get 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Idle time before an SSE keep-alive comment is written, in ms; 0 turns them off. Default 15 000. */
+  keepAliveIntervalMs?: number;
+  /**
+   * How long headers wait for the agent's first event (so a first `RUN_ERROR` can become a 4xx),
+   * in ms; after it the stream starts anyway. 0 starts streams at once. Default 10 000.
+   */
+  firstEventTimeoutMs?: number;
+  /** Encoded bytes held for a client that reads too slowly before its response is dropped. Default 8 MiB. */
+  maxBufferedBytes?: number;
+  /** Decides who a request comes from; when set, threads are bound to the principal that created them. */
+  authorize?: AuthorizeRequest;
+  /** Thread → owner entries remembered (least recently used forgotten first). Default 10 000. */
+  maxThreadOwners?: number;
+  /**
+   * Extra or replaced entries of the first-`RUN_ERROR` → HTTP status table; `null` removes a
+   * default so that code is streamed instead.
+   */
+  runErrorStatuses?: Record<string, number | null>;
+  /** Path of the health route inside the router, or `false` for none. Default `"/healthz"`. */
+  healthPath?: string | false;
+  /** Receives the binding's logs (pino-compatible). Default: none. */
+  logger?: Partial<ExpressBindingLogger>;
+}
+
+export interface ResolvedAgentRouterOptions {
+  readonly basePath: string;
+  readonly maxBodyBytes: number;
+  readonly keepAliveIntervalMs: number;
+  readonly firstEventTimeoutMs: number;
+  readonly maxBufferedBytes: number;
+  readonly authorize: AuthorizeRequest | undefined;
+  readonly maxThreadOwners: number;
+  readonly runErrorStatuses: Readonly<Record<string, number | null>>;
+  readonly healthPath: string | undefined;
+  readonly logger: ExpressBindingLogger;
+}
+
+// Literal segments only, so Express 4 and Express 5 (different path-to-regexp majors) read them alike.
+const routePath = z.string().regex(/^(\/[A-Za-z0-9._~-]+)*\/?$/, "must be '/' or literal '/segment' parts of [A-Za-z0-9._~-]");
+const nonNegativeInteger = z.number().int().nonnegative();
+const positiveInteger = z.number().int().positive();
+
+const optionsSchema = z
+  .object({
+    path: routePath.optional(),
+    maxBodyBytes: positiveInteger.optional(),
+    keepAliveIntervalMs: nonNegativeInteger.optional(),
+    firstEventTimeoutMs: nonNegativeInteger.optional(),
+    maxBufferedBytes: positiveInteger.optional(),
+    authorize: z.custom<AuthorizeRequest>((value) => typeof value === "function", "must be a function").optional(),
+    maxThreadOwners: positiveInteger.optional(),
+    runErrorStatuses: z.record(z.string(), z.number().int().min(400).max(599).nullable()).optional(),
+    healthPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
+    logger: z.custom<Partial<ExpressBindingLogger>>((value) => typeof value === "object" && value !== null, "must be an object").optional(),
+  })
+  .strict();
+
+/** Validates options and fills in defaults; throws `ExpressBindingError` `OPTIONS_INVALID`. */
+export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): ResolvedAgentRouterOptions {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "options"}: ${issue.message}`).join("; ");
+    throw new ExpressBindingError("OPTIONS_INVALID", `Invalid Express binding options: ${detail}`, { cause: parsed.error });
+  }
+  const value = parsed.data;
+  return {
+    basePath: trimTrailingSlash(value.path ?? "/"),
+    maxBodyBytes: value.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    keepAliveIntervalMs: value.keepAliveIntervalMs ?? DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+    firstEventTimeoutMs: value.firstEventTimeoutMs ?? DEFAULT_FIRST_EVENT_TIMEOUT_MS,
+    maxBufferedBytes: value.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+    authorize: value.authorize,
+    maxThreadOwners: value.maxThreadOwners ?? DEFAULT_MAX_THREAD_OWNERS,
+    runErrorStatuses: value.runErrorStatuses ?? {},
+    healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
+    logger: toBindingLogger(value.logger),
+  };
+}
+
+/** `"/"` becomes `""` so that joining `"" + "/chat"` yields `"/chat"`. */
+function trimTrailingSlash(path: string): string {
+  return path.endsWith("/") ? path.slice(0, -1) : path;
+}

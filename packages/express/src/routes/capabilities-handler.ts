@@ -1,0 +1,45 @@
+import type { AgentCapabilities } from "@ag-ui/core";
+import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
+import type { Request, Response } from "express";
+import { authorizeRequest } from "../auth/authorize-request.js";
+import { sendHttpError } from "../errors/http-error.js";
+import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
+import { referenceFailure } from "../run/failure-reference.js";
+import type { ResolveAgent } from "./run-handler.js";
+
+/**
+ * GET handler for `<path>/capabilities`. An agent without `getCapabilities()` answers `{}`: every
+ * field of AG-UI capabilities is optional and an absent one means "unknown", which is the truth.
+ * What the agent returns is validated, so a client never receives capabilities it would reject.
+ */
+export function createCapabilitiesHandler(
+  resolveAgent: ResolveAgent,
+  options: ResolvedAgentRouterOptions,
+): (request: Request, response: Response) => Promise<void> {
+  const logger = options.logger;
+  return async (request, response) => {
+    const target = resolveAgent(request);
+    if (target === undefined) {
+      sendHttpError(response, { status: 404, code: "AGENT_NOT_FOUND", message: "No agent is served at this path." });
+      return;
+    }
+    const authorization = await authorizeRequest(request, options.authorize, logger);
+    if (!authorization.allowed) {
+      sendHttpError(response, authorization.refusal);
+      return;
+    }
+    let capabilities: AgentCapabilities;
+    try {
+      const reported: unknown = target.agent.getCapabilities === undefined ? {} : await target.agent.getCapabilities();
+      const parsed = AgentCapabilitiesSchema.safeParse(reported);
+      if (!parsed.success) throw new TypeError(`getCapabilities() returned an invalid payload: ${parsed.error.message}`);
+      capabilities = parsed.data as AgentCapabilities;
+    } catch (error) {
+      const failure = referenceFailure("The agent's capabilities are unavailable.");
+      logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "capabilities failed");
+      sendHttpError(response, { status: 500, code: "INTERNAL_ERROR", message: failure.message });
+      return;
+    }
+    response.status(200).set("Cache-Control", "no-store").json(capabilities);
+  };
+}

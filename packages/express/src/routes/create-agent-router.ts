@@ -1,0 +1,54 @@
+import express, { type Router } from "express";
+import { ThreadOwnership } from "../auth/thread-ownership.js";
+import { toAgentRegistry, type AgentOrAgents } from "../options/agent-registry.js";
+import { resolveAgentRouterOptions, type AgentRouterOptions } from "../options/binding-options.js";
+import { createCapabilitiesHandler } from "./capabilities-handler.js";
+import { healthHandler } from "./health-handler.js";
+import { createRunHandler, type ResolveAgent } from "./run-handler.js";
+
+/**
+ * An Express router serving one AG-UI agent, or several keyed by name:
+ * - `POST <path>` (or `POST <path>/<name>`): run the agent, stream its events;
+ * - `GET <path>/capabilities` (or `<path>/<name>/capabilities`): the agent's capabilities;
+ * - `GET /healthz`: liveness.
+ *
+ * Mount it anywhere (`app.use("/ag-ui", router)`); paths are relative to the mount point. Do not
+ * put response compression in front of it unless it honours `Cache-Control: no-transform`.
+ *
+ * @example
+ * ```ts
+ * const app = express();
+ * app.use("/ag-ui", createAgentRouter({ chat: chatAgent, research: researchAgent }));
+ * ```
+ */
+export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRouterOptions = {}): Router {
+  const registry = toAgentRegistry(agentOrAgents);
+  const resolved = resolveAgentRouterOptions(options);
+  // One ownership map per router, keyed by thread id alone: agents that share a session store must
+  // not let a thread id reach another principal's conversation through a sibling agent.
+  const threadOwnership = new ThreadOwnership({ maxEntries: resolved.maxThreadOwners });
+  const router = express.Router();
+
+  if (resolved.healthPath !== undefined) router.get(resolved.healthPath, healthHandler);
+
+  let resolveAgent: ResolveAgent;
+  let runPath: string;
+  if (registry.kind === "single") {
+    const target = { agent: registry.agent, name: undefined };
+    resolveAgent = () => target;
+    runPath = resolved.basePath;
+  } else {
+    const agents = registry.agents;
+    resolveAgent = (request) => {
+      const name = request.params["agentName"];
+      if (typeof name !== "string") return undefined;
+      const agent = agents.get(name);
+      return agent === undefined ? undefined : { agent, name };
+    };
+    runPath = `${resolved.basePath}/:agentName`;
+  }
+
+  router.post(runPath === "" ? "/" : runPath, createRunHandler(resolveAgent, resolved, threadOwnership));
+  router.get(`${runPath}/capabilities`, createCapabilitiesHandler(resolveAgent, resolved));
+  return router;
+}

@@ -1,0 +1,80 @@
+import type { AbstractAgent } from "@ag-ui/client";
+import type { Request, Response } from "express";
+import { authorizeRequest, FORBIDDEN_REPLY } from "../auth/authorize-request.js";
+import { principalId } from "../auth/principal.js";
+import type { ThreadOwnership } from "../auth/thread-ownership.js";
+import { sendHttpError } from "../errors/http-error.js";
+import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
+import { createJsonBodyReader } from "../request/json-body.js";
+import { validateRunInput } from "../request/run-input-schema.js";
+import { referenceFailure } from "../run/failure-reference.js";
+import { streamAgentRun } from "../run/stream-agent-run.js";
+
+export type ResolveAgent = (request: Request) => { agent: AbstractAgent; name: string | undefined } | undefined;
+
+/**
+ * POST handler for a run: body → schema → principal → thread ownership → stream. Every refusal
+ * before the stream is a JSON error; the handler's promise never rejects.
+ */
+export function createRunHandler(
+  resolveAgent: ResolveAgent,
+  options: ResolvedAgentRouterOptions,
+  threadOwnership: ThreadOwnership,
+): (request: Request, response: Response) => Promise<void> {
+  const readJsonBody = createJsonBodyReader({ maxBodyBytes: options.maxBodyBytes });
+  const logger = options.logger;
+  return async (request, response) => {
+    try {
+      const target = resolveAgent(request);
+      if (target === undefined) {
+        sendHttpError(response, { status: 404, code: "AGENT_NOT_FOUND", message: "No agent is served at this path." });
+        return;
+      }
+      // Authorize before reading the body, so an anonymous caller cannot make us parse a megabyte.
+      const authorization = await authorizeRequest(request, options.authorize, logger);
+      if (!authorization.allowed) {
+        sendHttpError(response, authorization.refusal);
+        return;
+      }
+      const body = await readJsonBody(request, response);
+      if (!body.ok) {
+        sendHttpError(response, body.reply);
+        return;
+      }
+      const validation = validateRunInput(body.body);
+      if (!validation.valid) {
+        sendHttpError(response, {
+          status: 400,
+          code: "INVALID_INPUT",
+          message: "The request body is not a valid AG-UI RunAgentInput.",
+          issues: validation.issues,
+        });
+        return;
+      }
+      const input = validation.input;
+      if (authorization.principal !== undefined) {
+        const owner = principalId(authorization.principal);
+        if (threadOwnership.claim(input.threadId, owner) === "refused") {
+          logger.warn({ agent: target.name, threadId: input.threadId, principal: owner }, "run refused: thread belongs to another principal");
+          sendHttpError(response, FORBIDDEN_REPLY);
+          return;
+        }
+      }
+      await streamAgentRun(
+        { request, response, agent: target.agent, agentName: target.name, input },
+        {
+          keepAliveIntervalMs: options.keepAliveIntervalMs,
+          firstEventTimeoutMs: options.firstEventTimeoutMs,
+          maxBufferedBytes: options.maxBufferedBytes,
+          runErrorStatuses: options.runErrorStatuses,
+          logger,
+        },
+      );
+    } catch (error) {
+      const failure = referenceFailure("The server failed to handle the run.");
+      logger.error({ err: error, correlationId: failure.correlationId }, "run handler failed");
+      if (response.headersSent) response.destroy();
+      else sendHttpError(response, { status: 500, code: "INTERNAL_ERROR", message: failure.message });
+    }
+  };
+}

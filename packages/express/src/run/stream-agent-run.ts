@@ -1,0 +1,201 @@
+import { EventType, type BaseEvent, type RunAgentInput, type RunErrorEvent } from "@ag-ui/core";
+import type { AbstractAgent } from "@ag-ui/client";
+import { EventEncoder } from "@ag-ui/encoder";
+import type { Request, Response } from "express";
+import { sendHttpError } from "../errors/http-error.js";
+import { httpStatusForRunErrorCode } from "../errors/run-error-status.js";
+import type { ExpressBindingLogger } from "../logging/logger.js";
+import { EventStreamWriter } from "../stream/event-stream-writer.js";
+import { errorCodeOf, referenceFailure } from "./failure-reference.js";
+
+export interface StreamAgentRunSettings {
+  readonly keepAliveIntervalMs: number;
+  readonly firstEventTimeoutMs: number;
+  readonly maxBufferedBytes: number;
+  readonly runErrorStatuses: Readonly<Record<string, number | null>>;
+  readonly logger: ExpressBindingLogger;
+}
+
+export interface StreamAgentRunRequest {
+  readonly request: Request;
+  readonly response: Response;
+  /** The registered agent; each run gets its own clone so runs never share mutable state. */
+  readonly agent: AbstractAgent;
+  readonly agentName: string | undefined;
+  readonly input: RunAgentInput;
+}
+
+type Phase = "waiting" | "streaming" | "finished";
+
+/**
+ * Runs one agent clone and answers the request with its events.
+ *
+ * Headers wait for the agent's first event: a first `RUN_ERROR` whose code has an HTTP status
+ * (`THREAD_BUSY` → 409, …) is answered as a JSON error instead of a stream. If no event comes
+ * within `firstEventTimeoutMs`, the stream starts anyway so keep-alives can flow. Once streaming,
+ * failures are `RUN_ERROR` events. A client that goes away (`response` 'close') unsubscribes from
+ * the agent, which is how an AG-UI agent learns its run was abandoned.
+ */
+export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgentRunSettings): Promise<void> {
+  const { request, response, input } = run;
+  const logger = settings.logger;
+  const runFields = { agent: run.agentName, threadId: input.threadId, runId: input.runId };
+  const encoder = new EventEncoder(acceptHeaderOf(request));
+  const writer = new EventStreamWriter(response, encoder, {
+    keepAliveIntervalMs: settings.keepAliveIntervalMs,
+    maxBufferedBytes: settings.maxBufferedBytes,
+  });
+
+  let phase: Phase = "waiting";
+  let sourceEnded = false;
+  let sourceStopped = false;
+  // A RUN_ERROR after the run already ended would be a protocol violation, so remember whether it did.
+  let runTerminated = false;
+  let subscription: { unsubscribe(): void } | undefined;
+  let unsubscribeRequested = false;
+  let firstEventTimer: NodeJS.Timeout | undefined;
+  let settle: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+
+  const stopSource = (): void => {
+    sourceStopped = true;
+    if (subscription === undefined) unsubscribeRequested = true;
+    else subscription.unsubscribe();
+  };
+
+  const clearFirstEventTimer = (): void => {
+    if (firstEventTimer === undefined) return;
+    clearTimeout(firstEventTimer);
+    firstEventTimer = undefined;
+  };
+
+  const finish = (): void => {
+    if (phase === "finished") return;
+    phase = "finished";
+    clearFirstEventTimer();
+    void writer.end().finally(() => {
+      response.off("close", onClose);
+      settle();
+    });
+  };
+
+  const replyInstead = (status: number, code: string, message: string): void => {
+    phase = "finished";
+    clearFirstEventTimer();
+    stopSource();
+    response.off("close", onClose);
+    sendHttpError(response, { status, code, message });
+    settle();
+  };
+
+  const startStream = (): void => {
+    if (phase !== "waiting") return;
+    phase = "streaming";
+    clearFirstEventTimer();
+    writer.start();
+  };
+
+  const write = (event: BaseEvent): void => {
+    runTerminated = event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR;
+    let result;
+    try {
+      result = writer.enqueue(event);
+    } catch (error) {
+      const failure = referenceFailure(
+        `An ${String(event.type)} event could not be encoded as ${encoder.getContentType()}; request text/event-stream instead.`,
+      );
+      logger.error({ ...runFields, err: error, correlationId: failure.correlationId, eventType: event.type }, "event encoding failed");
+      stopSource();
+      writer.enqueue(runError("ENCODING_ERROR", failure.message));
+      finish();
+      return;
+    }
+    if (result === "overflow") {
+      logger.warn({ ...runFields, maxBufferedBytes: settings.maxBufferedBytes }, "client reads too slowly; the run is abandoned");
+      stopSource();
+      writer.abort();
+      response.destroy();
+      finish();
+    }
+  };
+
+  function onClose(): void {
+    if (!sourceEnded && !sourceStopped) logger.warn(runFields, "client disconnected before the run ended; unsubscribing from the agent");
+    clearFirstEventTimer();
+    stopSource();
+    writer.abort();
+    if (phase !== "finished") {
+      phase = "finished";
+      settle();
+    }
+  }
+
+  const onNext = (event: BaseEvent): void => {
+    if (phase === "finished") return;
+    if (phase === "waiting") {
+      if (event.type === EventType.RUN_ERROR) {
+        const { code, message } = event as RunErrorEvent;
+        const status = httpStatusForRunErrorCode(code, settings.runErrorStatuses);
+        if (status !== undefined && code !== undefined) {
+          logger.info({ ...runFields, code, status }, "run refused before streaming");
+          replyInstead(status, code, message);
+          return;
+        }
+      }
+      startStream();
+    }
+    write(event);
+  };
+
+  const onError = (error: unknown): void => {
+    sourceEnded = true;
+    if (phase === "finished") return;
+    const code = errorCodeOf(error);
+    const status = phase === "waiting" ? httpStatusForRunErrorCode(code, settings.runErrorStatuses) : undefined;
+    const failure = referenceFailure(status === undefined ? "The agent failed unexpectedly." : `The agent refused the run (${code}).`);
+    logger.error({ ...runFields, err: error, correlationId: failure.correlationId }, "agent run failed");
+    if (phase === "waiting") {
+      replyInstead(status ?? 500, status === undefined ? "INTERNAL_ERROR" : (code as string), failure.message);
+      return;
+    }
+    if (!runTerminated) writer.enqueue(runError("INTERNAL_ERROR", failure.message));
+    finish();
+  };
+
+  const onComplete = (): void => {
+    sourceEnded = true;
+    if (phase === "finished") return;
+    startStream();
+    finish();
+  };
+
+  response.on("close", onClose);
+  if (settings.firstEventTimeoutMs > 0) {
+    firstEventTimer = setTimeout(startStream, settings.firstEventTimeoutMs);
+    firstEventTimer.unref();
+  } else {
+    startStream();
+  }
+
+  try {
+    const clone = run.agent.clone() as AbstractAgent;
+    subscription = clone.run(input).subscribe({ next: onNext, error: onError, complete: onComplete });
+    if (unsubscribeRequested) subscription.unsubscribe();
+  } catch (error) {
+    // clone() or run() threw before an observable existed.
+    onError(error);
+  }
+  logger.debug({ ...runFields, contentType: encoder.getContentType() }, "run started");
+  return done;
+}
+
+function runError(code: string, message: string): RunErrorEvent {
+  return { type: EventType.RUN_ERROR, code, message };
+}
+
+function acceptHeaderOf(request: Request): { accept?: string } {
+  const accept = request.headers.accept;
+  return accept === undefined ? {} : { accept };
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import { createStreamLogger } from "./logging/logger.js";
+import { runEmulatorProcess } from "./process/run-emulator-process.js";
+
+/** Bound on shutdown: the harness contract is a prompt exit after stdin EOF or SIGTERM. */
+const shutdownDeadlineMs = 1500;
+
+const logger = createStreamLogger(process.stderr);
+
+function exitAfterShutdown(shutdown: () => Promise<void>): void {
+  const deadline = setTimeout(() => {
+    logger.warn("shutdown deadline reached; exiting anyway");
+    process.exit(0);
+  }, shutdownDeadlineMs);
+  deadline.unref();
+  void shutdown().then(() => process.exit(0));
+}
+
+async function main(): Promise<void> {
+  let shutdown: (() => Promise<void>) | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    logger.info(`received ${signal}`);
+    if (shutdown === undefined) process.exit(0);
+    else exitAfterShutdown(shutdown);
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  // A closed stdout (the client went away) must not crash the process with EPIPE.
+  process.stdout.on("error", () => undefined);
+  try {
+    const emulator = await runEmulatorProcess({
+      stdin: process.stdin,
+      stdout: process.stdout,
+      logger,
+      env: process.env,
+      processControl: {
+        exit: (code) => process.exit(code),
+        killSelf: () => process.kill(process.pid, "SIGKILL"),
+      },
+    });
+    shutdown = emulator.shutdown;
+    void emulator.stopped.then(() => exitAfterShutdown(emulator.shutdown));
+  } catch (error) {
+    logger.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+process.on("uncaughtException", (error) => {
+  // One conversation's bug must not take down the others; log it and carry on.
+  logger.error(`uncaught exception: ${error.stack ?? error.message}`);
+});
+
+void main();

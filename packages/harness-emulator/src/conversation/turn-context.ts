@@ -1,0 +1,38 @@
+import type { IdSource } from "../ids/id-source.js";
+import type { EmulatorKnobs } from "../knobs/emulator-knobs.js";
+import type { Logger } from "../logging/logger.js";
+import type { Scenario } from "../scenario/scenario-schema.js";
+import type { WorkspaceGuard } from "../tools/workspace-guard.js";
+import type { VersionProfile } from "../version/version-profile.js";
+import type { OutputChannel } from "../wire/output-channel.js";
+import type { ConfigView } from "./config-view.js";
+import type { PendingReplies } from "./pending-replies.js";
+import type { StepRecorder } from "./step-recorder.js";
+import type { UsageMeter } from "./usage-meter.js";
+
+/** How a scenario's fault actions reach the process; the binary wires these to the real process. */
+export interface ProcessControl {
+  exit(code: number): void;
+  killSelf(): void;
+}
+
+/** Everything a turn needs from its conversation. */
+export interface TurnContext {
+  cascadeId: string;
+  scenario: Scenario;
+  channel: OutputChannel;
+  recorder: StepRecorder;
+  pending: PendingReplies;
+  config: ConfigView;
+  profile: VersionProfile;
+  knobs: EmulatorKnobs;
+  ids: IdSource;
+  logger: Logger;
+  usage: UsageMeter;
+  guard: WorkspaceGuard;
+  commandEnv: Record<string, string>;
+  processControl: ProcessControl;
+  closeSocket(code: number, reason: string): void;
+  /** Mutable conversation-level memory the scripted model reads. */
+  memory: { lastToolResult: string; tokensSinceCompaction: number };
+}

@@ -1,0 +1,36 @@
+const brand = Symbol.for("ag-ui-antigravity.EmulatorError");
+
+/** Every failure the emulator raises, by kind. Match on these, never on messages. */
+export type EmulatorErrorCode =
+  | "HANDSHAKE_FAILED"
+  | "SCENARIO_NOT_FOUND"
+  | "SCENARIO_INVALID"
+  | "INPUT_INVALID"
+  | "WORKSPACE_VIOLATION"
+  | "TOOL_FAILED"
+  | "CONVERSATION_NOT_FOUND"
+  | "CONVERSATION_EXISTS"
+  | "CONFIG_INVALID";
+
+export interface EmulatorErrorOptions {
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error the emulator raises. `isInstance` works across the ESM and CJS builds
+ * and across duplicated installs, where `instanceof` does not.
+ */
+export class EmulatorError extends Error {
+  readonly code: EmulatorErrorCode;
+  readonly [brand] = true;
+
+  constructor(code: EmulatorErrorCode, message: string, options: EmulatorErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "EmulatorError";
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is EmulatorError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}

@@ -1,0 +1,50 @@
+/** Behaviour switches read from the environment (process env merged with InputConfig.env, the latter winning). */
+export interface EmulatorKnobs {
+  /** Scenario name or JSON file path; the model name `emulator:<scenario>` takes precedence. */
+  scenario: string | undefined;
+  /** Wire dialect: "0.1.10" (default) or "0.1.8". */
+  version: string;
+  /** Counter-based ids, a fixed clock and no streaming delays, so two runs produce the same frames. */
+  deterministic: boolean;
+  /** Delay between streamed chunks, in milliseconds. */
+  tokenDelayMs: number;
+  /** Characters per streamed text/thinking delta. */
+  chunkSize: number;
+  /** Interval at which waiting steps are re-sent; 0 disables re-broadcast. */
+  rebroadcastMs: number;
+  /** Reproduce the 0.1.10 crash when a trigger reaches a conversation with no history. */
+  triggerCrashOnEmpty: boolean;
+  /** Put `seqNum` and `timestampMicros` on every OutputEvent. */
+  envelope: boolean;
+}
+
+const prefix = "ANTIGRAVITY_EMULATOR_";
+
+function readNumber(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[prefix + name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+function readFlag(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[prefix + name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  return !["0", "false", "no", "off"].includes(raw.trim().toLowerCase());
+}
+
+/** Parses the knobs; unknown or malformed values fall back to defaults rather than failing the start. */
+export function readKnobs(env: Record<string, string | undefined>): EmulatorKnobs {
+  const deterministic = readFlag(env, "DETERMINISTIC", false);
+  const scenario = env[prefix + "SCENARIO"];
+  return {
+    scenario: scenario === undefined || scenario.trim() === "" ? undefined : scenario.trim(),
+    version: env[prefix + "VERSION"]?.trim() === "0.1.8" ? "0.1.8" : "0.1.10",
+    deterministic,
+    tokenDelayMs: readNumber(env, "TOKEN_DELAY_MS", deterministic ? 0 : 15),
+    chunkSize: Math.max(1, Math.floor(readNumber(env, "CHUNK_SIZE", 12))),
+    rebroadcastMs: readNumber(env, "REBROADCAST_MS", 1000),
+    triggerCrashOnEmpty: readFlag(env, "TRIGGER_CRASH", false),
+    envelope: readFlag(env, "ENVELOPE", true),
+  };
+}

@@ -1,0 +1,26 @@
+/** Where diagnostics go. The emulator never logs to stdout: stdout carries only the OutputConfig frame. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface StderrLike {
+  write(chunk: string): unknown;
+}
+
+/** Writes one line per message to a stderr-like stream, prefixed the way harness diagnostics are read by humans. */
+export function createStreamLogger(stream: StderrLike, options: { prefix?: string } = {}): Logger {
+  const prefix = options.prefix ?? "localharness-emulator";
+  const write = (level: string, message: string): void => {
+    stream.write(`${new Date().toISOString()} ${level} ${prefix}: ${message}\n`);
+  };
+  return {
+    info: (message) => write("INFO", message),
+    warn: (message) => write("WARN", message),
+    error: (message) => write("ERROR", message),
+  };
+}
+
+/** A logger that drops everything; for in-process embedding and unit tests. */
+export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

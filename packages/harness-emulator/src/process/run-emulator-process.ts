@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { decodeInputConfig, encodeFrame, encodeOutputConfig, FrameReader } from "@ag-ui-antigravity/harness/protocol";
+import type { ProcessControl } from "../conversation/turn-context.js";
+import { EmulatorError } from "../errors/emulator-error.js";
+import { readKnobs } from "../knobs/emulator-knobs.js";
+import type { Logger } from "../logging/logger.js";
+import { ConversationStore } from "../persistence/conversation-store.js";
+import { EmulatorServer } from "../server/emulator-server.js";
+
+/** Variables a command the emulator runs may inherit; the rest of the environment stays private (house rule 10). */
+const inheritedVariables = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TERM", "SHELL", "SYSTEMROOT"];
+
+export interface EmulatorProcessOptions {
+  stdin: Readable;
+  stdout: Writable;
+  logger: Logger;
+  env: Record<string, string | undefined>;
+  processControl: ProcessControl;
+}
+
+/** A running emulator: its port, key and a way to shut it down. */
+export interface RunningEmulator {
+  readonly port: number;
+  readonly apiKey: string;
+  readonly server: EmulatorServer;
+  /** Resolves when shutdown (stdin EOF or `shutdown()`) has finished persisting and closing. */
+  readonly stopped: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** Reads exactly one length-prefixed frame from stdin; keeps stdin flowing afterwards to see its EOF. */
+function readInputFrame(stdin: Readable, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FrameReader();
+    const cleanup = (): void => {
+      stdin.off("data", onData);
+      stdin.off("end", onEnd);
+      options.signal?.removeEventListener("abort", onAbort);
+    };
+    const onData = (chunk: Buffer): void => {
+      try {
+        const frames = reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        const first = frames[0];
+        if (first !== undefined) {
+          cleanup();
+          resolve(first);
+        }
+      } catch (error) {
+        cleanup();
+        reject(new EmulatorError("HANDSHAKE_FAILED", `invalid InputConfig frame: ${(error as Error).message}`, { cause: error }));
+      }
+    };
+    const onEnd = (): void => {
+      cleanup();
+      reject(new EmulatorError("HANDSHAKE_FAILED", "stdin closed before a complete InputConfig frame arrived"));
+    };
+    const onAbort = (): void => {
+      cleanup();
+      reject(options.signal?.reason);
+    };
+    stdin.on("data", onData);
+    stdin.once("end", onEnd);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs the emulator the way localharness runs: InputConfig frame on stdin, OutputConfig frame on
+ * stdout (and nothing else, ever), WebSocket server until stdin reaches EOF.
+ */
+export async function runEmulatorProcess(options: EmulatorProcessOptions): Promise<RunningEmulator> {
+  const { stdin, stdout, logger } = options;
+  const payload = await readInputFrame(stdin);
+  let inputConfig;
+  try {
+    inputConfig = decodeInputConfig(payload);
+  } catch (error) {
+    throw new EmulatorError("HANDSHAKE_FAILED", `cannot decode InputConfig: ${(error as Error).message}`, { cause: error });
+  }
+  const env: Record<string, string | undefined> = { ...options.env, ...(inputConfig.env ?? {}) };
+  const knobs = readKnobs(env);
+  const storageDirectory =
+    inputConfig.storageDirectory !== undefined && inputConfig.storageDirectory !== ""
+      ? inputConfig.storageDirectory
+      : mkdtempSync(join(tmpdir(), "localharness-emulator-"));
+  const commandEnv: Record<string, string> = {};
+  for (const name of inheritedVariables) {
+    const value = options.env[name];
+    if (value !== undefined) commandEnv[name] = value;
+  }
+  Object.assign(commandEnv, inputConfig.env ?? {});
+  const apiKey = randomBytes(24).toString("base64url");
+  const server = await EmulatorServer.start({
+    bindAddress: inputConfig.bindAddress !== undefined && inputConfig.bindAddress !== "" ? inputConfig.bindAddress : "localhost",
+    port: inputConfig.port ?? 0,
+    apiKey,
+    logger,
+    env,
+    store: new ConversationStore(storageDirectory),
+    processControl: options.processControl,
+    commandEnv,
+    deterministicIds: knobs.deterministic,
+  });
+  const frame = encodeFrame(encodeOutputConfig({ port: server.port, apiKey }));
+  await new Promise<void>((resolve, reject) => stdout.write(frame, (error) => (error ? reject(error) : resolve())));
+  const client = inputConfig.clientInfo;
+  logger.info(
+    `listening on ${inputConfig.bindAddress || "localhost"}:${server.port}; storage ${storageDirectory}; client ${client?.language ?? "?"} ${client?.version ?? "?"}`,
+  );
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    shuttingDown ??= (async () => {
+      logger.info(`shutting down: persisting ${server.conversations.size} conversation(s)`);
+      await server.close();
+      stdin.off("end", shutdown);
+      stdin.off("close", shutdown);
+      resolveStopped();
+    })();
+    return shuttingDown;
+  };
+  // EOF on stdin is the harness's shutdown signal.
+  stdin.once("end", shutdown);
+  stdin.once("close", shutdown);
+  stdin.resume();
+  return { port: server.port, apiKey, server, stopped, shutdown };
+}

@@ -1,0 +1,116 @@
+import { z } from "zod";
+
+const streamOptions = {
+  /** Characters per delta; defaults to the ANTIGRAVITY_EMULATOR_CHUNK_SIZE knob. */
+  chunkSize: z.number().int().positive().optional(),
+  /** Delay before each delta in ms; defaults to the ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS knob. */
+  delayMs: z.number().nonnegative().optional(),
+};
+
+const questionSchema = z.object({
+  question: z.string(),
+  choices: z.array(z.string()).default([]),
+  isMultiSelect: z.boolean().optional(),
+});
+
+/** One thing the scripted model does. Kinds follow the house `<noun>-<verb>` naming. */
+export type ScenarioAction =
+  | { type: "thinking-emit"; text: string; chunkSize?: number | undefined; delayMs?: number | undefined }
+  | { type: "text-emit"; text: string; chunkSize?: number | undefined; delayMs?: number | undefined }
+  | {
+      type: "tool-call";
+      tool: string;
+      arguments?: Record<string, unknown> | "schema" | undefined;
+      confirm?: boolean | undefined;
+    }
+  | {
+      type: "question-ask";
+      questions: { question: string; choices: string[]; isMultiSelect?: boolean | undefined }[];
+      choicesFromText?: boolean | undefined;
+    }
+  | { type: "error-emit"; httpCode: number; message: string; endTurn?: boolean | undefined; trajectoryError?: string | undefined }
+  | { type: "turn-fail"; error: string }
+  | { type: "subagent-run"; name?: string | undefined; actions: ScenarioAction[]; error?: string | undefined }
+  | { type: "output-finish"; output?: unknown }
+  | { type: "compaction-emit"; text?: string | undefined }
+  | { type: "time-wait"; ms: number }
+  | { type: "process-exit"; code: number }
+  | { type: "process-kill" }
+  | { type: "turn-stall" }
+  | { type: "socket-close"; code?: number | undefined; reason?: string | undefined }
+  | { type: "json-malform"; text?: string | undefined }
+  | { type: "field-unknown"; variant: "field" | "enum" | "event" };
+
+export const scenarioActionSchema: z.ZodType<ScenarioAction> = z.lazy(() =>
+  z.discriminatedUnion("type", [
+    z.object({ type: z.literal("thinking-emit"), text: z.string(), ...streamOptions }),
+    z.object({ type: z.literal("text-emit"), text: z.string(), ...streamOptions }),
+    z.object({
+      type: z.literal("tool-call"),
+      /** Tool name (custom or builtin wire name); templates such as `{{mentionedTool}}` allowed. */
+      tool: z.string(),
+      /** Literal arguments (strings are templated), or "schema" to derive them from the tool's JSON Schema. */
+      arguments: z.union([z.record(z.string(), z.unknown()), z.literal("schema")]).optional(),
+      /** Ask the client for a tool confirmation before running it. */
+      confirm: z.boolean().optional(),
+    }),
+    z.object({ type: z.literal("question-ask"), questions: z.array(questionSchema).min(1), choicesFromText: z.boolean().optional() }),
+    z.object({
+      type: z.literal("error-emit"),
+      httpCode: z.number().int().nonnegative(),
+      message: z.string(),
+      /** End the turn after the error step (FULLY_IDLE + error); default true. */
+      endTurn: z.boolean().optional(),
+      /** The trajectory error text; default `executor run failed: <message>`. */
+      trajectoryError: z.string().optional(),
+    }),
+    z.object({ type: z.literal("turn-fail"), error: z.string() }),
+    z.object({ type: z.literal("subagent-run"), name: z.string().optional(), actions: z.array(scenarioActionSchema), error: z.string().optional() }),
+    z.object({ type: z.literal("output-finish"), output: z.unknown().optional() }),
+    z.object({ type: z.literal("compaction-emit"), text: z.string().optional() }),
+    z.object({ type: z.literal("time-wait"), ms: z.number().nonnegative() }),
+    z.object({ type: z.literal("process-exit"), code: z.number().int().min(0).max(255) }),
+    z.object({ type: z.literal("process-kill") }),
+    z.object({ type: z.literal("turn-stall") }),
+    z.object({ type: z.literal("socket-close"), code: z.number().int().optional(), reason: z.string().optional() }),
+    z.object({ type: z.literal("json-malform"), text: z.string().optional() }),
+    z.object({ type: z.literal("field-unknown"), variant: z.enum(["field", "enum", "event"]) }),
+  ]),
+);
+
+/** What a rule looks at; every condition given must hold. */
+export const ruleConditionSchema = z.object({
+  /** Regular expression tested against the user's text (all text parts joined). */
+  text: z.string().optional(),
+  /** Flags for `text` and `lastToolResult`; default "i". */
+  flags: z.string().optional(),
+  /** true: only automated triggers; false: only user input. */
+  trigger: z.boolean().optional(),
+  /** The text names an available custom tool by its exact name (sets `{{mentionedTool}}`). */
+  mentionsTool: z.boolean().optional(),
+  /** A custom tool with this name is declared. */
+  toolAvailable: z.string().optional(),
+  /** This builtin (wire name, e.g. `list_directory`, `ask_question`, `invoke_subagent`) is enabled. */
+  builtinEnabled: z.string().optional(),
+  /** Regular expression tested against the last tool result of the conversation. */
+  lastToolResult: z.string().optional(),
+});
+export type RuleCondition = z.infer<typeof ruleConditionSchema>;
+
+export const scenarioRuleSchema = z.object({
+  name: z.string().optional(),
+  when: ruleConditionSchema.default({}),
+  actions: z.array(scenarioActionSchema),
+});
+export type ScenarioRule = z.infer<typeof scenarioRuleSchema>;
+
+export const scenarioSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  /** Wire dialect this scenario wants; the VERSION knob overrides it. */
+  version: z.enum(["0.1.10", "0.1.8"]).optional(),
+  quirks: z.object({ triggerCrashOnEmpty: z.boolean().optional() }).optional(),
+  /** First matching rule wins. */
+  rules: z.array(scenarioRuleSchema),
+});
+export type Scenario = z.infer<typeof scenarioSchema>;

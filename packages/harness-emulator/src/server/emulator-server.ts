@@ -1,0 +1,114 @@
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import { Conversation } from "../conversation/conversation.js";
+import type { ProcessControl } from "../conversation/turn-context.js";
+import { createIdSource } from "../ids/id-source.js";
+import type { Logger } from "../logging/logger.js";
+import type { ConversationStore } from "../persistence/conversation-store.js";
+
+/** Inbound frames above this are refused; tool results of several MiB are normal (the SDK tests 5 MiB). */
+const maxPayloadBytes = 64 * 1024 * 1024;
+
+export interface EmulatorServerOptions {
+  bindAddress: string;
+  port: number;
+  apiKey: string;
+  logger: Logger;
+  env: Record<string, string | undefined>;
+  store: ConversationStore;
+  processControl: ProcessControl;
+  commandEnv: Record<string, string>;
+  deterministicIds: boolean;
+}
+
+function keyMatches(expected: string, presented: string | string[] | undefined): boolean {
+  if (typeof presented !== "string") return false;
+  const left = Buffer.from(expected);
+  const right = Buffer.from(presented);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function refuse(socket: Duplex, status: number, statusText: string, reason: string): void {
+  const body = JSON.stringify({ error: reason });
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** The WebSocket endpoint: authenticates upgrades and gives every connection its own Conversation. */
+export class EmulatorServer {
+  readonly #http: Server;
+  readonly #wss: WebSocketServer;
+  readonly #options: EmulatorServerOptions;
+  readonly conversations = new Set<Conversation>();
+  #port = 0;
+  #closing: Promise<void> | undefined;
+
+  private constructor(options: EmulatorServerOptions) {
+    this.#options = options;
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes });
+    this.#http = createServer((_request, response) => {
+      response.writeHead(426, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "WebSocket upgrade required" }));
+    });
+    const cascadeIds = createIdSource({ deterministic: options.deterministicIds });
+    this.#http.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on("error", () => socket.destroy());
+      if (this.#closing !== undefined) {
+        refuse(socket, 503, "Service Unavailable", "harness is shutting down");
+        return;
+      }
+      if (!keyMatches(options.apiKey, request.headers["x-goog-api-key"])) {
+        const why = request.headers["x-goog-api-key"] === undefined ? "missing x-goog-api-key header" : "wrong x-goog-api-key";
+        options.logger.warn(`refused WebSocket upgrade from ${request.socket.remoteAddress ?? "?"}: ${why}`);
+        refuse(socket, 401, "Unauthorized", why);
+        return;
+      }
+      this.#wss.handleUpgrade(request, socket, head, (webSocket) => {
+        const conversation = new Conversation({
+          socket: webSocket,
+          logger: options.logger,
+          env: options.env,
+          store: options.store,
+          cascadeIds,
+          processControl: options.processControl,
+          commandEnv: options.commandEnv,
+        });
+        this.conversations.add(conversation);
+        void conversation.closed.then(() => this.conversations.delete(conversation));
+      });
+    });
+  }
+
+  static async start(options: EmulatorServerOptions): Promise<EmulatorServer> {
+    const server = new EmulatorServer(options);
+    await new Promise<void>((resolve, reject) => {
+      server.#http.once("error", reject);
+      server.#http.listen({ host: options.bindAddress, port: options.port }, () => {
+        server.#http.off("error", reject);
+        resolve();
+      });
+    });
+    server.#port = (server.#http.address() as AddressInfo).port;
+    return server;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  /** Persists and closes every conversation, then stops listening. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const conversation of this.conversations) conversation.terminate();
+      this.#wss.close();
+      await new Promise<void>((resolve) => {
+        this.#http.close(() => resolve());
+        this.#http.closeAllConnections();
+      });
+    })();
+    return this.#closing;
+  }
+}

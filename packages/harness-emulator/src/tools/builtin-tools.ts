@@ -1,0 +1,303 @@
+import { spawn } from "node:child_process";
+import { mkdir, readFile, readdir, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { EmulatorError } from "../errors/emulator-error.js";
+import type { WorkspaceGuard } from "./workspace-guard.js";
+
+/** Builtins the emulator executes for real, by wire name. */
+export const builtinToolNames = [
+  "list_directory",
+  "view_file",
+  "find_file",
+  "search_directory",
+  "create_file",
+  "edit_file",
+  "run_command",
+] as const;
+export type BuiltinToolName = (typeof builtinToolNames)[number];
+
+export function isBuiltinToolName(name: string): name is BuiltinToolName {
+  return (builtinToolNames as readonly string[]).includes(name);
+}
+
+/** StepUpdate action field of each builtin. */
+export const builtinActionField: Record<BuiltinToolName, string> = {
+  list_directory: "listDirectory",
+  view_file: "viewFile",
+  find_file: "findFile",
+  search_directory: "searchDirectory",
+  create_file: "createFile",
+  edit_file: "editFile",
+  run_command: "runCommand",
+};
+
+/** A builtin call: what the step shows first, then what it shows at DONE, and what hooks and the model see. */
+export interface BuiltinPlan {
+  /** Action sub-message on the first (ACTIVE / WAITING_FOR_USER) update: inputs only. */
+  inputs: Record<string, unknown>;
+  /** Runs the tool; resolves with the DONE view. */
+  run(options: { signal: AbortSignal }): Promise<BuiltinOutcome>;
+}
+
+export interface BuiltinOutcome {
+  /** Inputs plus results, for the DONE update. */
+  action: Record<string, unknown>;
+  /** Step `text` at DONE, when the harness sets one. */
+  text?: string;
+  /** `postToolArgs.result`: snake_case JSON for structured builtins, plain text otherwise. */
+  hookResult: string;
+  /** What the scripted model "sees", exposed to scenarios as `{{lastToolResult}}`. */
+  modelResult: string;
+}
+
+const maxOutputBytes = 1024 * 1024;
+const maxWalkEntries = 20_000;
+
+function stringArgument(args: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = args[name];
+    if (typeof value === "string") return value;
+  }
+  return undefined;
+}
+
+function requireString(args: Record<string, unknown>, tool: string, ...names: string[]): string {
+  const value = stringArgument(args, ...names);
+  if (value === undefined) throw new EmulatorError("TOOL_FAILED", `${tool}: missing argument ${names[0] ?? ""}`);
+  return value;
+}
+
+async function* walk(root: string, signal: AbortSignal): AsyncGenerator<{ path: string; isDirectory: boolean }> {
+  const queue = [root];
+  let seen = 0;
+  while (queue.length > 0) {
+    signal.throwIfAborted();
+    const directory = queue.shift() as string;
+    let entries;
+    try {
+      entries = await readdir(directory, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      seen += 1;
+      if (seen > maxWalkEntries) return;
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name === "node_modules" || entry.name === ".git") continue;
+        queue.push(path);
+      }
+      yield { path, isDirectory: entry.isDirectory() };
+    }
+  }
+}
+
+function globToRegExp(query: string): RegExp {
+  if (!/[*?]/.test(query)) return new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i");
+  const source = query.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${source}$`, "i");
+}
+
+/** Runs a shell command in its own process group so an abort kills everything it started. */
+function runShell(options: { commandLine: string; cwd: string; env: Record<string, string>; signal: AbortSignal }): Promise<{ exitCode: number; output: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("/bin/sh", ["-c", options.commandLine], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      shell: false,
+    });
+    let output = "";
+    const append = (chunk: Buffer): void => {
+      if (output.length < maxOutputBytes) output += chunk.toString("utf8");
+    };
+    child.stdout.on("data", append);
+    child.stderr.on("data", append);
+    const onAbort = (): void => {
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    };
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    child.on("error", (error) => {
+      options.signal.removeEventListener("abort", onAbort);
+      reject(new EmulatorError("TOOL_FAILED", `run_command: ${error.message}`, { cause: error }));
+    });
+    child.on("close", (code, signalName) => {
+      options.signal.removeEventListener("abort", onAbort);
+      if (options.signal.aborted) {
+        reject(options.signal.reason);
+        return;
+      }
+      resolvePromise({ exitCode: code ?? (signalName === null ? 0 : 128), output: output.slice(0, maxOutputBytes) });
+    });
+  });
+}
+
+export interface BuiltinContext {
+  guard: WorkspaceGuard;
+  /** Environment for run_command: a minimal allow-list plus InputConfig.env. */
+  commandEnv: Record<string, string>;
+}
+
+/**
+ * Validates a builtin call and prepares it. Path arguments are checked against the workspaces here,
+ * before any step is shown as running, so a violation surfaces as the step's error.
+ */
+export function planBuiltin(name: BuiltinToolName, args: Record<string, unknown>, context: BuiltinContext): BuiltinPlan {
+  const { guard } = context;
+  switch (name) {
+    case "list_directory": {
+      const directoryPath = guard.check(requireString(args, name, "directory_path", "DirectoryPath", "path"));
+      return {
+        inputs: { directoryPath },
+        run: async () => {
+          const entries = await readdir(directoryPath, { withFileTypes: true });
+          entries.sort((left, right) => left.name.localeCompare(right.name));
+          const results: Record<string, unknown>[] = [];
+          const hookResults: Record<string, unknown>[] = [];
+          for (const entry of entries) {
+            if (entry.isDirectory()) {
+              results.push({ name: entry.name, isDirectory: true });
+              hookResults.push({ name: entry.name, is_directory: true });
+            } else {
+              const size = (await stat(join(directoryPath, entry.name)).catch(() => ({ size: 0 }))).size;
+              results.push({ name: entry.name, fileSize: String(size) });
+              hookResults.push({ name: entry.name, file_size: size });
+            }
+          }
+          return {
+            action: { directoryPath, results },
+            hookResult: JSON.stringify({ results: hookResults }),
+            modelResult: entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).join(", ") || "(empty)",
+          };
+        },
+      };
+    }
+    case "view_file": {
+      const filePath = guard.check(requireString(args, name, "file_path", "AbsolutePath", "TargetFile", "path"));
+      const startLine = typeof args["start_line"] === "number" ? args["start_line"] : undefined;
+      const endLine = typeof args["end_line"] === "number" ? args["end_line"] : undefined;
+      const inputs: Record<string, unknown> = { filePath };
+      if (startLine !== undefined) inputs["startLine"] = startLine;
+      if (endLine !== undefined) inputs["endLine"] = endLine;
+      return {
+        inputs,
+        run: async () => {
+          const content = await readFile(filePath, "utf8");
+          const lines = content.split("\n");
+          const shown = lines.slice(startLine ?? 0, endLine === undefined ? undefined : endLine + 1).join("\n");
+          return { action: inputs, text: "File viewing", hookResult: shown, modelResult: shown };
+        },
+      };
+    }
+    case "find_file": {
+      const directoryPath = guard.check(stringArgument(args, "directory_path", "SearchDirectory", "path") ?? guard.roots[0] ?? ".");
+      const query = requireString(args, name, "query", "Pattern", "pattern");
+      return {
+        inputs: { directoryPath, query },
+        run: async ({ signal }) => {
+          const matcher = globToRegExp(query);
+          const found: string[] = [];
+          for await (const entry of walk(directoryPath, signal)) {
+            if (matcher.test(basename(entry.path))) found.push(entry.path);
+          }
+          const output = found.join("\n");
+          return { action: { directoryPath, query, output }, hookResult: JSON.stringify({ output }), modelResult: output || "(no matches)" };
+        },
+      };
+    }
+    case "search_directory": {
+      const directoryPath = guard.check(stringArgument(args, "directory_path", "SearchPath", "path") ?? guard.roots[0] ?? ".");
+      const query = requireString(args, name, "query", "Query");
+      return {
+        inputs: { directoryPath, query },
+        run: async ({ signal }) => {
+          const matches: string[] = [];
+          for await (const entry of walk(directoryPath, signal)) {
+            if (entry.isDirectory) continue;
+            const info = await stat(entry.path).catch(() => undefined);
+            if (info === undefined || info.size > maxOutputBytes) continue;
+            const content = await readFile(entry.path, "utf8").catch(() => "");
+            if (content.includes("\u0000")) continue;
+            content.split("\n").forEach((line, index) => {
+              if (line.includes(query)) matches.push(`${entry.path}:${index + 1}: ${line}`);
+            });
+          }
+          return {
+            action: { directoryPath, query, numResults: matches.length },
+            hookResult: JSON.stringify({ num_results: matches.length }),
+            modelResult: matches.slice(0, 50).join("\n") || "(no matches)",
+          };
+        },
+      };
+    }
+    case "create_file": {
+      const filePath = guard.check(requireString(args, name, "file_path", "TargetFile", "path"));
+      const contents = stringArgument(args, "contents", "CodeContent", "content") ?? "";
+      return {
+        inputs: { filePath, contents },
+        run: async () => {
+          await mkdir(dirname(filePath), { recursive: true });
+          await writeFile(filePath, contents, "utf8");
+          return { action: { filePath, contents }, hookResult: `Created file ${filePath}`, modelResult: `Created file ${filePath}` };
+        },
+      };
+    }
+    case "edit_file": {
+      const filePath = guard.check(requireString(args, name, "file_path", "TargetFile", "path"));
+      const replacementsRaw = Array.isArray(args["replacements"]) ? args["replacements"] : [];
+      const replacements = replacementsRaw.map((entry) => {
+        const record = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+        return { target: String(record["target"] ?? ""), replacement: String(record["replacement"] ?? "") };
+      });
+      return {
+        inputs: { filePath },
+        run: async () => {
+          let content = await readFile(filePath, "utf8");
+          const diffBlock: Record<string, unknown>[] = [];
+          for (const { target, replacement } of replacements) {
+            const offset = content.indexOf(target);
+            if (target === "" || offset < 0) throw new EmulatorError("TOOL_FAILED", `edit_file: target not found in ${filePath}`);
+            const startLine = content.slice(0, offset).split("\n").length - 1;
+            const removed = target.split("\n");
+            const added = replacement.split("\n");
+            diffBlock.push({
+              startLine,
+              endLine: startLine + removed.length,
+              lines: [
+                ...removed.map((text) => ({ text, action: "LINE_ACTION_DELETE" })),
+                ...added.map((text) => ({ text, action: "LINE_ACTION_INSERT" })),
+              ],
+            });
+            content = content.slice(0, offset) + replacement + content.slice(offset + target.length);
+          }
+          await writeFile(filePath, content, "utf8");
+          const summary = `Applied ${replacements.length} edits to ${filePath}`;
+          return { action: { filePath, diffBlock }, text: summary, hookResult: JSON.stringify({ summary }), modelResult: summary };
+        },
+      };
+    }
+    case "run_command": {
+      const commandLine = requireString(args, name, "CommandLine", "command_line", "command");
+      const cwdArgument = stringArgument(args, "Cwd", "working_dir", "cwd");
+      const workingDir = cwdArgument === undefined ? guard.roots[0] ?? process.cwd() : guard.check(cwdArgument);
+      return {
+        inputs: { commandLine, workingDir },
+        run: async ({ signal }) => {
+          const { exitCode, output } = await runShell({ commandLine, cwd: workingDir, env: context.commandEnv, signal });
+          return {
+            action: { commandLine, workingDir, exitCode, combinedOutput: output },
+            hookResult: JSON.stringify({ combined_output: output }),
+            modelResult: output.trim() === "" ? `(exit code ${exitCode}, no output)` : output.trim(),
+          };
+        },
+      };
+    }
+  }
+}

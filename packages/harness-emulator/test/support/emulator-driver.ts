@@ -1,0 +1,233 @@
+// A minimal raw driver for the emulator: spawns the BUILT binary, does the stdio handshake by hand
+// and speaks JSON over a plain `ws` socket. It shares no code with the harness client on purpose.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import WebSocket from "ws";
+import { decodeRawOutputConfig, encodeRawInputConfig, frame, type RawInputConfig } from "./raw-protobuf.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const binPath = join(here, "..", "..", "dist", "bin.js");
+export const scenarioDirectory = join(here, "..", "..", "..", "..", "fixtures", "scenarios");
+export const protocolFixtureDirectory = join(here, "..", "..", "..", "..", "fixtures", "protocol");
+
+export function scenarioModel(name: string): string {
+  return `emulator:${join(scenarioDirectory, `${name}.json`)}`;
+}
+
+/** A config with one text model, selecting a test scenario through the model name. */
+export function configFor(scenario: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { models: [{ name: scenarioModel(scenario), types: ["MODEL_TYPE_TEXT"] }], ...extra };
+}
+
+const liveChildren = new Set<ChildProcessWithoutNullStreams>();
+const liveSockets = new Set<WebSocket>();
+
+export interface EmulatorProcess {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  apiKey: string;
+  storageDirectory: string;
+  stderr(): string;
+  /** Everything written to stdout, including the OutputConfig frame. */
+  stdout(): Buffer;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  connect(options?: { apiKey?: string }): Promise<RawConversation>;
+  /** Closes stdin (the shutdown signal) and waits for exit; SIGKILL after the bound. */
+  stop(options?: { boundMs?: number }): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsedMs: number }>;
+}
+
+export async function spawnEmulator(options: { env?: Record<string, string>; input?: RawInputConfig } = {}): Promise<EmulatorProcess> {
+  if (!existsSync(binPath)) throw new Error(`build the package first: ${binPath} is missing`);
+  const storageDirectory = options.input?.storageDirectory ?? mkdtempSync(join(tmpdir(), "emulator-test-"));
+  const child = spawn(process.execPath, [binPath], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "0", ...options.env },
+  });
+  liveChildren.add(child);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => {
+      liveChildren.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const stdoutChunks: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => stdoutChunks.push(chunk));
+  child.stdin.on("error", () => undefined);
+  child.stdin.write(frame(encodeRawInputConfig({ storageDirectory, ...options.input })));
+  const output = await new Promise<{ port: number; apiKey: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no OutputConfig within 10 s; stderr: ${stderr}`)), 10_000);
+    const check = (): void => {
+      const all = Buffer.concat(stdoutChunks);
+      if (all.length < 4) return;
+      const length = all.readUInt32LE(0);
+      if (all.length < 4 + length) return;
+      clearTimeout(timer);
+      child.stdout.off("data", check);
+      resolve(decodeRawOutputConfig(all.subarray(4, 4 + length)));
+    };
+    child.stdout.on("data", check);
+    void exited.then(() => reject(new Error(`emulator exited before OutputConfig; stderr: ${stderr}`)));
+  });
+  const emulator: EmulatorProcess = {
+    child,
+    port: output.port,
+    apiKey: output.apiKey,
+    storageDirectory,
+    stderr: () => stderr,
+    stdout: () => Buffer.concat(stdoutChunks),
+    exited,
+    connect: (connectOptions = {}) => RawConversation.open({ port: output.port, apiKey: connectOptions.apiKey ?? output.apiKey }),
+    stop: async ({ boundMs = 5_000 } = {}) => {
+      const started = Date.now();
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), boundMs);
+      const result = await exited;
+      clearTimeout(timer);
+      return { ...result, elapsedMs: Date.now() - started };
+    },
+  };
+  return emulator;
+}
+
+export type Message = Record<string, any>;
+
+/** One WebSocket conversation: records every frame and lets a test wait for the next one it cares about. */
+export class RawConversation {
+  readonly socket: WebSocket;
+  readonly messages: Message[] = [];
+  readonly rawFrames: string[] = [];
+  #cursor = 0;
+  #waiters: (() => void)[] = [];
+  closeEvent: { code: number; reason: string } | undefined;
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    liveSockets.add(socket);
+    socket.on("message", (data: Buffer) => {
+      const text = data.toString("utf8");
+      this.rawFrames.push(text);
+      try {
+        this.messages.push(JSON.parse(text));
+      } catch {
+        this.messages.push({ __unparseable: text });
+      }
+      this.#wake();
+    });
+    this.closed = new Promise((resolve) =>
+      socket.once("close", (code, reason) => {
+        liveSockets.delete(socket);
+        this.closeEvent = { code, reason: reason.toString("utf8") };
+        this.#wake();
+        resolve(this.closeEvent);
+      }),
+    );
+  }
+
+  static open(options: { port: number; apiKey: string }): Promise<RawConversation> {
+    const socket = new WebSocket(`ws://localhost:${options.port}/`, { headers: { "x-goog-api-key": options.apiKey } });
+    return new Promise((resolve, reject) => {
+      socket.once("open", () => resolve(new RawConversation(socket)));
+      socket.once("unexpected-response", (_request, response) => {
+        reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode }));
+        socket.terminate();
+      });
+      socket.once("error", reject);
+    });
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  send(message: unknown): void {
+    this.socket.send(typeof message === "string" ? message : JSON.stringify(message));
+  }
+
+  /** Sends the init event and returns the init response (which must be the very first frame). */
+  async init(config: Record<string, unknown>): Promise<Message> {
+    this.send({ config });
+    const first = await this.next(() => true);
+    return first;
+  }
+
+  /** The next message after the cursor that satisfies the predicate; moves the cursor past it. */
+  async next(predicate: (message: Message) => boolean, options: { timeoutMs?: number } = {}): Promise<Message> {
+    const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+    for (;;) {
+      while (this.#cursor < this.messages.length) {
+        const message = this.messages[this.#cursor++] as Message;
+        if (predicate(message)) return message;
+      }
+      if (this.closeEvent !== undefined) throw new Error(`socket closed (${this.closeEvent.code} ${this.closeEvent.reason}) while waiting`);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`timed out; received: ${JSON.stringify(this.messages.slice(-5))}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Waits for the main trajectory's terminal state and returns every message of the turn. */
+  async untilIdle(options: { timeoutMs?: number } = {}): Promise<Message[]> {
+    const start = this.#cursor;
+    await this.next(
+      (message) => ["STATE_FULLY_IDLE", "STATE_IDLE", "STATE_CANCELLED"].includes(message["trajectoryStateUpdate"]?.state) && isMainUpdate(message, this.messages),
+      options,
+    );
+    return this.messages.slice(start, this.#cursor);
+  }
+
+  /** Replies to a waiting request so a turn proceeds: hooks allow, tools answer, questions pick the first choice. */
+  async close(): Promise<void> {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
+    else if (this.socket.readyState === WebSocket.CONNECTING) this.socket.terminate();
+    await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    this.socket.terminate();
+  }
+}
+
+/** True when a trajectory update concerns the conversation's main trajectory (its cascade id). */
+function isMainUpdate(message: Message, all: Message[]): boolean {
+  const cascadeId = all.find((entry) => entry["initializeConversationResponse"])?.["initializeConversationResponse"]?.cascadeId;
+  return cascadeId === undefined || message["trajectoryStateUpdate"]?.trajectoryId === cascadeId;
+}
+
+export function payloadKind(message: Message): string {
+  return Object.keys(message).find((key) => key !== "seqNum" && key !== "timestampMicros" && key !== "usageMetadata") ?? "(none)";
+}
+
+/** Kills whatever a test left behind and reports it, for the afterAll leak check. */
+export async function reapLeaks(): Promise<{ children: number; sockets: number }> {
+  const leaks = { children: liveChildren.size, sockets: liveSockets.size };
+  for (const socket of liveSockets) socket.terminate();
+  liveSockets.clear();
+  const exits = [...liveChildren].map((child) => new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGKILL");
+  }));
+  await Promise.all(exits);
+  return leaks;
+}
+
+/** Whether a process id is still alive. */
+export function isAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

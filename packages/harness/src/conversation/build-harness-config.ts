@@ -1,0 +1,195 @@
+import { fileURLToPath } from "node:url";
+import type { CustomAgent, HarnessConfig, ModelConfig, PolicyRule as WirePolicyRule, SystemInstructions, Tool } from "../protocol/messages.js";
+import type { LifecycleHook } from "../protocol/enums.js";
+import { DEFAULT_BUILTIN_TOOLS, harnessSideToolsFor, type BuiltinToolName } from "./builtin-tools.js";
+import type { CustomTool, ResolvedConversationConfig } from "./conversation-config.js";
+
+const USER_INSTRUCTIONS_TITLE = "user_system_instructions";
+const WORKSPACE_TITLE = "Workspace";
+
+function workspaceDirectory(path: string): string {
+  return path.startsWith("file://") ? fileURLToPath(path) : path;
+}
+
+/**
+ * The harness confines its file tools to the workspaces but does not tell the model where they are;
+ * without this note the model guesses paths.
+ */
+export function workspaceNote(directories: readonly string[]): string {
+  return ["<workspaces>", "Your workspace roots (absolute paths; file tools work inside them):", ...directories.map((directory) => `- ${directory}`), "</workspaces>"].join(
+    "\n",
+  );
+}
+
+function systemInstructions(config: ResolvedConversationConfig, directories: readonly string[]): SystemInstructions | undefined {
+  const note = config.announceWorkspaces && directories.length > 0 ? workspaceNote(directories) : undefined;
+  const instructions = typeof config.systemInstructions === "string" ? { text: config.systemInstructions, mode: "append" as const } : config.systemInstructions;
+  if (instructions?.mode === "replace") {
+    return { custom: { part: [{ text: instructions.text }, ...(note === undefined ? [] : [{ text: note }])] } };
+  }
+  const sections = [
+    ...(instructions === undefined ? [] : [{ title: USER_INSTRUCTIONS_TITLE, content: instructions.text }]),
+    ...(note === undefined ? [] : [{ title: WORKSPACE_TITLE, content: note }]),
+  ];
+  const identity = instructions?.mode === "append" && "identity" in instructions ? instructions.identity : undefined;
+  if (sections.length === 0 && identity === undefined) return undefined;
+  return { appended: { ...(identity === undefined ? {} : { customIdentity: identity }), appendedSections: sections } };
+}
+
+function wireTool(tool: CustomTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: JSON.stringify(tool.parameters),
+    ...(tool.responseSchema === undefined ? {} : { responseJsonSchema: JSON.stringify(tool.responseSchema) }),
+  };
+}
+
+function models(config: ResolvedConversationConfig, apiKey: string | undefined): ModelConfig[] {
+  const options = {
+    ...(config.thinkingLevel === undefined ? {} : { thinkingLevel: config.thinkingLevel }),
+    ...(config.serviceTier === undefined ? {} : { serviceTier: config.serviceTier }),
+  };
+  const hasOptions = Object.keys(options).length > 0;
+  const endpointFor = (): Omit<ModelConfig, "name" | "types"> => {
+    if (config.baseUrl !== undefined) return { gemmaEndpoint: { baseUrl: config.baseUrl } };
+    const endpoint = config.endpoint;
+    if (endpoint?.type === "vertex") {
+      return {
+        vertexEndpoint: {
+          project: endpoint.project,
+          location: endpoint.location,
+          ...(endpoint.baseUrl === undefined ? {} : { baseUrl: endpoint.baseUrl }),
+          ...(endpoint.headers === undefined ? {} : { httpHeaders: endpoint.headers }),
+          ...(hasOptions ? { options } : {}),
+        },
+      };
+    }
+    const key = endpoint?.apiKey ?? apiKey;
+    return {
+      geminiApiEndpoint: {
+        ...(endpoint?.baseUrl === undefined ? {} : { baseUrl: endpoint.baseUrl }),
+        ...(endpoint?.headers === undefined ? {} : { httpHeaders: endpoint.headers }),
+        ...(key === undefined ? {} : { apiKey: key }),
+        ...(hasOptions ? { options } : {}),
+      },
+    };
+  };
+  const result: ModelConfig[] = [{ name: config.model, types: ["MODEL_TYPE_TEXT"], ...endpointFor() }];
+  if (typeof config.imageModel === "string") result.push({ name: config.imageModel, types: ["MODEL_TYPE_IMAGE"], ...endpointFor() });
+  return result;
+}
+
+/** The lifecycle hooks the harness should call back for: exactly those with a handler (or a policy needing PRE_TOOL). */
+export function enabledHooksFor(config: ResolvedConversationConfig): LifecycleHook[] {
+  const hooks: LifecycleHook[] = [];
+  if (config.hooks.sessionStart) hooks.push("LIFECYCLE_HOOK_ON_SESSION_START");
+  if (config.hooks.sessionEnd) hooks.push("LIFECYCLE_HOOK_ON_SESSION_END");
+  if (config.hooks.preTurn) hooks.push("LIFECYCLE_HOOK_PRE_TURN");
+  if (config.hooks.postTurn) hooks.push("LIFECYCLE_HOOK_POST_TURN");
+  if (config.hooks.preTool || config.policies.length > 0) hooks.push("LIFECYCLE_HOOK_PRE_TOOL");
+  if (config.hooks.postTool) hooks.push("LIFECYCLE_HOOK_POST_TOOL");
+  if (config.hooks.onToolError) hooks.push("LIFECYCLE_HOOK_ON_TOOL_ERROR");
+  return hooks;
+}
+
+/** Policy rule ids the harness echoes in policyDecisionRequest: `rule_<index>`, as the Python SDK numbers them. */
+export function policyRuleId(index: number): string {
+  return `rule_${index}`;
+}
+
+function policyConfig(config: ResolvedConversationConfig): { rules: WirePolicyRule[] } {
+  return {
+    rules: config.policies.map((rule, index) => ({
+      tool: rule.tool,
+      ...(rule.server === undefined ? {} : { serverName: rule.server }),
+      name: `${rule.decision}_${rule.tool}`,
+      // `confirm` needs client code (the pre-tool hook), so the harness asks us for it.
+      decision: rule.decision === "allow" ? "POLICY_DECISION_ALLOW" : rule.decision === "deny" ? "POLICY_DECISION_DENY" : "POLICY_DECISION_ASK_USER",
+      ...(rule.reason === undefined ? {} : { denyReason: rule.reason }),
+      isDynamic: rule.decision === "confirm",
+      ruleId: policyRuleId(index),
+    })),
+  };
+}
+
+function subagents(config: ResolvedConversationConfig, directories: readonly string[]): CustomAgent[] {
+  const toolsByName = new Map(config.customTools.map((tool) => [tool.name, tool]));
+  return config.subagents.map((subagent) => {
+    const note = config.announceWorkspaces && directories.length > 0 ? workspaceNote(directories) : undefined;
+    const sections = [
+      ...(subagent.systemInstructions === undefined ? [] : [{ title: "System", content: subagent.systemInstructions }]),
+      ...(note === undefined ? [] : [{ title: WORKSPACE_TITLE, content: note }]),
+    ];
+    return {
+      name: subagent.name,
+      description: subagent.description,
+      ...(sections.length === 0 ? {} : { systemInstructions: { appended: { appendedSections: sections } } }),
+      // Nested subagents are unsupported by the harness, so their toggle is always off.
+      harnessSideTools: harnessSideToolsFor(subagent.builtinTools ?? DEFAULT_BUILTIN_TOOLS, { allowSubagents: false }),
+      tools: (subagent.tools ?? []).map((name) => wireTool(toolsByName.get(name) as CustomTool)),
+    };
+  });
+}
+
+export interface BuildHarnessConfigOptions {
+  apiKey: string | undefined;
+  cwd?: string;
+}
+
+/** Turns a validated conversation config into the HarnessConfig sent in the InitializeConversationEvent. */
+export function buildHarnessConfig(config: ResolvedConversationConfig, options: BuildHarnessConfigOptions): HarnessConfig {
+  const directories = (config.workspaces ?? [options.cwd ?? process.cwd()]).map(workspaceDirectory);
+  const builtins: readonly BuiltinToolName[] = config.builtinTools ?? DEFAULT_BUILTIN_TOOLS;
+  const instructions = systemInstructions(config, directories);
+  const harnessConfig: HarnessConfig = {
+    cascadeId: config.conversationId ?? "",
+    ...(instructions === undefined ? {} : { systemInstructions: instructions }),
+    tools: config.customTools.map(wireTool),
+    harnessSideTools: harnessSideToolsFor(builtins, { allowSubagents: config.subagents.length > 0 || builtins.includes("start_subagent") }),
+    workspaces: directories.map((directory) => ({ filesystemWorkspace: { directory } })),
+    models: models(config, options.apiKey),
+    enabledHooks: enabledHooksFor(config),
+  };
+  if (config.compactionThreshold !== undefined) harnessConfig.compactionThreshold = config.compactionThreshold;
+  if (config.skillsPaths !== undefined) harnessConfig.skillsPaths = config.skillsPaths;
+  if (config.responseSchema !== undefined) harnessConfig.finishToolSchemaJson = JSON.stringify(config.responseSchema);
+  if (config.appDataDirectory !== undefined) harnessConfig.appDataDir = config.appDataDirectory;
+  if (config.mcpServers.length > 0) {
+    harnessConfig.mcpServers = config.mcpServers.map((server) => ({
+      name: server.name,
+      ...(server.command === undefined
+        ? { http: { url: server.url ?? "", ...(server.headers === undefined ? {} : { headers: server.headers }) } }
+        : { stdio: { command: server.command, args: server.args ?? [], ...(server.env === undefined ? {} : { env: server.env }) } }),
+      ...(server.enabledTools === undefined ? {} : { enabledTools: server.enabledTools }),
+      ...(server.disabledTools === undefined ? {} : { disabledTools: server.disabledTools }),
+      ...(server.timeoutSeconds === undefined ? {} : { timeoutSeconds: server.timeoutSeconds }),
+    }));
+  }
+  if (config.subagents.length > 0) harnessConfig.customSubagents = subagents(config, directories);
+  if (config.truncation !== undefined) {
+    harnessConfig.toolOutputTruncation =
+      config.truncation.mode === "truncate"
+        ? { truncate: { maxTokens: config.truncation.maxTokens } }
+        : { error: { maxTokens: config.truncation.maxTokens, ...(config.truncation.message === undefined ? {} : { errorMessage: config.truncation.message }) } };
+  }
+  if (config.continuation !== undefined) {
+    harnessConfig.sessionContinuationMode =
+      config.continuation === "resume" ? "RESUME" : config.continuation === "create-only" ? "CREATE_ONLY" : "CREATE_OR_RESUME";
+  }
+  if (config.retry !== undefined) {
+    const retry = config.retry;
+    const apiRetry = {
+      ...(retry.maxRetries === undefined ? {} : { maxRetries: retry.maxRetries }),
+      ...(retry.initialDelayMs === undefined ? {} : { initialSleepDurationMs: retry.initialDelayMs }),
+      ...(retry.multiplier === undefined ? {} : { exponentialMultiplier: retry.multiplier }),
+      ...(retry.jitter === undefined ? {} : { jitterRange: retry.jitter }),
+    };
+    harnessConfig.retryConfig = {
+      ...(Object.keys(apiRetry).length > 0 ? { apiRetry } : {}),
+      ...(retry.modelOutputMaxRetries === undefined ? {} : { modelOutputRetry: { maxRetries: retry.modelOutputMaxRetries } }),
+    };
+  }
+  if (config.sendPoliciesToHarness && config.policies.length > 0) harnessConfig.policyConfig = policyConfig(config);
+  return harnessConfig;
+}

@@ -1,0 +1,91 @@
+import WebSocket from "ws";
+import { HarnessError } from "../errors/harness-error.js";
+import { abortReason, delay, throwIfAborted } from "../internal/abort.js";
+import type { HarnessLogger } from "../observability/logger.js";
+
+export interface ConnectWebSocketOptions {
+  port: number;
+  harnessToken: string;
+  logger: HarnessLogger;
+  signal?: AbortSignal | undefined;
+  stderrTail: () => string[];
+  /** Attempts, each trying localhost then 127.0.0.1 (default 5). */
+  attempts?: number;
+  /** Backoff before attempt n+1 is `baseDelayMs * 2^n` (default 100 ms). */
+  baseDelayMs?: number;
+  /** Bound on one connection attempt (default 5 s). */
+  attemptTimeoutMs?: number;
+  /** Largest inbound message (default 256 MiB: large tool outputs are legitimate, unbounded is not). */
+  maxPayloadBytes?: number;
+}
+
+export const DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
+const HOSTS = ["localhost", "127.0.0.1"] as const;
+
+function openOnce(url: string, options: ConnectWebSocketOptions): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, {
+      headers: { "x-goog-api-key": options.harnessToken },
+      maxPayload: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+      perMessageDeflate: false,
+      handshakeTimeout: options.attemptTimeoutMs ?? 5_000,
+    });
+    const cleanup = (): void => {
+      socket.off("open", onOpen);
+      socket.off("error", onError);
+      socket.off("unexpected-response", onUnexpectedResponse);
+      options.signal?.removeEventListener("abort", onAbort);
+    };
+    const onOpen = (): void => {
+      cleanup();
+      resolve(socket);
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      socket.terminate();
+      reject(error);
+    };
+    const onUnexpectedResponse = (_request: unknown, response: { statusCode?: number }): void => {
+      cleanup();
+      socket.terminate();
+      reject(new Error(`WebSocket upgrade refused with HTTP ${String(response.statusCode)}`));
+    };
+    const onAbort = (): void => {
+      cleanup();
+      socket.terminate();
+      reject(abortReason(options.signal as AbortSignal));
+    };
+    socket.on("open", onOpen);
+    socket.on("error", onError);
+    socket.on("unexpected-response", onUnexpectedResponse);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Connects to the harness's WebSocket with its per-process token. The harness may write its
+ * OutputConfig before it listens, so failures are retried with backoff; `localhost` can resolve
+ * to an address the harness did not bind, so each attempt also tries 127.0.0.1.
+ */
+export async function connectHarnessWebSocket(options: ConnectWebSocketOptions): Promise<WebSocket> {
+  const attempts = options.attempts ?? 5;
+  const baseDelayMs = options.baseDelayMs ?? 100;
+  const failures: string[] = [];
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    for (const host of HOSTS) {
+      throwIfAborted(options.signal);
+      try {
+        return await openOnce(`ws://${host}:${options.port}/`, options);
+      } catch (error) {
+        if (options.signal?.aborted) throw abortReason(options.signal);
+        failures.push(`${host}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    options.logger.debug("harness WebSocket not reachable yet; retrying", { attempt: attempt + 1, port: options.port });
+    if (attempt < attempts - 1) await delay(baseDelayMs * 2 ** attempt, options.signal);
+  }
+  const tail = options.stderrTail();
+  throw new HarnessError("CONNECTION_CLOSED", `could not connect to the harness WebSocket on port ${options.port} after ${attempts} attempts (${failures.slice(-2).join("; ")})`, {
+    stderrTail: tail,
+  });
+}

@@ -1,0 +1,311 @@
+import { z } from "zod";
+import type { NormalizedStep } from "../steps/normalized-step.js";
+import { BUILTIN_TOOL_NAMES } from "./builtin-tools.js";
+
+// Handlers and hooks are functions; zod checks that they are callable and nothing more.
+const callable = <Fn>(what: string) =>
+  z.custom<Fn>((value) => typeof value === "function", { message: `${what} must be a function` });
+
+// ------------------------------------------------------------------ custom tools
+
+/** What a custom tool handler learns about the call it serves. */
+export interface ToolCallContext {
+  /** The harness's id of this call. */
+  callId: string;
+  toolName: string;
+  conversationId: string;
+  /** Aborted when the conversation closes or the turn is cancelled; the handler may stop then. */
+  signal: AbortSignal;
+}
+
+/**
+ * A host-side tool the model may call. The handler is awaited with no timeout: a handler that waits
+ * for a human is how a turn parks. Objects are sent as the result; anything else is wrapped as
+ * `{"result": value}`. A thrown error becomes a tool error the model sees.
+ */
+export interface CustomTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  /** Optional JSON Schema of the result. */
+  responseSchema?: Record<string, unknown>;
+  handler: (args: Record<string, unknown>, context: ToolCallContext) => unknown;
+}
+
+const toolNamePattern = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+const customToolSchema = z.object({
+  name: z.string().regex(toolNamePattern, "tool names are 1-64 letters, digits, _ . - and start with a letter or _"),
+  description: z.string().min(1, "describe the tool so the model knows when to call it"),
+  parameters: z.record(z.string(), z.unknown()).refine((schema) => schema.type === undefined || String(schema.type).toLowerCase() === "object", {
+    message: "parameters must be a JSON Schema for an object",
+  }),
+  responseSchema: z.record(z.string(), z.unknown()).optional(),
+  handler: callable<CustomTool["handler"]>("handler"),
+});
+
+// ------------------------------------------------------------------ hooks
+
+export type HookDecision = { decision: "allow" } | { decision: "deny"; reason?: string };
+
+export interface PreTurnHookArgs {
+  /** The user input parts as the harness reports them. */
+  parts: { text?: string; media?: { mimeType?: string; description?: string }; slashCommand?: { name?: string } }[];
+  /** The text parts joined. */
+  text: string;
+  conversationId: string;
+}
+
+export interface ToolHookArgs {
+  toolName: string;
+  /** The MCP server, for MCP tools. */
+  serverName?: string;
+  callId?: string;
+  conversationId: string;
+}
+
+export interface PreToolHookArgs extends ToolHookArgs {
+  /** Parsed arguments ({} when they are not a JSON object). */
+  arguments: Record<string, unknown>;
+  argumentsJson: string;
+  /** Why the hook is asked: every call, or because a `confirm` policy matched. */
+  reason: "hook" | "policy-confirm";
+}
+
+export type PreToolHookResult =
+  | { decision: "allow"; arguments?: Record<string, unknown> }
+  | { decision: "deny"; reason?: string };
+
+export interface PostToolHookArgs extends ToolHookArgs {
+  result: string;
+  error: string;
+}
+
+export interface ToolErrorHookArgs extends ToolHookArgs {
+  errorMessage: string;
+}
+
+export interface QuestionsHookArgs {
+  conversationId: string;
+  trajectoryId: string;
+  stepIndex: number;
+  questions: { question: string; choices: string[]; isMultiSelect: boolean }[];
+  step: NormalizedStep;
+  signal: AbortSignal;
+}
+
+/** One answer per question, in order. */
+export type QuestionAnswer = "unanswered" | { selected: number[]; freeform?: string };
+export type QuestionsHookResult = { answers: QuestionAnswer[] } | { cancelled: true };
+
+export interface ConfirmationHookArgs {
+  conversationId: string;
+  step: NormalizedStep;
+  toolName?: string;
+  arguments: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+/**
+ * Callbacks the harness (or the client on its behalf) invokes. All are async and awaited with no
+ * timeout; each request is answered exactly once. A hook that throws is reported to the harness as
+ * a hook failure and never fails the turn.
+ */
+export interface ConversationHooks {
+  preTurn?: (args: PreTurnHookArgs) => HookDecision | void | Promise<HookDecision | void>;
+  postTurn?: (args: { responseText: string; conversationId: string }) => void | Promise<void>;
+  preTool?: (args: PreToolHookArgs) => PreToolHookResult | void | Promise<PreToolHookResult | void>;
+  postTool?: (args: PostToolHookArgs) => void | Promise<void>;
+  /** Return `{ message }` to replace the error text the model sees. */
+  onToolError?: (args: ToolErrorHookArgs) => { message: string } | void | Promise<{ message: string } | void>;
+  sessionStart?: (args: { conversationId: string }) => void | Promise<void>;
+  sessionEnd?: (args: { conversationId: string }) => void | Promise<void>;
+  /** Default when absent: every question is answered "unanswered" and a warning is logged. */
+  onQuestions?: (args: QuestionsHookArgs) => QuestionsHookResult | Promise<QuestionsHookResult>;
+  /** Decides harness tool-confirmation requests; without it, policies decide. */
+  onConfirmation?: (args: ConfirmationHookArgs) => boolean | Promise<boolean>;
+}
+
+const hooksSchema = z
+  .object({
+    preTurn: callable<ConversationHooks["preTurn"]>("hooks.preTurn"),
+    postTurn: callable<ConversationHooks["postTurn"]>("hooks.postTurn"),
+    preTool: callable<ConversationHooks["preTool"]>("hooks.preTool"),
+    postTool: callable<ConversationHooks["postTool"]>("hooks.postTool"),
+    onToolError: callable<ConversationHooks["onToolError"]>("hooks.onToolError"),
+    sessionStart: callable<ConversationHooks["sessionStart"]>("hooks.sessionStart"),
+    sessionEnd: callable<ConversationHooks["sessionEnd"]>("hooks.sessionEnd"),
+    onQuestions: callable<ConversationHooks["onQuestions"]>("hooks.onQuestions"),
+    onConfirmation: callable<ConversationHooks["onConfirmation"]>("hooks.onConfirmation"),
+  })
+  .partial()
+  .strict();
+
+// ------------------------------------------------------------------ the config
+
+const policySchema = z
+  .object({
+    /** Tool name (builtin, custom or MCP), with `*` as a wildcard. */
+    tool: z.string().min(1),
+    decision: z.enum(["allow", "deny", "confirm"]),
+    /** Restrict the rule to one MCP server. */
+    server: z.string().min(1).optional(),
+    reason: z.string().optional(),
+  })
+  .strict();
+
+const mcpServerSchema = z
+  .object({
+    name: z.string().min(1),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    url: z.url().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    enabledTools: z.array(z.string()).optional(),
+    disabledTools: z.array(z.string()).optional(),
+    /** Bounds each tool call, not start-up. */
+    timeoutSeconds: z.number().int().positive().optional(),
+  })
+  .strict()
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+    message: "an MCP server has exactly one of command (stdio) or url (HTTP)",
+  });
+
+const endpointSchema = z.discriminatedUnion("type", [
+  z
+    .object({
+      type: z.literal("gemini"),
+      baseUrl: z.url().optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+      apiKey: z.string().min(1).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal("vertex"),
+      project: z.string().min(1),
+      location: z.string().min(1),
+      baseUrl: z.url().optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+]);
+
+const subagentSchema = z
+  .object({
+    name: z.string().regex(toolNamePattern),
+    description: z.string().min(1),
+    systemInstructions: z.string().optional(),
+    builtinTools: z.array(z.enum(BUILTIN_TOOL_NAMES)).optional(),
+    /** Names of this conversation's custom tools the subagent may call (calls route through the parent). */
+    tools: z.array(z.string()).optional(),
+  })
+  .strict();
+
+const systemInstructionsSchema = z.union([
+  z.string(),
+  z
+    .object({
+      text: z.string(),
+      /** `append` (default) adds to the harness's built-in instructions; `replace` swaps them out. */
+      mode: z.enum(["append", "replace"]).default("append"),
+      /** Overrides the identity line (append mode only). */
+      identity: z.string().optional(),
+    })
+    .strict(),
+]);
+
+export const conversationConfigSchema = z
+  .object({
+    /** Text model name (default `gemini-3.6-flash`). */
+    model: z.string().min(1).default("gemini-3.6-flash"),
+    /** Image model name, or false for none. */
+    imageModel: z.union([z.string().min(1), z.literal(false)]).optional(),
+    endpoint: endpointSchema.optional(),
+    /** Root URL of a local OpenAI-compatible server (the harness appends /v1/chat/completions). */
+    baseUrl: z.url().optional(),
+    /** Gemini API key; defaults to GEMINI_API_KEY from the process's env option, then process.env. */
+    apiKey: z.string().min(1).optional(),
+    thinkingLevel: z.enum(["minimal", "low", "medium", "high", "extra_high"]).optional(),
+    serviceTier: z.enum(["standard", "priority", "flex"]).optional(),
+    systemInstructions: systemInstructionsSchema.optional(),
+    workspaces: z.array(z.string().refine((path) => path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("file://"), "workspaces are absolute paths")).optional(),
+    /** Tell the model its workspace roots in a delimited system-instruction note (default true). */
+    announceWorkspaces: z.boolean().default(true),
+    builtinTools: z.array(z.enum(BUILTIN_TOOL_NAMES)).optional(),
+    customTools: z.array(customToolSchema).default([]),
+    mcpServers: z.array(mcpServerSchema).default([]),
+    subagents: z.array(subagentSchema).default([]),
+    /** JSON Schema of the structured output (the `finish` tool's argument). */
+    responseSchema: z.record(z.string(), z.unknown()).optional(),
+    /** Resume (or create) this conversation id. */
+    conversationId: z.string().regex(/^[A-Za-z0-9_-]+$/, "conversation ids are letters, digits, - and _").optional(),
+    continuation: z.enum(["resume", "create-or-resume", "create-only"]).optional(),
+    compactionThreshold: z.number().int().nonnegative().optional(),
+    skillsPaths: z.array(z.string()).optional(),
+    appDataDirectory: z.string().optional(),
+    retry: z
+      .object({
+        maxRetries: z.number().int().nonnegative().optional(),
+        initialDelayMs: z.number().int().nonnegative().optional(),
+        multiplier: z.number().positive().optional(),
+        jitter: z.number().nonnegative().optional(),
+        modelOutputMaxRetries: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
+    truncation: z
+      .discriminatedUnion("mode", [
+        z.object({ mode: z.literal("truncate"), maxTokens: z.number().int().positive() }).strict(),
+        z.object({ mode: z.literal("error"), maxTokens: z.number().int().positive(), message: z.string().optional() }).strict(),
+      ])
+      .optional(),
+    hooks: hooksSchema.default({}),
+    policies: z.array(policySchema).default([]),
+    /** Also send the policies to the harness as `policyConfig` (0.1.10+ harnesses only). */
+    sendPoliciesToHarness: z.boolean().default(false),
+    /** Messages sent as automated triggers every `intervalMs` while the conversation is idle. */
+    triggers: z.array(z.object({ message: z.string().min(1), intervalMs: z.number().int().min(10) }).strict()).default([]),
+    /** Per-turn timeout (default 300 000 ms); `false` turns it off. */
+    turnTimeoutMs: z.union([z.number().int().positive(), z.literal(false)]).default(300_000),
+  })
+  .strict()
+  .superRefine((config, context) => {
+    if (config.endpoint !== undefined && config.baseUrl !== undefined) {
+      context.addIssue({ code: "custom", path: ["baseUrl"], message: "endpoint and baseUrl are mutually exclusive" });
+    }
+    if (config.continuation === "resume" && config.conversationId === undefined) {
+      context.addIssue({ code: "custom", path: ["continuation"], message: "continuation 'resume' needs a conversationId" });
+    }
+    const toolNames = new Set<string>();
+    config.customTools.forEach((tool, index) => {
+      if (toolNames.has(tool.name)) context.addIssue({ code: "custom", path: ["customTools", index, "name"], message: `duplicate tool name ${tool.name}` });
+      toolNames.add(tool.name);
+    });
+    config.subagents.forEach((subagent, index) => {
+      (subagent.tools ?? []).forEach((name, toolIndex) => {
+        if (!toolNames.has(name)) {
+          context.addIssue({
+            code: "custom",
+            path: ["subagents", index, "tools", toolIndex],
+            message: `subagent tool ${name} is not one of this conversation's customTools`,
+          });
+        }
+      });
+    });
+    const serverNames = new Set<string>();
+    config.mcpServers.forEach((server, index) => {
+      if (serverNames.has(server.name)) context.addIssue({ code: "custom", path: ["mcpServers", index, "name"], message: `duplicate MCP server ${server.name}` });
+      serverNames.add(server.name);
+    });
+  });
+
+/** What a conversation is configured with; validated by `openConversation` (CONFIG_INVALID names the field). */
+export type ConversationConfig = z.input<typeof conversationConfigSchema>;
+/** A validated config with defaults applied. */
+export type ResolvedConversationConfig = z.output<typeof conversationConfigSchema>;
+export type PolicyRule = z.output<typeof policySchema>;
+export type McpServer = z.output<typeof mcpServerSchema>;
+export type Subagent = z.output<typeof subagentSchema>;

@@ -1,0 +1,305 @@
+import { HarnessError } from "../errors/harness-error.js";
+import { AsyncQueue } from "../internal/async-queue.js";
+import { PausableTimer } from "../internal/pausable-timer.js";
+import type { HarnessLogger } from "../observability/logger.js";
+import { isTerminalIdleState } from "../protocol/enums.js";
+import type { StepUpdate, TrajectoryStateUpdate } from "../protocol/messages.js";
+import type { NormalizedStep } from "../steps/normalized-step.js";
+import { usageDifference, type TokenUsage } from "./token-usage.js";
+import { Turn, type TurnOrigin, type TurnResult } from "./turn.js";
+
+/** After the main trajectory goes idle, steps may still arrive (idle → step → idle); wait this long for them. */
+export const IDLE_SETTLE_MS = 100;
+/** After a halt (cancel, abort, timeout), how long to wait for the harness to confirm idle before giving up on it. */
+export const HALT_DRAIN_MS = 5_000;
+/** After a fatal model error step, how long to wait for the harness to end the trajectory. */
+export const FATAL_DRAIN_MS = 2_000;
+/** Unread steps kept per turn before the oldest are dropped. */
+const MAX_BUFFERED_STEPS = 10_000;
+const FATAL_HTTP_CODES = new Set([400, 401, 403]);
+const NON_TERMINAL_STATES = new Set(["STATE_RUNNING", "STATE_WAITING_FOR_TASKS", "STATE_UNSPECIFIED", 0, 1, 4]);
+
+export interface TurnTrackerOptions {
+  origin: TurnOrigin;
+  logger: HarnessLogger;
+  conversationId: () => string;
+  /** Milliseconds, or false for no timeout. */
+  timeoutMs: number | false;
+  currentUsage: () => TokenUsage;
+  /** Sends haltRequest; failures are the connection's problem and surface elsewhere. */
+  sendHalt: () => Promise<void>;
+  /** Called once when the turn has settled. */
+  onSettled: (tracker: TurnTracker) => void;
+  signal?: AbortSignal | undefined;
+}
+
+type StopReason = "cancel" | "timeout";
+
+/**
+ * Decides when a turn ends and how, from the events of the main trajectory (HARNESS_PROTOCOL.md
+ * §7.1): idle ends it (with `error` it failed), CANCELLED ends it as the harness's cancellation,
+ * subagent trajectories never end it, and steps arriving just after an idle are still delivered.
+ */
+export class TurnTracker {
+  readonly turn: Turn;
+  readonly origin: TurnOrigin;
+  #mainTrajectoryId: string | undefined;
+  readonly #options: TurnTrackerOptions;
+  readonly #queue: AsyncQueue<NormalizedStep>;
+  readonly #timer: PausableTimer | undefined;
+  #resolve!: (result: TurnResult) => void;
+  #reject!: (error: unknown) => void;
+  #settled = false;
+  #started = false;
+  #stopReason: StopReason | undefined;
+  #fatalError: HarnessError | undefined;
+  #settleTimer: NodeJS.Timeout | undefined;
+  #drainTimer: NodeJS.Timeout | undefined;
+  #parked = 0;
+  #usageAtStart: TokenUsage | undefined;
+  readonly #stopController = new AbortController();
+  readonly #stepIds = new Set<string>();
+  readonly #errorSteps = new Map<string, NormalizedStep>();
+  readonly #warnedStates = new Set<string | number>();
+  #answerText: string | undefined;
+  #partialText = "";
+  #finish: { outputString: string; output?: unknown } | undefined;
+  readonly #removeAbortListener: (() => void) | undefined;
+
+  constructor(options: TurnTrackerOptions) {
+    this.#options = options;
+    this.origin = options.origin;
+    this.#queue = new AsyncQueue<NormalizedStep>({
+      maxItems: MAX_BUFFERED_STEPS,
+      onDrop: (dropped) => {
+        if (dropped === 1) options.logger.warn("turn steps are not being read; dropping the oldest unread steps", { maxBuffered: MAX_BUFFERED_STEPS });
+      },
+    });
+    const result = new Promise<TurnResult>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // Callers who only iterate get the error from the iterator; the result must not also crash them as unhandled.
+    result.catch(() => undefined);
+    this.#timer =
+      options.timeoutMs === false ? undefined : new PausableTimer(options.timeoutMs, () => this.#stop("timeout"));
+    this.turn = new Turn({ origin: options.origin, steps: this.#queue, result, cancel: () => this.cancel() });
+    const signal = options.signal;
+    if (signal !== undefined) {
+      const onAbort = (): void => this.cancel();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#removeAbortListener = () => signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  get mainTrajectoryId(): string | undefined {
+    return this.#mainTrajectoryId;
+  }
+
+  /** Aborted when the turn is cancelled or times out; tool handlers of the turn see it. */
+  get stopSignal(): AbortSignal {
+    return this.#stopController.signal;
+  }
+
+  /** The turn's input is being sent; the clock starts. An already-aborted signal cancels at once. */
+  begin(usageAtStart: TokenUsage): void {
+    this.#started = true;
+    this.#usageAtStart = usageAtStart;
+    if (this.#options.signal?.aborted) {
+      this.cancel();
+      return;
+    }
+    if (this.#parked === 0) this.#timer?.start();
+  }
+
+  /** The main trajectory is the trajectory of the turn's first step. */
+  adoptMainTrajectory(step: StepUpdate): string {
+    this.#mainTrajectoryId ??= step.trajectoryId ?? "";
+    return this.#mainTrajectoryId;
+  }
+
+  /** Host code (a tool handler or hook) started waiting; the turn's clock stops meanwhile. */
+  park(): void {
+    this.#parked += 1;
+    this.#timer?.pause();
+  }
+
+  unpark(): void {
+    this.#parked = Math.max(0, this.#parked - 1);
+    if (this.#parked === 0 && this.#started && !this.#settled) this.#timer?.start();
+  }
+
+  observeStep(step: NormalizedStep): void {
+    if (this.#settled) return;
+    this.#stepIds.add(step.id);
+    this.#queue.push(step);
+    if (step.isMainTrajectory) {
+      if (step.source === "model" && step.text !== "") {
+        this.#partialText = step.text;
+        if (step.status === "done" && step.target === "user") this.#answerText = step.text;
+      }
+      if (step.finish !== undefined) this.#finish = step.finish;
+      // A step that is still working after an idle means the trajectory is not idle after all.
+      if (this.#settleTimer !== undefined && (step.status === "active" || step.status === "waiting")) this.#cancelSettle();
+    }
+    if (step.status === "error") {
+      this.#errorSteps.set(step.id, step);
+      const httpCode = step.error?.httpCode;
+      if (step.source === "system" && httpCode !== undefined && FATAL_HTTP_CODES.has(httpCode) && this.#fatalError === undefined) {
+        this.#fatalError = new HarnessError("TURN_FAILED", `the model request failed with HTTP ${httpCode}: ${step.error?.message ?? ""}`);
+        this.#scheduleDrain(FATAL_DRAIN_MS);
+      }
+    }
+  }
+
+  observeTrajectoryState(update: TrajectoryStateUpdate): void {
+    if (this.#settled) return;
+    const trajectoryId = update.trajectoryId ?? "";
+    const state = update.state ?? "STATE_UNSPECIFIED";
+    const terminal = isTerminalIdleState(state) || state === "STATE_CANCELLED" || state === 3;
+    // A terminal update before any step is the main trajectory's (e.g. a pre-turn hook denial).
+    if (this.#mainTrajectoryId === undefined && (terminal || trajectoryId === this.#options.conversationId())) {
+      this.#mainTrajectoryId = trajectoryId;
+    }
+    if (trajectoryId !== this.#mainTrajectoryId) {
+      if (update.error) this.#options.logger.warn("subagent trajectory reported an error", { trajectoryId, error: update.error });
+      return;
+    }
+    if (isTerminalIdleState(state)) {
+      if (this.#stopReason === "timeout") return this.#finishWithError(this.#timeoutError());
+      if (this.#fatalError !== undefined) return this.#finishWithError(this.#fatalError);
+      if (update.error && this.#stopReason !== "cancel") {
+        return this.#finishWithError(new HarnessError("TURN_FAILED", `the turn failed: ${update.error}`));
+      }
+      this.#scheduleSettle();
+      return;
+    }
+    if (state === "STATE_CANCELLED" || state === 3) {
+      if (this.#stopReason === "cancel") return this.#finishWithResult(true);
+      if (this.#stopReason === "timeout") return this.#finishWithError(this.#timeoutError());
+      return this.#finishWithError(new HarnessError("CANCELLED", `the harness cancelled the turn${update.error ? `: ${update.error}` : ""}`));
+    }
+    if (NON_TERMINAL_STATES.has(state)) {
+      if (this.#settleTimer !== undefined && state !== "STATE_UNSPECIFIED" && state !== 0) this.#cancelSettle();
+      return;
+    }
+    // Unknown states are reported, never silently waited on; the turn timeout still bounds the wait.
+    if (!this.#warnedStates.has(state)) {
+      this.#warnedStates.add(state);
+      this.#options.logger.warn("main trajectory reported an unknown state; the turn continues until idle or its timeout", {
+        trajectoryId,
+        state,
+      });
+    }
+  }
+
+  /** Halts the harness turn and ends this one with the partial output. Idempotent. */
+  cancel(): void {
+    this.#stop("cancel");
+  }
+
+  /** Ends the turn now with what it has (a harness-originated turn preempted by the caller). */
+  complete(): void {
+    this.#finishWithResult(this.#stopReason === "cancel");
+  }
+
+  /** The connection is gone: the turn fails at once. */
+  fail(error: unknown): void {
+    this.#finishWithError(error);
+  }
+
+  #stop(reason: StopReason): void {
+    if (this.#settled || this.#stopReason !== undefined) return;
+    this.#stopReason = reason;
+    this.#stopController.abort(new HarnessError(reason === "cancel" ? "CANCELLED" : "TIMEOUT", `the turn was ${reason === "cancel" ? "cancelled" : "timed out"}`));
+    if (!this.#started) {
+      // Never sent: nothing to halt.
+      if (reason === "cancel") this.#finishWithResult(true);
+      else this.#finishWithError(this.#timeoutError());
+      return;
+    }
+    this.#options.sendHalt().catch((error: unknown) => this.#options.logger.debug("haltRequest could not be sent", { error: String(error) }));
+    this.#scheduleDrain(HALT_DRAIN_MS);
+  }
+
+  #scheduleDrain(milliseconds: number): void {
+    if (this.#drainTimer !== undefined) return;
+    this.#drainTimer = setTimeout(() => {
+      this.#drainTimer = undefined;
+      this.#options.logger.warn("the harness did not end the trajectory in time; ending the turn anyway", { milliseconds });
+      if (this.#stopReason === "timeout") this.#finishWithError(this.#timeoutError());
+      else if (this.#fatalError !== undefined) this.#finishWithError(this.#fatalError);
+      else this.#finishWithResult(this.#stopReason === "cancel");
+    }, milliseconds);
+    this.#drainTimer.unref();
+  }
+
+  #scheduleSettle(): void {
+    if (this.#settleTimer !== undefined) return;
+    this.#settleTimer = setTimeout(() => {
+      this.#settleTimer = undefined;
+      this.#finishWithResult(this.#stopReason === "cancel");
+    }, IDLE_SETTLE_MS);
+    this.#settleTimer.unref();
+  }
+
+  #cancelSettle(): void {
+    clearTimeout(this.#settleTimer);
+    this.#settleTimer = undefined;
+  }
+
+  #timeoutError(): HarnessError {
+    const timeoutMs = this.#options.timeoutMs === false ? 0 : this.#options.timeoutMs;
+    return new HarnessError("TIMEOUT", `the turn did not finish within ${timeoutMs} ms; it was halted`);
+  }
+
+  #result(cancelled: boolean): TurnResult {
+    const cumulativeUsage = this.#options.currentUsage();
+    return {
+      origin: this.origin,
+      text: this.#answerText ?? (cancelled ? this.#partialText : ""),
+      ...(this.#finish?.output === undefined ? {} : { structuredOutput: this.#finish.output }),
+      ...(this.#finish === undefined ? {} : { structuredOutputText: this.#finish.outputString }),
+      cancelled,
+      errorSteps: [...this.#errorSteps.values()],
+      stepCount: this.#stepIds.size,
+      ...(this.#mainTrajectoryId === undefined ? {} : { trajectoryId: this.#mainTrajectoryId }),
+      usage: usageDifference(cumulativeUsage, this.#usageAtStart ?? cumulativeUsage),
+      cumulativeUsage,
+    };
+  }
+
+  #finishWithResult(cancelled: boolean): void {
+    if (this.#settled) return;
+    this.#cleanup();
+    this.#resolve(this.#result(cancelled));
+    this.#queue.end();
+    this.#options.onSettled(this);
+  }
+
+  #finishWithError(error: unknown): void {
+    if (this.#settled) return;
+    this.#cleanup();
+    this.#reject(error);
+    this.#queue.fail(error);
+    this.#options.onSettled(this);
+  }
+
+  #cleanup(): void {
+    this.#settled = true;
+    if (!this.#stopController.signal.aborted) this.#stopController.abort(new HarnessError("CANCELLED", "the turn ended"));
+    this.#timer?.stop();
+    this.#cancelSettle();
+    clearTimeout(this.#drainTimer);
+    this.#drainTimer = undefined;
+    this.#removeAbortListener?.();
+  }
+}

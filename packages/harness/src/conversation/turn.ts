@@ -1,0 +1,66 @@
+import type { NormalizedStep } from "../steps/normalized-step.js";
+import type { TokenUsage } from "./token-usage.js";
+
+/** Who started a turn: the caller's `send`, a configured trigger, or the harness on its own. */
+export type TurnOrigin = "user" | "trigger" | "harness";
+
+export interface TurnResult {
+  origin: TurnOrigin;
+  /** The answer: the last main-trajectory model step shown to the user; on cancel, the partial text so far. */
+  text: string;
+  /** Parsed structured output of a `finish` step (responseSchema), when it parsed. */
+  structuredOutput?: unknown;
+  /** The raw `finish` output string, when there was one. */
+  structuredOutputText?: string;
+  /** True when the turn was cancelled (cancel() or an aborted signal); text is then partial. */
+  cancelled: boolean;
+  /** Every error step seen (they were also yielded), last delivery of each. */
+  errorSteps: NormalizedStep[];
+  /** Distinct steps seen in this turn. */
+  stepCount: number;
+  /** The main trajectory of the turn, once known. */
+  trajectoryId?: string;
+  /** Tokens this turn used (difference of the harness's cumulative totals). */
+  usage: TokenUsage;
+  /** The conversation's cumulative usage after the turn. */
+  cumulativeUsage: TokenUsage;
+}
+
+/** What a Turn needs from whoever drives it. */
+export interface TurnDriver {
+  readonly origin: TurnOrigin;
+  readonly steps: AsyncIterable<NormalizedStep>;
+  readonly result: Promise<TurnResult>;
+  cancel(): void;
+}
+
+/**
+ * One turn: iterate it for the normalized steps as they stream (each has the raw OutputEvent in
+ * `event`), and await `result` for the outcome. Iterating is optional; the result settles either way.
+ *
+ * @example
+ * const turn = conversation.send("What is in this directory?");
+ * for await (const step of turn) if (step.kind === "text") process.stdout.write(step.textDelta);
+ * const { text, usage } = await turn.result;
+ */
+export class Turn implements AsyncIterable<NormalizedStep> {
+  readonly origin: TurnOrigin;
+  /** Settles when the turn ends: resolves on completion or cancellation, rejects with a HarnessError otherwise. */
+  readonly result: Promise<TurnResult>;
+  readonly #driver: TurnDriver;
+
+  constructor(driver: TurnDriver) {
+    this.#driver = driver;
+    this.origin = driver.origin;
+    this.result = driver.result;
+  }
+
+  /** Halts the harness turn; the turn ends with `cancelled: true` and the output produced so far. */
+  cancel(): void {
+    this.#driver.cancel();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<NormalizedStep> {
+    return this.#driver.steps[Symbol.asyncIterator]();
+  }
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { HarnessError } from "../errors/harness-error.js";
+import type { InputEvent } from "../protocol/messages.js";
+
+/** One part of a multimodal user message. */
+export type UserInputPart =
+  | { text: string }
+  | { media: { mimeType: string; data: Uint8Array | string; description?: string } }
+  | { slashCommand: string };
+
+const userInputPartSchema = z.union([
+  z.object({ text: z.string() }).strict(),
+  z
+    .object({
+      media: z
+        .object({
+          mimeType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, "expected a MIME type such as image/png"),
+          data: z.union([z.instanceof(Uint8Array), z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, "expected base64")]),
+          description: z.string().optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+  z.object({ slashCommand: z.string().min(1) }).strict(),
+]);
+
+const userInputSchema = z.union([z.string(), z.array(userInputPartSchema).min(1, "give at least one part")]);
+
+/** The InputEvent that starts a turn: plain text as `userInput`, parts as `complexUserInput`. */
+export function userInputEvent(input: string | readonly UserInputPart[]): InputEvent {
+  const parsed = userInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => `${issue.path.map(String).join(".") || "(input)"}: ${issue.message}`);
+    throw new HarnessError("CONFIG_INVALID", `invalid turn input: ${details.join("; ")}`, { cause: parsed.error });
+  }
+  const value = parsed.data;
+  if (typeof value === "string") return { userInput: value };
+  return {
+    complexUserInput: {
+      parts: value.map((part) => {
+        if ("text" in part) return { text: part.text };
+        if ("slashCommand" in part) return { slashCommand: { name: part.slashCommand } };
+        const data = typeof part.media.data === "string" ? part.media.data : Buffer.from(part.media.data).toString("base64");
+        return {
+          media: { mimeType: part.media.mimeType, data, ...(part.media.description === undefined ? {} : { description: part.media.description }) },
+        };
+      }),
+    },
+  };
+}

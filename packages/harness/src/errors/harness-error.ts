@@ -1,0 +1,46 @@
+const brand = Symbol.for("ag-ui-antigravity.HarnessError");
+
+/** Every failure the harness package raises, by kind. Match on these, never on messages. */
+export type HarnessErrorCode =
+  | "HARNESS_NOT_FOUND"
+  | "SPAWN_FAILED"
+  | "HANDSHAKE_FAILED"
+  | "INIT_FAILED"
+  | "CONNECTION_CLOSED"
+  | "CONFIG_INVALID"
+  | "TURN_BUSY"
+  | "TURN_FAILED"
+  | "TIMEOUT"
+  | "CANCELLED"
+  | "TOOL_DISPATCH"
+  | "PROTOCOL"
+  | "PROTOCOL_INVALID_FRAME"
+  | "PROTOCOL_FRAME_TOO_LARGE"
+  | "PROTOCOL_INVALID_MESSAGE";
+
+export interface HarnessErrorOptions {
+  cause?: unknown;
+  /** The most recent harness stderr lines, when the failure may be explained there. */
+  stderrTail?: readonly string[];
+}
+
+/**
+ * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
+ * and across duplicated installs, where `instanceof` does not.
+ */
+export class HarnessError extends Error {
+  readonly code: HarnessErrorCode;
+  readonly stderrTail: readonly string[];
+  readonly [brand] = true;
+
+  constructor(code: HarnessErrorCode, message: string, options: HarnessErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "HarnessError";
+    this.code = code;
+    this.stderrTail = options.stderrTail ?? [];
+  }
+
+  static isInstance(value: unknown): value is HarnessError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}

@@ -1,0 +1,65 @@
+import type { HarnessLogger } from "./logger.js";
+import type { Redactor } from "./redactor.js";
+import type { WireInspector, WireRecord } from "./wire-record.js";
+import { parseWireSelection, wireSelectionIncludes, type WireSelection } from "./wire-selection.js";
+import { summarizeWireRecord } from "./wire-summary.js";
+
+export interface WireTapOptions {
+  logger: HarnessLogger;
+  redactor: Redactor;
+  inspector?: WireInspector | undefined;
+  /** The ANTIGRAVITY_WIRE value; undefined turns printing off. */
+  selection?: string | undefined;
+  /** Where selected messages are printed when no logger was given. */
+  write?: ((line: string) => void) | undefined;
+  /** True when the caller supplied a logger; then traces go to `logger.debug`. */
+  loggerConfigured: boolean;
+}
+
+/**
+ * Observes every message: forwards it (redacted) to the inspector hook and prints the ones
+ * ANTIGRAVITY_WIRE selects. Nothing is computed when neither is on.
+ */
+export class WireTap {
+  readonly #options: WireTapOptions;
+  readonly #selection: WireSelection | undefined;
+
+  constructor(options: WireTapOptions) {
+    this.#options = options;
+    this.#selection = parseWireSelection(options.selection);
+  }
+
+  get redactor(): Redactor {
+    return this.#options.redactor;
+  }
+
+  /** A tap with the same sinks but another redactor (a conversation adds its API key). */
+  withRedactor(redactor: Redactor): WireTap {
+    return new WireTap({ ...this.#options, redactor });
+  }
+
+  get active(): boolean {
+    return this.#options.inspector !== undefined || this.#selection !== undefined;
+  }
+
+  record(entry: Omit<WireRecord, "timestamp" | "message"> & { message: unknown }): void {
+    if (!this.active) return;
+    const selected = this.#selection !== undefined && wireSelectionIncludes(this.#selection, entry.channel, entry.messageKey);
+    if (this.#options.inspector === undefined && !selected) return;
+    const record: WireRecord = { ...entry, message: this.#options.redactor.redactValue(entry.message), timestamp: Date.now() };
+    if (this.#options.inspector !== undefined) {
+      try {
+        this.#options.inspector(record);
+      } catch (error) {
+        this.#options.logger.warn("wire inspector threw; ignoring", { error: String(error) });
+      }
+    }
+    if (selected && this.#selection !== undefined) {
+      const line = this.#selection.summary
+        ? summarizeWireRecord(record)
+        : `antigravity ${record.channel}${record.conversationId ? ` [${record.conversationId}]` : ""} ${record.direction === "send" ? "→" : "←"} ${JSON.stringify(record.message)}`;
+      if (this.#options.loggerConfigured) this.#options.logger.debug(line, { wire: true });
+      else (this.#options.write ?? ((text: string) => process.stderr.write(`${text}\n`)))(line);
+    }
+  }
+}

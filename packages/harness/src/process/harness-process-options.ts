@@ -1,0 +1,47 @@
+import type { HarnessLogger } from "../observability/logger.js";
+import type { WireInspector } from "../observability/wire-record.js";
+import type { FindHarnessBinaryOptions } from "./find-harness-binary.js";
+
+export interface HarnessProcessOptions {
+  /** The localharness binary (or the emulator's `bin.js`, run with this Node). Discovered when absent. */
+  binaryPath?: string;
+  /** How to discover the binary when `binaryPath` is absent. */
+  discovery?: Omit<FindHarnessBinaryOptions, "signal">;
+  /**
+   * Where the harness persists trajectories; reuse it (with a conversationId) to resume. Default: a
+   * fresh temporary directory that this process owns and removes at close.
+   */
+  storageDirectory?: string;
+  /**
+   * Extra environment: sent in InputConfig.env and set on the child over a minimal allow-listed
+   * environment (PATH, HOME, TMPDIR, LANG, ...). GEMINI_API_KEY reaches the child only if put here.
+   */
+  env?: Record<string, string>;
+  /** More variable names to inherit from process.env beyond the allow-list. */
+  inheritEnv?: readonly string[];
+  /** WebSocket bind address (harness default `localhost`). */
+  bindAddress?: string;
+  /** WebSocket port (default 0: the harness picks a free one). */
+  port?: number;
+  logger?: Partial<HarnessLogger>;
+  /** Observes every wire message, redacted. */
+  inspector?: WireInspector;
+  /** Overrides the ANTIGRAVITY_WIRE environment variable. */
+  wire?: string;
+  /** Aborts the start (the child is killed). */
+  signal?: AbortSignal;
+  /** Bound on spawn + handshake (default 60 s). */
+  handshakeTimeoutMs?: number;
+  /** How many stderr lines to keep for error messages (default 40). */
+  stderrLines?: number;
+}
+
+export interface HarnessProcessCloseOptions {
+  /** How long to wait for a graceful exit after stdin EOF before SIGTERM (default 5 s). */
+  gracePeriodMs?: number;
+}
+
+export interface HarnessProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}

@@ -1,0 +1,411 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Conversation } from "../conversation/conversation.js";
+import type { ConversationConfig } from "../conversation/conversation-config.js";
+import type { ConversationHost } from "../conversation/conversation-host.js";
+import { HarnessError } from "../errors/harness-error.js";
+import { abortReason, settleWithin, throwIfAborted } from "../internal/abort.js";
+import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js";
+import { Redactor } from "../observability/redactor.js";
+import { WireTap } from "../observability/wire-tap.js";
+import { DriftRegistry } from "../protocol/drift.js";
+import { encodeFrame, FrameReader } from "../protocol/frames.js";
+import { decodeOutputConfig, encodeInputConfig, type InputConfig } from "../protocol/handshake.js";
+import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from "./child-reaper.js";
+import { typescriptClientInfo } from "./client-info.js";
+import { findHarnessBinary } from "./find-harness-binary.js";
+import type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./harness-process-options.js";
+import { minimalEnvironment } from "./minimal-environment.js";
+import { StderrRing } from "./stderr-ring.js";
+
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 60_000;
+const DEFAULT_GRACE_PERIOD_MS = 5_000;
+/** How long SIGTERM gets before SIGKILL, and SIGKILL before we stop waiting. */
+const SIGNAL_GRACE_MS = 1_000;
+/** After an exit, how long to wait for the last stderr bytes before reporting the tail. */
+const STDERR_SETTLE_MS = 250;
+
+export interface OpenConversationOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * One running localharness process. It hosts any number of conversations, each on its own
+ * WebSocket with its own HarnessConfig. Start it with `HarnessProcess.start`, end it with `close()`.
+ *
+ * @example
+ * const harness = await HarnessProcess.start({ binaryPath });
+ * const conversation = await harness.openConversation({ model: "gemini-3.6-flash" });
+ * const turn = conversation.send("hello");
+ * for await (const step of turn) process.stdout.write(step.textDelta);
+ * await harness.close();
+ */
+export class HarnessProcess {
+  readonly pid: number;
+  readonly port: number;
+  readonly storageDirectory: string;
+  /** Aborted with a CONNECTION_CLOSED HarnessError when the process exits or is closed. */
+  readonly signal: AbortSignal;
+  /** Resolves when `close()` has finished (or the process died and was cleaned up). */
+  readonly closed: Promise<void>;
+  /** Resolves with the exit code and signal once the process has exited. */
+  readonly exited: Promise<HarnessProcessExit>;
+
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #harnessToken: string;
+  readonly #logger: HarnessLogger;
+  readonly #redactor: Redactor;
+  readonly #wireTap: WireTap;
+  readonly #drift: DriftRegistry;
+  readonly #stderr: StderrRing;
+  readonly #stderrEnded: Promise<void>;
+  readonly #ownsStorageDirectory: boolean;
+  readonly #configuredEnvironment: Readonly<Record<string, string>>;
+  readonly #abortController = new AbortController();
+  readonly #conversations = new Set<Conversation>();
+  #exit: HarnessProcessExit | undefined;
+  #closing: Promise<void> | undefined;
+  #resolveClosed!: () => void;
+
+  private constructor(init: {
+    child: ChildProcessWithoutNullStreams;
+    port: number;
+    harnessToken: string;
+    storageDirectory: string;
+    ownsStorageDirectory: boolean;
+    logger: HarnessLogger;
+    redactor: Redactor;
+    wireTap: WireTap;
+    stderr: StderrRing;
+    stderrEnded: Promise<void>;
+    exited: Promise<HarnessProcessExit>;
+    configuredEnvironment: Record<string, string>;
+  }) {
+    this.#child = init.child;
+    this.pid = init.child.pid ?? -1;
+    this.port = init.port;
+    this.#harnessToken = init.harnessToken;
+    this.storageDirectory = init.storageDirectory;
+    this.#ownsStorageDirectory = init.ownsStorageDirectory;
+    this.#logger = init.logger;
+    this.#redactor = init.redactor;
+    this.#wireTap = init.wireTap;
+    this.#stderr = init.stderr;
+    this.#stderrEnded = init.stderrEnded;
+    this.#configuredEnvironment = init.configuredEnvironment;
+    this.#drift = new DriftRegistry();
+    this.signal = this.#abortController.signal;
+    this.closed = new Promise<void>((resolve) => {
+      this.#resolveClosed = resolve;
+    });
+    this.exited = init.exited;
+    void this.exited.then((exit) => this.#onExit(exit));
+  }
+
+  /**
+   * Spawns the harness in its own process group with a minimal environment, writes the framed
+   * InputConfig and reads the framed OutputConfig. Fails with HARNESS_NOT_FOUND, SPAWN_FAILED or
+   * HANDSHAKE_FAILED (carrying the stderr tail); a failed start leaves no process behind.
+   */
+  static async start(options: HarnessProcessOptions = {}): Promise<HarnessProcess> {
+    throwIfAborted(options.signal);
+    const logger = toHarnessLogger(options.logger);
+    const redactor = new Redactor();
+    for (const [name, value] of Object.entries(options.env ?? {})) {
+      if (/key|token|secret|password|credential/i.test(name)) redactor.addSecret(value);
+    }
+    const wireTap = new WireTap({
+      logger,
+      redactor,
+      inspector: options.inspector,
+      selection: options.wire ?? process.env.ANTIGRAVITY_WIRE,
+      loggerConfigured: options.logger !== undefined,
+    });
+    const binaryPath =
+      options.binaryPath ?? (await findHarnessBinary({ ...options.discovery, ...(options.signal ? { signal: options.signal } : {}) }));
+    const ownsStorageDirectory = options.storageDirectory === undefined;
+    const storageDirectory = options.storageDirectory ?? (await mkdtemp(join(tmpdir(), "antigravity-")));
+    const configuredEnvironment = { ...options.env };
+    const environment = minimalEnvironment({ ...(options.inheritEnv ? { inherit: options.inheritEnv } : {}), overrides: configuredEnvironment });
+
+    // The emulator ships as a Node script; run it with this Node rather than relying on a shebang.
+    const isScript = /\.(c|m)?js$/.test(binaryPath);
+    const command = isScript ? process.execPath : binaryPath;
+    const args = isScript ? [binaryPath] : [];
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32", env: environment, shell: false, windowsHide: true });
+    } catch (error) {
+      if (ownsStorageDirectory) await rm(storageDirectory, { recursive: true, force: true });
+      throw new HarnessError("SPAWN_FAILED", `could not spawn ${binaryPath}: ${String(error)}`, { cause: error });
+    }
+    const stderr = new StderrRing(options.stderrLines);
+    const stderrEnded = new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        for (const line of stderr.push(chunk)) logger.debug(`harness stderr: ${redactor.redactText(line)}`);
+      });
+      child.stderr.once("end", () => {
+        stderr.end();
+        resolve();
+      });
+      child.stderr.once("error", () => resolve());
+    });
+    const exited = new Promise<HarnessProcessExit>((resolve) => {
+      child.once("exit", (code, signal) => resolve({ code, signal }));
+      // A spawn failure (ENOENT, EACCES) emits 'error' and never 'exit'.
+      child.once("error", () => resolve({ code: null, signal: null }));
+    });
+    if (child.pid !== undefined) trackProcessGroup(child.pid);
+    const spawnError = new Promise<never>((_resolve, reject) => {
+      child.once("error", (error) => reject(new HarnessError("SPAWN_FAILED", `could not spawn ${binaryPath}: ${error.message}`, { cause: error })));
+    });
+    spawnError.catch(() => undefined);
+    // Writes to a dead child's stdin raise EPIPE asynchronously; the exit path reports the real cause.
+    child.stdin.on("error", (error) => logger.debug("harness stdin error", { error: error.message }));
+
+    const cleanupFailedStart = async (): Promise<void> => {
+      if (child.pid !== undefined) {
+        signalProcessGroup(child.pid, "SIGKILL");
+        await settleWithin(exited, SIGNAL_GRACE_MS);
+        untrackProcessGroup(child.pid);
+      }
+      child.stdout.destroy();
+      child.stderr.destroy();
+      child.stdin.destroy();
+      if (ownsStorageDirectory) await rm(storageDirectory, { recursive: true, force: true }).catch(() => undefined);
+    };
+
+    try {
+      const inputConfig: InputConfig = {
+        storageDirectory,
+        clientInfo: typescriptClientInfo(),
+        ...(options.port ? { port: options.port } : {}),
+        ...(options.bindAddress ? { bindAddress: options.bindAddress } : {}),
+        ...(Object.keys(configuredEnvironment).length > 0 ? { env: configuredEnvironment } : {}),
+      };
+      wireTap.record({ channel: "harness", direction: "send", messageKey: "InputConfig", message: inputConfig });
+      const handshake = readOutputConfig(child, {
+        timeoutMs: options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+        signal: options.signal,
+        stderrTail: () => stderr.lines(),
+        stderrEnded,
+        exited,
+      });
+      await Promise.race([writeWithBackpressure(child, encodeFrame(encodeInputConfig(inputConfig))), spawnError, handshake]);
+      const outputConfig = await Promise.race([handshake, spawnError]);
+      redactor.addSecret(outputConfig.apiKey);
+      wireTap.record({ channel: "harness", direction: "receive", messageKey: "OutputConfig", message: outputConfig });
+      if (!Number.isInteger(outputConfig.port) || outputConfig.port <= 0 || outputConfig.port > 65_535) {
+        throw new HarnessError("HANDSHAKE_FAILED", `harness reported an invalid port ${outputConfig.port}`, { stderrTail: stderr.lines() });
+      }
+      // Nothing the client reads follows on stdout, but an unread pipe would block the harness.
+      child.stdout.on("data", () => undefined);
+      logger.debug("harness started", { pid: child.pid, port: outputConfig.port, binaryPath });
+      return new HarnessProcess({
+        child,
+        port: outputConfig.port,
+        harnessToken: outputConfig.apiKey,
+        storageDirectory,
+        ownsStorageDirectory,
+        logger,
+        redactor,
+        wireTap,
+        stderr,
+        stderrEnded,
+        exited,
+        configuredEnvironment,
+      });
+    } catch (error) {
+      await cleanupFailedStart();
+      if (HarnessError.isInstance(error) || options.signal?.aborted) throw error;
+      throw new HarnessError("HANDSHAKE_FAILED", `harness handshake failed: ${String(error)}`, { cause: error, stderrTail: stderr.lines() });
+    }
+  }
+
+  /** How many conversations are open on this process. */
+  get conversationCount(): number {
+    return this.#conversations.size;
+  }
+
+  /** The last lines the harness wrote to stderr. */
+  stderrTail(): string[] {
+    return this.#stderr.lines().map((line) => this.#redactor.redactText(line));
+  }
+
+  /** True once the process has exited. */
+  get hasExited(): boolean {
+    return this.#exit !== undefined;
+  }
+
+  /**
+   * Opens a conversation: validates the config (CONFIG_INVALID), connects a WebSocket, sends the
+   * InitializeConversationEvent and waits for the init response (INIT_FAILED). A failed
+   * conversation never harms the process or its other conversations.
+   */
+  async openConversation(config: ConversationConfig, options: OpenConversationOptions = {}): Promise<Conversation> {
+    throwIfAborted(options.signal);
+    if (this.signal.aborted) throw this.signal.reason;
+    const conversation = await Conversation.open(this.#host(), config, options);
+    this.#conversations.add(conversation);
+    return conversation;
+  }
+
+  /**
+   * Shuts down in stages: each conversation closes (session-end handshake when its session-end
+   * hook is enabled, then its socket), stdin ends, then the process gets `gracePeriodMs` to exit
+   * before SIGTERM and SIGKILL go to its whole process group. Idempotent.
+   */
+  close(options: HarnessProcessCloseOptions = {}): Promise<void> {
+    this.#closing ??= this.#shutdown(options.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS);
+    return this.#closing;
+  }
+
+  async #shutdown(gracePeriodMs: number): Promise<void> {
+    try {
+      await Promise.all([...this.#conversations].map((conversation) => conversation.close().catch(() => undefined)));
+      if (!this.#abortController.signal.aborted) {
+        this.#abortController.abort(new HarnessError("CONNECTION_CLOSED", "harness process closed"));
+      }
+      this.#child.stdin.end();
+      if (this.#exit === undefined && !(await settleWithin(this.exited, gracePeriodMs))) {
+        this.#logger.warn("harness did not exit after stdin EOF; sending SIGTERM", { pid: this.pid });
+        signalProcessGroup(this.pid, "SIGTERM");
+        if (!(await settleWithin(this.exited, SIGNAL_GRACE_MS))) {
+          this.#logger.warn("harness ignored SIGTERM; sending SIGKILL", { pid: this.pid });
+          signalProcessGroup(this.pid, "SIGKILL");
+          await settleWithin(this.exited, SIGNAL_GRACE_MS);
+        }
+      }
+      // Helpers the harness started (MCP servers, commands) share its group; they go with it.
+      signalProcessGroup(this.pid, "SIGKILL");
+      await settleWithin(this.#stderrEnded, STDERR_SETTLE_MS);
+    } finally {
+      this.#release();
+      if (this.#ownsStorageDirectory) await rm(this.storageDirectory, { recursive: true, force: true }).catch(() => undefined);
+      this.#logDrift();
+      this.#resolveClosed();
+    }
+  }
+
+  #release(): void {
+    untrackProcessGroup(this.pid);
+    this.#child.stdin.destroy();
+    this.#child.stdout.destroy();
+    this.#child.stderr.destroy();
+  }
+
+  #logDrift(): void {
+    if (this.#drift.isEmpty) return;
+    this.#logger.warn("harness protocol drift: the harness sent fields or enum values this client does not know", {
+      drift: this.#drift.snapshot(),
+    });
+  }
+
+  async #onExit(exit: HarnessProcessExit): Promise<void> {
+    this.#exit = exit;
+    if (this.#closing !== undefined) return;
+    // Unexpected death: let the last stderr lines arrive so the error can explain it.
+    await settleWithin(this.#stderrEnded, STDERR_SETTLE_MS);
+    const tail = this.stderrTail();
+    this.#logger.error("harness process exited unexpectedly", { pid: this.pid, ...exit, stderrTail: tail });
+    this.#abortController.abort(
+      new HarnessError(
+        "CONNECTION_CLOSED",
+        `harness process exited unexpectedly (code ${String(exit.code)}, signal ${String(exit.signal)})${tail.length > 0 ? `:\n${tail.join("\n")}` : ""}`,
+        { stderrTail: tail },
+      ),
+    );
+    void this.close();
+  }
+
+  #host(): ConversationHost {
+    return {
+      port: this.port,
+      harnessToken: this.#harnessToken,
+      logger: this.#logger,
+      redactor: this.#redactor,
+      wireTap: this.#wireTap,
+      drift: this.#drift,
+      signal: this.signal,
+      exited: this.exited,
+      configuredEnvironment: this.#configuredEnvironment,
+      stderrTail: () => this.stderrTail(),
+      forgetConversation: (conversation) => {
+        this.#conversations.delete(conversation as Conversation);
+      },
+    };
+  }
+}
+
+function writeWithBackpressure(child: ChildProcessWithoutNullStreams, bytes: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    child.stdin.once("error", onError);
+    const flushed = child.stdin.write(bytes, (error) => {
+      child.stdin.off("error", onError);
+      if (error) reject(error);
+      else if (flushed) resolve();
+    });
+    if (!flushed) child.stdin.once("drain", () => resolve());
+  });
+}
+
+function readOutputConfig(
+  child: ChildProcessWithoutNullStreams,
+  options: {
+    timeoutMs: number;
+    signal: AbortSignal | undefined;
+    stderrTail: () => string[];
+    stderrEnded: Promise<void>;
+    exited: Promise<HarnessProcessExit>;
+  },
+): Promise<{ port: number; apiKey: string }> {
+  return new Promise((resolve, reject) => {
+    const reader = new FrameReader();
+    let settled = false;
+    const finish = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.stdout.off("data", onData);
+      options.signal?.removeEventListener("abort", onAbort);
+      outcome();
+    };
+    const failAfterStderr = (message: string, cause?: unknown): void => {
+      // The reason is almost always on stderr; give the last bytes a moment to arrive.
+      void settleWithin(options.stderrEnded, STDERR_SETTLE_MS).then(() =>
+        finish(() => {
+          const tail = options.stderrTail();
+          reject(
+            new HarnessError("HANDSHAKE_FAILED", `${message}${tail.length > 0 ? `:\n${tail.join("\n")}` : ""}`, {
+              stderrTail: tail,
+              ...(cause === undefined ? {} : { cause }),
+            }),
+          );
+        }),
+      );
+    };
+    const onData = (chunk: Buffer): void => {
+      try {
+        const frames = reader.push(chunk);
+        const first = frames[0];
+        if (first !== undefined) {
+          const config = decodeOutputConfig(first);
+          finish(() => resolve(config));
+        }
+      } catch (error) {
+        failAfterStderr("harness sent an invalid OutputConfig frame", error);
+      }
+    };
+    const onAbort = (): void => finish(() => reject(abortReason(options.signal as AbortSignal)));
+    const timer = setTimeout(() => failAfterStderr(`harness did not complete the handshake within ${options.timeoutMs} ms`), options.timeoutMs);
+    timer.unref();
+    child.stdout.on("data", onData);
+    child.stdout.once("end", () => failAfterStderr("harness closed stdout before sending its OutputConfig"));
+    void options.exited.then((exit) => failAfterStderr(`harness exited during the handshake (code ${String(exit.code)}, signal ${String(exit.signal)})`));
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,65 @@
+/** One observation of something the schema did not know. */
+export type DriftEntry =
+  /** An enum value that is not a known name (an unknown name, or any number). */
+  | { kind: "enum-value"; path: string; value: string | number }
+  /** A field name the message's schema does not declare. */
+  | { kind: "unknown-field"; path: string; key: string };
+
+export interface DriftCount {
+  kind: DriftEntry["kind"];
+  path: string;
+  /** The enum value (enum-value) or the field name (unknown-field). */
+  value: string | number;
+  count: number;
+}
+
+export interface DriftReport {
+  enumValues: DriftCount[];
+  unknownFields: DriftCount[];
+  /** Sum of all counts. */
+  total: number;
+}
+
+/**
+ * Counts protocol drift: what a newer (or older) harness sent that this schema does not know.
+ * One registry per owner (a client, an emulator, a test); parse functions record into the one
+ * they are given.
+ *
+ * @example
+ * const drift = new DriftRegistry();
+ * parseOutputEvent({ stepUpdate: { state: "STATE_NEW" } }, { drift });
+ * drift.snapshot().enumValues; // [{ kind: "enum-value", path: "OutputEvent.stepUpdate.state", value: "STATE_NEW", count: 1 }]
+ */
+export class DriftRegistry {
+  readonly #counts = new Map<string, DriftCount>();
+
+  record(entry: DriftEntry): void {
+    const value = entry.kind === "enum-value" ? entry.value : entry.key;
+    const key = JSON.stringify([entry.kind, entry.path, typeof value, value]);
+    const existing = this.#counts.get(key);
+    if (existing === undefined) {
+      this.#counts.set(key, { kind: entry.kind, path: entry.path, value, count: 1 });
+    } else {
+      existing.count += 1;
+    }
+  }
+
+  snapshot(): DriftReport {
+    const enumValues: DriftCount[] = [];
+    const unknownFields: DriftCount[] = [];
+    let total = 0;
+    for (const count of this.#counts.values()) {
+      (count.kind === "enum-value" ? enumValues : unknownFields).push({ ...count });
+      total += count.count;
+    }
+    return { enumValues, unknownFields, total };
+  }
+
+  reset(): void {
+    this.#counts.clear();
+  }
+
+  get isEmpty(): boolean {
+    return this.#counts.size === 0;
+  }
+}

@@ -1,0 +1,53 @@
+const brand = Symbol.for("ag-ui-antigravity.PoolError");
+
+/** Every failure the pool raises, by kind. Match on these, never on messages. */
+export type PoolErrorCode =
+  /** The pool is closing or closed; no new conversation is handed out. */
+  | "POOL_CLOSED"
+  /** The caller's signal aborted the acquire before a conversation was handed out. */
+  | "ACQUIRE_ABORTED"
+  /** The harness process under the conversation exited or was stopped as unhealthy. */
+  | "PROCESS_DIED"
+  /** Starting a harness process failed; `cause` holds the client's error. */
+  | "SPAWN_FAILED"
+  /** The partition's processes keep dying, so the pool refuses to start another until `retryAfterMs` passes. */
+  | "SPAWN_BACKOFF"
+  /** The process is up but refused to open the conversation; `cause` holds the client's error. */
+  | "OPEN_FAILED"
+  /** An option passed to the pool is out of range. */
+  | "INVALID_OPTIONS";
+
+export interface PoolErrorOptions {
+  cause?: unknown;
+  /** For `SPAWN_BACKOFF`: how long until the partition may start a process again. */
+  retryAfterMs?: number;
+  /** The partition the failure happened in, when there is one. */
+  partitionKey?: string;
+  /** The most recent stderr lines of the process involved, when it had any. */
+  stderrTail?: readonly string[];
+}
+
+/**
+ * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
+ * and across duplicated installs, where `instanceof` does not.
+ */
+export class PoolError extends Error {
+  readonly code: PoolErrorCode;
+  readonly retryAfterMs: number | undefined;
+  readonly partitionKey: string | undefined;
+  readonly stderrTail: readonly string[];
+  readonly [brand] = true;
+
+  constructor(code: PoolErrorCode, message: string, options: PoolErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "PoolError";
+    this.code = code;
+    this.retryAfterMs = options.retryAfterMs;
+    this.partitionKey = options.partitionKey;
+    this.stderrTail = options.stderrTail ?? [];
+  }
+
+  static isInstance(value: unknown): value is PoolError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}

@@ -1,0 +1,16 @@
+export { HarnessPool } from "./pool/harness-pool.js";
+export type { AcquireOptions, HarnessPoolOptions, PoolCloseOptions, WarmOptions } from "./pool/harness-pool.js";
+export type { HarnessPoolSettings } from "./pool/pool-options.js";
+export type { PoolLease } from "./pool/pool-lease.js";
+export { PoolError } from "./errors/pool-error.js";
+export type { PoolErrorCode, PoolErrorOptions } from "./errors/pool-error.js";
+export { partitionKeyOf } from "./partition/partition.js";
+export type { Partition } from "./partition/partition.js";
+export { choosePlacement } from "./placement/placement-policy.js";
+export type { PlacementCandidate, PlacementStrategy } from "./placement/placement-policy.js";
+export type { SpawnBackoffOptions } from "./backoff/spawn-backoff.js";
+export type { PooledConversation, PooledProcess, StartProcess } from "./process/pooled-process.js";
+export { startHarnessProcess } from "./process/harness-process-adapter.js";
+export type { HarnessConversation, HarnessConversationConfig, HarnessStartOptions } from "./process/harness-process-adapter.js";
+export type { PartitionMetrics, PoolMetrics, PooledProcessState, ProcessMetrics } from "./metrics/pool-metrics.js";
+export type { PoolLogger } from "./logging/pool-logger.js";

@@ -1,0 +1,740 @@
+import { SpawnBackoff } from "../backoff/spawn-backoff.js";
+import { PoolError } from "../errors/pool-error.js";
+import { ChangeSignal } from "../internal/change-signal.js";
+import { linkedController, raceAbort, sleep } from "../internal/abort.js";
+import { LatencyWindow } from "../metrics/latency-window.js";
+import type { PartitionMetrics, PoolMetrics, ProcessMetrics } from "../metrics/pool-metrics.js";
+import { envNamesOf, partitionKeyOf, type Partition } from "../partition/partition.js";
+import { choosePlacement } from "../placement/placement-policy.js";
+import {
+  startHarnessProcess,
+  type HarnessConversation,
+  type HarnessConversationConfig,
+  type HarnessStartOptions,
+} from "../process/harness-process-adapter.js";
+import type { PooledConversation, PooledProcess, StartProcess } from "../process/pooled-process.js";
+import { PooledLease, type LeaseOwner, type PoolLease } from "./pool-lease.js";
+import { PoolMember, type PartitionRecord } from "./pool-member.js";
+import { resolvePoolSettings, type HarnessPoolSettings, type ResolvedPoolSettings } from "./pool-options.js";
+
+/** The pool's options: its settings, and how it starts processes. */
+export interface HarnessPoolOptions<TConfig, TConversation extends PooledConversation> extends HarnessPoolSettings {
+  /**
+   * Starts a process for a partition. Default: `HarnessProcess.start` from `@ag-ui-antigravity/harness`
+   * with the partition's storage directory and env, plus `harness`.
+   */
+  readonly startProcess?: StartProcess<TConfig, TConversation>;
+  /** Options of the default `startProcess` that do not depend on the partition (binary path, …). */
+  readonly harness?: HarnessStartOptions;
+}
+
+/** What `acquire` needs: the conversation's config and the partition it belongs to. */
+export interface AcquireOptions<TConfig> {
+  /** The per-conversation config (model, tools, instructions, workspaces, conversation id to resume, …). */
+  readonly config: TConfig;
+  /** Decides which processes it may share. Default: the client's storage directory, no extra env. */
+  readonly partition?: Partition;
+  readonly signal?: AbortSignal;
+}
+
+/** What `warm` needs. */
+export interface WarmOptions {
+  readonly partition?: Partition;
+  /** Empty processes this partition keeps ready from now on. Default: the pool's `minIdleProcesses`, at least 1. */
+  readonly minIdleProcesses?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** What `close` and `drain` take. */
+export interface PoolCloseOptions {
+  /** How long conversations get to close (and, for `drain`, holders to release them) before processes are stopped anyway. */
+  readonly deadlineMs?: number;
+  /** Aborting it skips the remaining wait and goes straight to stopping the processes. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Hands out harness conversations on shared processes. Conversations only share a process inside
+ * one partition (same storage directory and env); each process holds at most
+ * `maxConversationsPerProcess`. Processes start on demand (several at once when acquires arrive
+ * together, never more than the slots they fill), are stopped after `idleGraceMs` empty, are
+ * probed while idle, and are replaced when they die, with an exponential pause when they keep dying.
+ *
+ * @example
+ * const pool = new HarnessPool({ maxConversationsPerProcess: 8, minIdleProcesses: 1 });
+ * const lease = await pool.acquire({ config: { model: "gemini-2.5-flash" }, partition: { storageDirectory: "/var/lib/agent" } });
+ * try {
+ *   for await (const step of lease.conversation.send("Hello").steps) console.log(step.kind);
+ * } finally {
+ *   await lease.release();
+ * }
+ * await pool.close();
+ */
+export class HarnessPool<TConfig = HarnessConversationConfig, TConversation extends PooledConversation = HarnessConversation> {
+  /** Resolves when `close()` (or `drain()`) has stopped every process. */
+  readonly closed: Promise<void>;
+  readonly #settings: ResolvedPoolSettings;
+  readonly #startProcess: StartProcess<TConfig, TConversation>;
+  readonly #partitions = new Map<string, PartitionRecord<TConfig, TConversation>>();
+  /** Every process the pool still owns, stopping ones included: they count against `maxProcesses` until gone. */
+  readonly #members = new Set<PoolMember<TConfig, TConversation>>();
+  /** Conversations being closed after their lease ended; `close()` waits for them. */
+  readonly #closingConversations = new Set<Promise<void>>();
+  readonly #controller = new AbortController();
+  readonly #roomChanged = new ChangeSignal();
+  readonly #spawnLatency = new LatencyWindow(256);
+  readonly #totals = {
+    acquires: 0,
+    releases: 0,
+    spawns: 0,
+    spawnFailures: 0,
+    crashes: 0,
+    healthCheckFailures: 0,
+    idleStops: 0,
+    backoffRefusals: 0,
+  };
+  readonly #detachOwnerSignal: () => void;
+  #nextMemberId = 1;
+  #accepting = true;
+  #waitingAcquires = 0;
+  #healthTimer: NodeJS.Timeout | undefined;
+  #closePromise: Promise<void> | undefined;
+  #resolveClosed: () => void = () => undefined;
+
+  constructor(options: HarnessPoolOptions<TConfig, TConversation> = {}) {
+    this.#settings = resolvePoolSettings(options);
+    const harnessOptions = options.harness ?? {};
+    this.#startProcess =
+      options.startProcess ??
+      // Without a factory the pool runs real harness processes, whose config and conversation
+      // types are the defaults of this class's type parameters.
+      ((partition, startOptions) =>
+        startHarnessProcess(partition, { ...harnessOptions, signal: startOptions.signal }) as unknown as Promise<
+          PooledProcess<TConfig, TConversation>
+        >);
+    this.closed = new Promise((resolve) => {
+      this.#resolveClosed = resolve;
+    });
+    if (this.#settings.healthCheckIntervalMs > 0) {
+      this.#healthTimer = setInterval(() => this.#checkIdleProcesses(), this.#settings.healthCheckIntervalMs);
+      this.#healthTimer.unref();
+    }
+    const ownerSignal = options.signal;
+    if (ownerSignal === undefined) {
+      this.#detachOwnerSignal = () => undefined;
+    } else {
+      const onOwnerAbort = (): void => void this.close();
+      ownerSignal.addEventListener("abort", onOwnerAbort, { once: true });
+      this.#detachOwnerSignal = () => ownerSignal.removeEventListener("abort", onOwnerAbort);
+      if (ownerSignal.aborted) void this.close();
+    }
+  }
+
+  /** Aborted as soon as the pool starts closing (reason: `PoolError` `POOL_CLOSED`). */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /**
+   * A conversation on a process of the partition, spawning a process when none has room.
+   * Rejects with `PoolError`: `POOL_CLOSED`, `ACQUIRE_ABORTED`, `SPAWN_FAILED`, `SPAWN_BACKOFF` or
+   * `OPEN_FAILED`. A process that dies while the acquire waits on it is replaced transparently.
+   */
+  async acquire(options: AcquireOptions<TConfig>): Promise<PoolLease<TConversation>> {
+    const callerSignal = options.signal;
+    this.#assertAccepting();
+    if (callerSignal?.aborted) throw this.#abortedError(callerSignal);
+    const record = this.#partitionFor(options.partition ?? {});
+    this.#totals.acquires += 1;
+    for (;;) {
+      const member = this.#reserve(record);
+      if (member === undefined) {
+        await this.#waitForRoom(callerSignal);
+        this.#assertAccepting();
+        continue;
+      }
+      const lease = await this.#openOn(member, options);
+      if (lease !== undefined) return lease;
+    }
+  }
+
+  /**
+   * Starts processes for a partition ahead of need and keeps that many empty ones ready from now
+   * on, so the next conversations do not wait for a spawn. Resolves when they are up.
+   */
+  async warm(options: WarmOptions = {}): Promise<void> {
+    this.#assertAccepting();
+    const minimum = options.minIdleProcesses ?? Math.max(1, this.#settings.minIdleProcesses);
+    if (!Number.isInteger(minimum) || minimum < 0) {
+      throw new PoolError("INVALID_OPTIONS", `minIdleProcesses must be an integer >= 0, got ${String(minimum)}`);
+    }
+    const record = this.#partitionFor(options.partition ?? {});
+    record.minIdleProcesses = minimum;
+    this.#ensureWarm(record);
+    const starting = [...record.members].filter((member) => member.isIdle).map((member) => member.started);
+    await raceAbort(Promise.all(starting), [options.signal, this.signal], (signal) =>
+      signal === this.signal ? this.#closedError() : this.#abortedError(signal),
+    );
+  }
+
+  /** A point-in-time view for a `/metrics` route. */
+  metrics(): PoolMetrics {
+    const now = Date.now();
+    const processDetails: ProcessMetrics[] = [...this.#members].map((member) => ({
+      id: member.id,
+      pid: member.process?.pid,
+      partitionKey: member.partition.key,
+      state: member.state,
+      conversations: member.leases.size,
+      parkedConversations: member.parked,
+      reservations: member.reservations,
+      ageMs: now - member.requestedAt,
+      idleForMs: member.idleSince === undefined ? undefined : now - member.idleSince,
+    }));
+    const partitions: PartitionMetrics[] = [...this.#partitions.values()].map((record) => {
+      const members = [...this.#members].filter((member) => member.partition === record);
+      return {
+        key: record.key,
+        storageDirectory: record.partition.storageDirectory,
+        envNames: envNamesOf(record.partition),
+        processes: members.length,
+        conversations: members.reduce((sum, member) => sum + member.leases.size, 0),
+        spawns: record.spawns,
+        crashes: record.crashes,
+        consecutiveFailures: record.backoff.consecutiveFailures,
+        backoffRemainingMs: record.backoff.remainingMs(now),
+      };
+    });
+    return {
+      closed: !this.#accepting,
+      processes: this.#members.size,
+      conversations: processDetails.reduce((sum, process) => sum + process.conversations, 0),
+      waitingAcquires: this.#waitingAcquires,
+      partitions,
+      processDetails,
+      totals: { ...this.#totals },
+      spawnLatencyMs: {
+        count: this.#spawnLatency.count,
+        p50: this.#spawnLatency.percentile(50),
+        p95: this.#spawnLatency.percentile(95),
+      },
+    };
+  }
+
+  /**
+   * Stops handing out conversations, waits until every holder has released theirs (or the
+   * deadline passes), then closes like `close()` with what is left of the deadline.
+   */
+  async drain(options: PoolCloseOptions = {}): Promise<void> {
+    if (this.#closePromise !== undefined) return this.#closePromise;
+    this.#stopAccepting();
+    const deadline = Date.now() + (options.deadlineMs ?? this.#settings.closeDeadlineMs);
+    while (this.#openLeaseCount() > 0 && Date.now() < deadline && options.signal?.aborted !== true) {
+      if (this.#closePromise !== undefined) return this.#closePromise;
+      const wake = new AbortController();
+      await Promise.race([
+        this.#roomChanged.next(),
+        sleep(deadline - Date.now(), options.signal ?? wake.signal),
+      ]);
+      wake.abort();
+    }
+    const remaining = Math.max(0, deadline - Date.now());
+    return this.close(options.signal === undefined ? { deadlineMs: remaining } : { deadlineMs: remaining, signal: options.signal });
+  }
+
+  /**
+   * Closes the pool: refuses new acquires, closes every conversation gracefully (lease signals
+   * abort with `POOL_CLOSED`), waits for that up to the deadline, then stops every process with the
+   * client's ladder (stdin end, grace, SIGTERM, SIGKILL). Idempotent.
+   */
+  close(options: PoolCloseOptions = {}): Promise<void> {
+    if (this.#closePromise === undefined) {
+      this.#stopAccepting();
+      this.#closePromise = this.#shutdown(options).finally(() => this.#resolveClosed());
+    }
+    return this.#closePromise;
+  }
+
+  async #shutdown(options: PoolCloseOptions): Promise<void> {
+    const deadline = Date.now() + (options.deadlineMs ?? this.#settings.closeDeadlineMs);
+    const reason = this.#closedError();
+    this.#controller.abort(reason);
+    this.#detachOwnerSignal();
+    if (this.#healthTimer !== undefined) clearInterval(this.#healthTimer);
+    for (const record of this.#partitions.values()) {
+      if (record.warmRetryTimer !== undefined) clearTimeout(record.warmRetryTimer);
+      record.warmRetryTimer = undefined;
+    }
+    for (const member of this.#members) {
+      member.clearIdleTimer();
+      for (const lease of [...member.leases]) lease.end(reason);
+    }
+    const skip = linkedController([options.signal]);
+    try {
+      await Promise.race([Promise.all(this.#closingConversations), sleep(deadline - Date.now(), skip.controller.signal)]);
+    } finally {
+      skip.dispose();
+    }
+    const remaining = Math.max(0, deadline - Date.now());
+    const gracePeriodMs = Math.min(this.#settings.processGracePeriodMs ?? remaining, remaining);
+    const stops = [...this.#members].map((member) => this.#stop(member, reason, { gracePeriodMs }));
+    await Promise.all(stops);
+    this.#settings.logger.info("harness pool closed", { totals: { ...this.#totals } });
+  }
+
+  #stopAccepting(): void {
+    if (!this.#accepting) return;
+    this.#accepting = false;
+    // Waiting acquires look again and find the pool closed.
+    this.#roomChanged.notify();
+  }
+
+  #partitionFor(partition: Partition): PartitionRecord<TConfig, TConversation> {
+    const key = partitionKeyOf(partition);
+    let record = this.#partitions.get(key);
+    if (record === undefined) {
+      record = {
+        key,
+        partition: { ...partition },
+        members: new Set(),
+        backoff: new SpawnBackoff(this.#settings.spawnBackoff),
+        minIdleProcesses: this.#settings.minIdleProcesses,
+        spawns: 0,
+        crashes: 0,
+        warmRetryTimer: undefined,
+      };
+      this.#partitions.set(key, record);
+    }
+    return record;
+  }
+
+  /**
+   * Takes a slot for one acquire: on a process with room, else on a new process. Synchronous, so
+   * concurrent acquires see each other's reservations and never overfill a process. Returns
+   * undefined when the pool-wide process cap leaves no room yet.
+   */
+  #reserve(record: PartitionRecord<TConfig, TConversation>): PoolMember<TConfig, TConversation> | undefined {
+    const placed = choosePlacement(record.members, {
+      strategy: this.#settings.placement,
+      capacity: this.#settings.maxConversationsPerProcess,
+    });
+    if (placed !== undefined) {
+      placed.reservations += 1;
+      placed.clearIdleTimer();
+      placed.idleSince = undefined;
+      // The process may have been a warm spare; start its successor now rather than at the next acquire.
+      this.#ensureWarm(record);
+      return placed;
+    }
+    const retryAfterMs = record.backoff.remainingMs(Date.now());
+    if (retryAfterMs > 0) {
+      this.#totals.backoffRefusals += 1;
+      this.#settings.logger.warn("refusing to start a harness process during crash back-off", {
+        partitionKey: record.key,
+        retryAfterMs,
+        consecutiveFailures: record.backoff.consecutiveFailures,
+      });
+      throw new PoolError(
+        "SPAWN_BACKOFF",
+        `harness processes of this partition keep failing (${record.backoff.consecutiveFailures} in a row); retry in ${retryAfterMs} ms`,
+        { retryAfterMs, partitionKey: record.key },
+      );
+    }
+    if (this.#members.size >= this.#settings.maxProcesses) {
+      this.#stopAnIdleProcessForRoom();
+      return undefined;
+    }
+    const member = this.#spawn(record);
+    member.reservations += 1;
+    return member;
+  }
+
+  /**
+   * Waits for the reserved process, opens the conversation and turns the reservation into a lease.
+   * Returns undefined when the process died meanwhile, so the acquire places itself again.
+   */
+  async #openOn(
+    member: PoolMember<TConfig, TConversation>,
+    options: AcquireOptions<TConfig>,
+  ): Promise<PoolLease<TConversation> | undefined> {
+    const callerSignal = options.signal;
+    let process: PooledProcess<TConfig, TConversation>;
+    try {
+      process = await raceAbort(member.started, [callerSignal, this.signal], (signal) =>
+        signal === this.signal ? this.#closedError() : this.#abortedError(signal),
+      );
+    } catch (error) {
+      this.#unreserve(member);
+      throw this.#acquireError(error, callerSignal);
+    }
+    if (!member.isReady()) {
+      this.#unreserve(member);
+      this.#assertAccepting();
+      return undefined;
+    }
+    const open = linkedController([callerSignal, this.signal]);
+    let conversation: TConversation;
+    try {
+      conversation = await process.openConversation(options.config, { signal: open.controller.signal });
+    } catch (error) {
+      this.#unreserve(member);
+      if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
+      throw this.#acquireError(error, callerSignal);
+    } finally {
+      open.dispose();
+    }
+    member.reservations -= 1;
+    if (!member.isReady() || !this.#accepting || callerSignal?.aborted === true) {
+      // Opened too late to hand out: the process died, the pool closed or the caller gave up.
+      this.#closeUnwanted(member, conversation);
+      if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
+      throw this.#acquireError(undefined, callerSignal);
+    }
+    const lease = new PooledLease<TConversation>({
+      conversation,
+      processId: member.id,
+      pid: process.pid,
+      partitionKey: member.partition.key,
+      owner: this.#leaseOwner(member),
+      logError: (message, error) => this.#settings.logger.warn(message, { processId: member.id, error }),
+    });
+    member.leases.add(lease);
+    this.#settings.logger.debug("conversation placed", {
+      processId: member.id,
+      partitionKey: member.partition.key,
+      conversations: member.leases.size,
+    });
+    return lease;
+  }
+
+  #leaseOwner(member: PoolMember<TConfig, TConversation>): LeaseOwner {
+    return {
+      parkedChanged: () => undefined,
+      ending: (lease, settled) => {
+        member.leases.delete(lease as PooledLease<TConversation>);
+        member.closingConversations += 1;
+        this.#totals.releases += 1;
+        this.#trackClosing(
+          settled.then(() => {
+            member.closingConversations -= 1;
+            this.#slotFreed(member);
+          }),
+        );
+      },
+    };
+  }
+
+  #closeUnwanted(member: PoolMember<TConfig, TConversation>, conversation: TConversation): void {
+    member.closingConversations += 1;
+    const closing = (async () => {
+      try {
+        await conversation.close();
+      } catch (error) {
+        this.#settings.logger.warn("closing an unwanted conversation failed", { processId: member.id, error });
+      }
+      member.closingConversations -= 1;
+      this.#slotFreed(member);
+    })();
+    this.#trackClosing(closing);
+  }
+
+  #trackClosing(closing: Promise<void>): void {
+    this.#closingConversations.add(closing);
+    void closing.finally(() => this.#closingConversations.delete(closing));
+  }
+
+  #unreserve(member: PoolMember<TConfig, TConversation>): void {
+    member.reservations -= 1;
+    this.#slotFreed(member);
+  }
+
+  /** A slot came free: wake waiting acquires, and start the idle grace if the process is now empty. */
+  #slotFreed(member: PoolMember<TConfig, TConversation>): void {
+    this.#roomChanged.notify();
+    if (member.state === "ready" && member.occupied === 0) this.#becameIdle(member);
+  }
+
+  #becameIdle(member: PoolMember<TConfig, TConversation>): void {
+    member.idleSince = Date.now();
+    member.clearIdleTimer();
+    if (!this.#accepting) return;
+    member.idleTimer = setTimeout(() => this.#idleGraceEnded(member), this.#settings.idleGraceMs);
+    member.idleTimer.unref();
+  }
+
+  #idleGraceEnded(member: PoolMember<TConfig, TConversation>): void {
+    member.idleTimer = undefined;
+    if (member.state !== "ready" || member.occupied > 0) return;
+    const record = member.partition;
+    const idle = [...record.members].filter((candidate) => candidate.isIdle).length;
+    // Warm spares are exactly the idle processes the partition asked to keep.
+    if (idle <= record.minIdleProcesses) return;
+    this.#totals.idleStops += 1;
+    this.#settings.logger.info("stopping an idle harness process", {
+      processId: member.id,
+      pid: member.process?.pid,
+      partitionKey: record.key,
+      idleGraceMs: this.#settings.idleGraceMs,
+    });
+    void this.#stop(member, new PoolError("PROCESS_DIED", "the process was stopped after its idle grace", { partitionKey: record.key }));
+  }
+
+  /** Under the pool-wide cap, an empty process elsewhere gives way to an acquire that needs one. */
+  #stopAnIdleProcessForRoom(): void {
+    let stopping = false;
+    let oldestIdle: PoolMember<TConfig, TConversation> | undefined;
+    for (const member of this.#members) {
+      if (member.state === "stopping") stopping = true;
+      else if (member.state === "ready" && member.occupied === 0) {
+        if (oldestIdle === undefined || (member.idleSince ?? 0) < (oldestIdle.idleSince ?? 0)) oldestIdle = member;
+      }
+    }
+    // A stop already under way frees the room this acquire is waiting for.
+    if (stopping || oldestIdle === undefined) return;
+    this.#totals.idleStops += 1;
+    this.#settings.logger.info("stopping an idle harness process to make room under maxProcesses", {
+      processId: oldestIdle.id,
+      partitionKey: oldestIdle.partition.key,
+      maxProcesses: this.#settings.maxProcesses,
+    });
+    void this.#stop(
+      oldestIdle,
+      new PoolError("PROCESS_DIED", "the process was stopped to make room for another partition", {
+        partitionKey: oldestIdle.partition.key,
+      }),
+    );
+  }
+
+  async #waitForRoom(callerSignal: AbortSignal | undefined): Promise<void> {
+    this.#waitingAcquires += 1;
+    try {
+      await raceAbort(this.#roomChanged.next(), [callerSignal, this.signal], (signal) =>
+        signal === this.signal ? this.#closedError() : this.#abortedError(signal),
+      );
+    } finally {
+      this.#waitingAcquires -= 1;
+    }
+  }
+
+  /** Keeps the partition's warm spares: empty processes, started or starting. */
+  #ensureWarm(record: PartitionRecord<TConfig, TConversation>): void {
+    // Acquires waiting under the cap come before spares.
+    if (!this.#accepting || record.minIdleProcesses === 0 || this.#waitingAcquires > 0) return;
+    let idle = [...record.members].filter((member) => member.isIdle).length;
+    while (idle < record.minIdleProcesses) {
+      const retryAfterMs = record.backoff.remainingMs(Date.now());
+      if (retryAfterMs > 0) {
+        if (record.warmRetryTimer === undefined) {
+          record.warmRetryTimer = setTimeout(() => {
+            record.warmRetryTimer = undefined;
+            this.#ensureWarm(record);
+          }, retryAfterMs);
+          record.warmRetryTimer.unref();
+        }
+        return;
+      }
+      if (this.#members.size >= this.#settings.maxProcesses) return;
+      this.#spawn(record);
+      idle += 1;
+    }
+  }
+
+  #spawn(record: PartitionRecord<TConfig, TConversation>): PoolMember<TConfig, TConversation> {
+    const member = new PoolMember<TConfig, TConversation>(this.#nextMemberId, record, Date.now());
+    this.#nextMemberId += 1;
+    record.members.add(member);
+    this.#members.add(member);
+    record.spawns += 1;
+    this.#totals.spawns += 1;
+    this.#settings.logger.debug("starting a harness process", { processId: member.id, partitionKey: record.key });
+    member.started = this.#start(member);
+    // Spares have no acquire awaiting them; their failure is logged and counted in #start.
+    member.started.catch(() => undefined);
+    return member;
+  }
+
+  async #start(member: PoolMember<TConfig, TConversation>): Promise<PooledProcess<TConfig, TConversation>> {
+    const record = member.partition;
+    const startedAt = performance.now();
+    let process: PooledProcess<TConfig, TConversation>;
+    try {
+      process = await this.#startProcess(record.partition, { signal: member.startController.signal });
+    } catch (error) {
+      this.#forget(member);
+      if (member.startController.signal.aborted) throw this.#closedError();
+      this.#totals.spawnFailures += 1;
+      const retryAfterMs = record.backoff.recordFailure(Date.now());
+      this.#settings.logger.error("a harness process failed to start", {
+        processId: member.id,
+        partitionKey: record.key,
+        consecutiveFailures: record.backoff.consecutiveFailures,
+        retryAfterMs,
+        error,
+      });
+      this.#ensureWarm(record);
+      throw new PoolError("SPAWN_FAILED", "the harness process failed to start", { cause: error, partitionKey: record.key });
+    }
+    member.process = process;
+    if (member.state === "stopping") {
+      // The pool stopped wanting it while it started (it is closing): stop it right away.
+      await this.#closeProcess(member, {});
+      this.#forget(member);
+      throw this.#closedError();
+    }
+    const latencyMs = performance.now() - startedAt;
+    this.#spawnLatency.record(latencyMs);
+    member.state = "ready";
+    this.#settings.logger.info("harness process ready", {
+      processId: member.id,
+      pid: process.pid,
+      partitionKey: record.key,
+      spawnLatencyMs: Math.round(latencyMs),
+    });
+    if (process.signal.aborted) this.#processGone(member);
+    else process.signal.addEventListener("abort", () => this.#processGone(member), { once: true });
+    if (member.state === "ready" && member.occupied === 0) this.#becameIdle(member);
+    return process;
+  }
+
+  /** The process went away without the pool asking: fail its conversations at once and count the crash. */
+  #processGone(member: PoolMember<TConfig, TConversation>): void {
+    if (member.state === "stopping") return;
+    const record = member.partition;
+    record.crashes += 1;
+    this.#totals.crashes += 1;
+    const retryAfterMs = record.backoff.recordFailure(Date.now());
+    const stderrTail = member.process?.stderrTail?.() ?? [];
+    this.#settings.logger.error("a harness process died", {
+      processId: member.id,
+      pid: member.process?.pid,
+      partitionKey: record.key,
+      conversations: member.leases.size,
+      consecutiveFailures: record.backoff.consecutiveFailures,
+      retryAfterMs,
+    });
+    const reason = new PoolError(
+      "PROCESS_DIED",
+      `harness process ${String(member.process?.pid)} died with ${member.leases.size} conversation(s) on it`,
+      { cause: member.process?.signal.reason, partitionKey: record.key, stderrTail },
+    );
+    void this.#stop(member, reason);
+  }
+
+  /** Takes the process out of placement, ends its leases with `reason` and stops it. */
+  #stop(
+    member: PoolMember<TConfig, TConversation>,
+    reason: PoolError,
+    options: { gracePeriodMs?: number } = {},
+  ): Promise<void> {
+    if (member.stopped !== undefined) return member.stopped;
+    member.state = "stopping";
+    member.clearIdleTimer();
+    member.partition.members.delete(member);
+    member.startController.abort(reason);
+    for (const lease of [...member.leases]) lease.end(reason);
+    member.stopped = (async () => {
+      if (member.process === undefined) {
+        // Still starting: #start sees the stop when the start settles and closes what it got.
+        await member.started.then(
+          () => undefined,
+          () => undefined,
+        );
+      } else {
+        await this.#closeProcess(member, options);
+      }
+      this.#forget(member);
+      this.#ensureWarm(member.partition);
+    })();
+    return member.stopped;
+  }
+
+  async #closeProcess(member: PoolMember<TConfig, TConversation>, options: { gracePeriodMs?: number }): Promise<void> {
+    const gracePeriodMs = options.gracePeriodMs ?? this.#settings.processGracePeriodMs;
+    try {
+      await member.process?.close(gracePeriodMs === undefined ? {} : { gracePeriodMs });
+    } catch (error) {
+      this.#settings.logger.warn("stopping a harness process failed", { processId: member.id, pid: member.process?.pid, error });
+    }
+  }
+
+  /** Drops every record of the process and wakes acquires waiting for room. */
+  #forget(member: PoolMember<TConfig, TConversation>): void {
+    member.state = "stopping";
+    member.clearIdleTimer();
+    member.partition.members.delete(member);
+    this.#members.delete(member);
+    this.#roomChanged.notify();
+  }
+
+  #checkIdleProcesses(): void {
+    for (const member of this.#members) {
+      if (member.state === "ready" && member.occupied === 0 && !member.healthCheckInFlight && member.process?.checkHealth !== undefined) {
+        void this.#checkHealth(member, member.process);
+      }
+    }
+  }
+
+  async #checkHealth(member: PoolMember<TConfig, TConversation>, process: PooledProcess<TConfig, TConversation>): Promise<void> {
+    member.healthCheckInFlight = true;
+    const probe = linkedController([this.signal, process.signal]);
+    const timeoutMs = this.#settings.healthCheckTimeoutMs;
+    const timer = setTimeout(
+      () => probe.controller.abort(new PoolError("PROCESS_DIED", `the health check took longer than ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    timer.unref();
+    try {
+      await raceAbort(process.checkHealth?.({ signal: probe.controller.signal }) ?? Promise.resolve(), [probe.controller.signal], (signal) => signal.reason);
+    } catch (error) {
+      // Only an idle process that is still ours is stopped: a conversation opened on it meanwhile proves it answers.
+      if (!this.#accepting || member.state !== "ready" || member.occupied > 0) return;
+      const record = member.partition;
+      this.#totals.healthCheckFailures += 1;
+      this.#totals.crashes += 1;
+      record.crashes += 1;
+      const retryAfterMs = record.backoff.recordFailure(Date.now());
+      this.#settings.logger.warn("an idle harness process failed its health check; replacing it", {
+        processId: member.id,
+        pid: process.pid,
+        partitionKey: record.key,
+        retryAfterMs,
+        error,
+      });
+      void this.#stop(
+        member,
+        new PoolError("PROCESS_DIED", "the process failed its health check", { cause: error, partitionKey: record.key }),
+        { gracePeriodMs: 0 },
+      );
+    } finally {
+      clearTimeout(timer);
+      probe.dispose();
+      member.healthCheckInFlight = false;
+    }
+  }
+
+  #openLeaseCount(): number {
+    let count = 0;
+    for (const member of this.#members) count += member.leases.size + member.reservations;
+    return count;
+  }
+
+  #assertAccepting(): void {
+    if (!this.#accepting) throw this.#closedError();
+  }
+
+  #closedError(): PoolError {
+    return new PoolError("POOL_CLOSED", "the harness pool is closed");
+  }
+
+  #abortedError(signal: AbortSignal): PoolError {
+    return new PoolError("ACQUIRE_ABORTED", "the acquire was aborted", { cause: signal.reason });
+  }
+
+  /** The error an acquire rejects with, most specific first: the caller's abort, then the pool closing, then the cause. */
+  #acquireError(error: unknown, callerSignal: AbortSignal | undefined): PoolError {
+    if (callerSignal?.aborted === true) return this.#abortedError(callerSignal);
+    if (!this.#accepting) return this.#closedError();
+    if (PoolError.isInstance(error)) return error;
+    return new PoolError("OPEN_FAILED", "the harness process could not open the conversation", { cause: error });
+  }
+}

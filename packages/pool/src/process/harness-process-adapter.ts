@@ -1,0 +1,40 @@
+import {
+  HarnessProcess,
+  type Conversation,
+  type ConversationConfig,
+  type HarnessProcessOptions,
+} from "@ag-ui-antigravity/harness";
+import type { Partition } from "../partition/partition.js";
+import { probeHttp } from "./http-probe.js";
+import type { PooledProcess } from "./pooled-process.js";
+
+/** The conversation config of the default (real harness) pool. */
+export type HarnessConversationConfig = ConversationConfig;
+/** The conversation of the default (real harness) pool. */
+export type HarnessConversation = Conversation;
+
+/**
+ * Options of `HarnessProcess.start` the pool passes to every process it starts. The storage
+ * directory and env come from the partition, and the pool owns the signal.
+ */
+export type HarnessStartOptions = Omit<HarnessProcessOptions, "storageDirectory" | "env" | "signal">;
+
+/** Starts a real harness process for a partition and presents it to the pool. */
+export async function startHarnessProcess(
+  partition: Partition,
+  options: HarnessStartOptions & { signal: AbortSignal },
+): Promise<PooledProcess<HarnessConversationConfig, HarnessConversation>> {
+  const harness = await HarnessProcess.start({
+    ...options,
+    ...(partition.storageDirectory === undefined ? {} : { storageDirectory: partition.storageDirectory }),
+    ...(partition.env === undefined ? {} : { env: { ...partition.env } }),
+  });
+  return {
+    pid: harness.pid,
+    signal: harness.signal,
+    openConversation: (config, openOptions) => harness.openConversation(config, openOptions),
+    close: (closeOptions) => harness.close(closeOptions),
+    checkHealth: (probeOptions) => probeHttp(harness.port, probeOptions),
+    stderrTail: () => harness.stderrTail(),
+  };
+}

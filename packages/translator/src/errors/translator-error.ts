@@ -1,0 +1,31 @@
+const brand = Symbol.for("ag-ui-antigravity.TranslatorError");
+
+/** Every failure the translator package raises, by kind. Match on these, never on messages. */
+export type TranslatorErrorCode =
+  /** A constructor option has a value the translator does not support. */
+  | "INVALID_OPTION"
+  /** A host-side tool result names a call this turn never started. */
+  | "UNKNOWN_TOOL_CALL";
+
+export interface TranslatorErrorOptions {
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
+ * and across duplicated installs, where `instanceof` does not.
+ */
+export class TranslatorError extends Error {
+  readonly code: TranslatorErrorCode;
+  readonly [brand] = true;
+
+  constructor(code: TranslatorErrorCode, message: string, options: TranslatorErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "TranslatorError";
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is TranslatorError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}

@@ -1,0 +1,25 @@
+/** Mints the ids of messages, reasoning spans, synthetic tool calls and subagent invocations. */
+export type IdGenerator = () => string;
+
+/** Random UUIDs from the platform's Web Crypto (Node 20, browsers): the default in production. */
+export function randomIds(): IdGenerator {
+  return () => globalThis.crypto.randomUUID();
+}
+
+export interface SequentialIdsOptions {
+  /** Put before every id; defaults to `"id"`. */
+  prefix?: string;
+}
+
+/**
+ * Deterministic ids (`id-1`, `id-2`, ...), for tests and golden files. Each generator counts on
+ * its own, so two translators built with two generators never share state.
+ */
+export function sequentialIds(options: SequentialIdsOptions = {}): IdGenerator {
+  const prefix = options.prefix ?? "id";
+  let counter = 0;
+  return () => {
+    counter += 1;
+    return `${prefix}-${counter}`;
+  };
+}

@@ -1,0 +1,42 @@
+import type { JsonPatch, StateDeltaEvent, StateSnapshotEvent } from "@ag-ui/core";
+import { EventType } from "@ag-ui/core";
+// fast-json-patch is CommonJS without an exports map: Node's ESM loader exposes only its default
+// export (module.exports), while bundlers pick its `module` build; the default import works in both.
+import jsonPatch from "fast-json-patch";
+
+/**
+ * The state the client holds, as far as this translator changed it. The first change of a run is a
+ * STATE_SNAPSHOT (the client's state may have moved between runs, and a delta needs a known base);
+ * later changes in the run are STATE_DELTA patches against the last state sent.
+ */
+export class StateChannel {
+  #sentThisRun = false;
+  #last: unknown;
+
+  change(next: unknown): Array<StateSnapshotEvent | StateDeltaEvent> {
+    const copy = jsonPatch.deepClone(next) as unknown;
+    if (!this.#sentThisRun || !samePatchableShape(this.#last, copy)) {
+      this.#sentThisRun = true;
+      this.#last = copy;
+      return [{ type: EventType.STATE_SNAPSHOT, snapshot: copy }];
+    }
+    const delta = jsonPatch.compare(this.#last, copy as object) as JsonPatch;
+    this.#last = copy;
+    return delta.length === 0 ? [] : [{ type: EventType.STATE_DELTA, delta }];
+  }
+
+  /** A new run: the next change is a snapshot again. */
+  startRun(): void {
+    this.#sentThisRun = false;
+  }
+}
+
+/**
+ * JSON Patch addresses into objects and arrays, and a diff between an object and an array has no
+ * root to address; any other change can only be a replacement of the whole state.
+ */
+function samePatchableShape(previous: unknown, next: unknown): previous is object {
+  const previousIsObject = typeof previous === "object" && previous !== null;
+  const nextIsObject = typeof next === "object" && next !== null;
+  return previousIsObject && nextIsObject && Array.isArray(previous) === Array.isArray(next);
+}

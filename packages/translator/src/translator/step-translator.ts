@@ -1,0 +1,536 @@
+import type { AGUIEvent, SubagentStartedEvent, TokenUsage } from "@ag-ui/core";
+import { EventType } from "@ag-ui/core";
+import type { NormalizedStep, StepToolCall } from "@ag-ui-antigravity/harness";
+import { TranslatorError } from "../errors/translator-error.js";
+import { StateChannel } from "../state/state-channel.js";
+import { argumentDeltas } from "../tools/tool-arguments.js";
+import { type ToolOutcome, toolResultContent } from "../tools/tool-result.js";
+import { type CumulativeUsage, RunUsageMeter } from "../usage/run-usage.js";
+import { type OpenBlock, RunMemory } from "./run-memory.js";
+import {
+  type ResolvedOptions,
+  STRUCTURED_OUTPUT_EVENT_NAME,
+  type StepTranslatorOptions,
+  resolveOptions,
+} from "./translator-options.js";
+import { type CallRecord, type Scope, type StepRecord, type SubagentInvocation, TurnMemory } from "./turn-memory.js";
+
+/** A tool call the host executes (a server tool or a frontend tool), which the harness reports no result for. */
+export interface HostToolCall {
+  /** The harness `toolCall.id`, so a later mirror step of the same call is recognised. */
+  toolCallId: string;
+  toolCallName: string;
+  arguments: Record<string, unknown>;
+  /** The trajectory that made the call, when known: a subagent's call is attributed to it. Default: main. */
+  trajectoryId?: string;
+}
+
+/** The outcome of a host tool call: what it returned, or why it failed. */
+export type HostToolResult =
+  | { toolCallId: string; output: unknown }
+  | { toolCallId: string; errorMessage: string };
+
+/** A subagent trajectory ended (the harness reported its trajectory idle, or failed). */
+export interface SubagentEnd {
+  trajectoryId: string;
+  /** Set when the subagent's trajectory ended with an error. */
+  errorMessage?: string;
+}
+
+/** Where a delivery leaves its step: still going, finished, or failed. */
+type StepProgress = "open" | "done" | "failed";
+
+/** Names a subagent's invocation may carry in its arguments, most specific first. */
+const SUBAGENT_NAME_ARGUMENTS = ["name", "subagent", "subagentName", "subagent_name", "agent", "agentName", "agent_name"];
+
+/**
+ * Translates the harness's normalized steps into AG-UI 1.0 events, for one conversation.
+ *
+ * Pure: no I/O, no timers, no globals; every id comes from the injected generator. Memory is scoped
+ * to the turn (which may span several runs) and keyed by (trajectoryId, stepIndex); `reset()`
+ * retires the turn. The run loop owns RUN_STARTED / RUN_FINISHED / RUN_ERROR: it calls `startRun()`
+ * when a run begins, and `closeRun()` before its terminal event, then `settleRunUsage()` for the
+ * terminal event's `usage`.
+ *
+ * @example
+ * const translator = new StepTranslator({ ids: sequentialIds() });
+ * for (const step of steps) events.push(...translator.translate(step));
+ * events.push(...translator.closeRun());
+ */
+export class StepTranslator {
+  readonly #options: ResolvedOptions;
+  readonly #usage: RunUsageMeter;
+  readonly #state = new StateChannel();
+  #turn = new TurnMemory();
+  #run = new RunMemory();
+
+  constructor(options: StepTranslatorOptions = {}) {
+    this.#options = resolveOptions(options);
+    const { baseline, ...labels } = options.usage ?? {};
+    this.#usage = new RunUsageMeter(labels, baseline);
+  }
+
+  /**
+   * The events one delivery of a step adds. User echoes and error steps give none (the run loop
+   * turns error steps into RUN_ERROR); a step that already finished in this turn gives none again.
+   */
+  translate(step: NormalizedStep): AGUIEvent[] {
+    if (step.source === "user") return [];
+    const stepKey = keyOf(step.trajectoryId, step.stepIndex);
+    const known = this.#turn.steps.get(stepKey);
+    if (known?.finished) return [];
+    const failed = step.status === "error" || step.kind === "error";
+    // An error step says nothing here, except to settle a call it already started with a failure.
+    if (failed && (known?.toolCallId === undefined || step.tool === undefined)) return [];
+    const record = known ?? this.#remember(stepKey);
+    const scope = this.#scopeOf(step);
+    const events: AGUIEvent[] = [];
+    if (!failed) {
+      this.#translateThinking(step, stepKey, record, scope, events);
+      this.#translateText(step, stepKey, record, scope, events);
+    }
+    const progress = failed ? "failed" : step.status === "done" ? "done" : "open";
+    // Host-side (custom) tools are emitted by the host through toolCall(); their mirror steps are not.
+    if (step.tool !== undefined && step.tool.kind !== "custom") this.#translateToolCall(step, step.tool, progress, record, scope, events);
+    if (step.finish !== undefined && progress === "done" && !record.outputHandled) {
+      record.outputHandled = true;
+      this.#translateStructuredOutput(step.finish, stepKey, scope, events);
+    }
+    if (progress !== "open") {
+      this.#closeStepBlocks(stepKey, scope, events);
+      const invocation = scope.invocation;
+      // A subagent's last words are its answer to the parent, unless it gave structured output.
+      if (progress === "done" && invocation !== undefined && !invocation.answerIsOutput && step.tool === undefined && step.text !== "") {
+        invocation.answer = step.text;
+      }
+      record.finished = true;
+    }
+    return events;
+  }
+
+  /**
+   * Emits a host-side tool call: TOOL_CALL_START (inside the scope's current assistant message),
+   * its arguments as TOOL_CALL_ARGS deltas, and TOOL_CALL_END. A call id already started in this
+   * turn gives nothing, so a call is never emitted twice.
+   */
+  toolCall(call: HostToolCall): AGUIEvent[] {
+    if (this.#turn.calls.has(call.toolCallId)) return [];
+    const scope = this.#scopeOfTrajectory(call.trajectoryId);
+    const events: AGUIEvent[] = [];
+    this.#startCall({ toolCallId: call.toolCallId, toolCallName: call.toolCallName, argumentsOf: call.arguments, scope, shown: true }, events);
+    return events;
+  }
+
+  /**
+   * Emits the TOOL_CALL_RESULT of a host-side call started with `toolCall()` in this turn, possibly
+   * in a later run. A failure is stated in words; a second result for the same call gives nothing.
+   */
+  toolCallResult(result: HostToolResult): AGUIEvent[] {
+    const call = this.#turn.calls.get(result.toolCallId);
+    if (call === undefined) {
+      throw new TranslatorError("UNKNOWN_TOOL_CALL", `No tool call with id "${result.toolCallId}" was started in this turn.`);
+    }
+    if (call.settled) return [];
+    const events: AGUIEvent[] = [];
+    const outcome: ToolOutcome =
+      "errorMessage" in result
+        ? { toolName: call.toolCallName, errorMessage: result.errorMessage }
+        : { toolName: call.toolCallName, output: result.output };
+    this.#settleCall(call, outcome, events);
+    return events;
+  }
+
+  /**
+   * A subagent's trajectory ended: SUBAGENT_FINISHED (or SUBAGENT_ERROR with `errorMessage`), or
+   * STEP_FINISHED in step mode. Nothing when the subagent already finished or was never seen.
+   */
+  finishSubagent(end: SubagentEnd): AGUIEvent[] {
+    const invocation = this.#turn.scopes.get(end.trajectoryId)?.invocation;
+    if (invocation === undefined || invocation.finished) return [];
+    const events: AGUIEvent[] = [];
+    this.#finishInvocation(invocation, end.errorMessage, events);
+    return events;
+  }
+
+  /**
+   * Emits a change of the shared state (a server tool writing state, say): STATE_SNAPSHOT the
+   * first time in a run, STATE_DELTA (RFC 6902) against the last state sent after that.
+   */
+  updateState(state: unknown): AGUIEvent[] {
+    return this.#state.change(state);
+  }
+
+  /** Records the harness's latest cumulative usage totals. */
+  recordUsage(totals: CumulativeUsage): void {
+    this.#usage.record(totals);
+  }
+
+  /**
+   * This run's token usage, for the terminal event's `usage` (empty when nothing was spent), and
+   * the start of the next run's accounting. Call it once per run.
+   */
+  settleRunUsage(): TokenUsage[] {
+    return this.#usage.settle();
+  }
+
+  /**
+   * A run begins. Whatever a previous run left open is forgotten without events: that stream is
+   * gone (a client disconnect skips `closeRun()`), and the new run may not continue it.
+   */
+  startRun(): void {
+    this.#run = new RunMemory();
+    this.#state.startRun();
+  }
+
+  /**
+   * The run boundary: closes every open reasoning span and text message, then every subagent
+   * still running (SUBAGENT_FINISHED with a `suspended` outcome, or STEP_FINISHED), so that
+   * RUN_FINISHED is valid. Text that arrives later for the same step starts a new message.
+   */
+  closeRun(): AGUIEvent[] {
+    const events: AGUIEvent[] = [];
+    for (const block of this.#run.openReasoning.values()) pushReasoningEnd(block, events);
+    for (const block of this.#run.openText.values()) pushTextEnd(block, events);
+    const running = [...this.#run.activeSubagents].reverse();
+    for (const invocation of running) {
+      if (this.#options.subagentEvents === "subagent") {
+        events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: invocation.subagentRunId, outcome: { type: "suspended" } });
+      } else {
+        events.push({ type: EventType.STEP_FINISHED, stepName: invocation.stepName });
+      }
+    }
+    this.startRun();
+    return events;
+  }
+
+  /**
+   * Retires the turn: steps, calls and subagents are forgotten, so a new turn may reuse step
+   * indices. What is open in the current run stays open until `closeRun()`. Usage accounting and
+   * the shared state carry over, since both belong to the conversation.
+   */
+  reset(): void {
+    this.#turn = new TurnMemory();
+  }
+
+  #remember(stepKey: string): StepRecord {
+    const record: StepRecord = { textSeen: 0, thinkingSeen: 0, outputHandled: false, finished: false };
+    this.#turn.steps.set(stepKey, record);
+    return record;
+  }
+
+  #scopeOf(step: NormalizedStep): Scope {
+    const existing = this.#turn.scopes.get(step.trajectoryId);
+    if (existing !== undefined) return existing;
+    const scope: Scope = { trajectoryId: step.trajectoryId };
+    if (!step.isMainTrajectory) scope.invocation = this.#invocationOfTrajectory(step.trajectoryId);
+    this.#turn.scopes.set(step.trajectoryId, scope);
+    return scope;
+  }
+
+  #scopeOfTrajectory(trajectoryId: string | undefined): Scope {
+    if (trajectoryId !== undefined) {
+      const known = this.#turn.scopes.get(trajectoryId);
+      if (known !== undefined) return known;
+    }
+    // A host call names no trajectory, or one that has sent no step yet: it belongs to the main agent.
+    const main = [...this.#turn.scopes.values()].find((scope) => scope.invocation === undefined);
+    if (main !== undefined) return main;
+    const scope: Scope = { trajectoryId: trajectoryId ?? "" };
+    this.#turn.scopes.set(scope.trajectoryId, scope);
+    return scope;
+  }
+
+  /**
+   * The invocation a new subagent trajectory belongs to. The harness does not link a trajectory to
+   * the call that spawned it, so the oldest call still waiting for its trajectory gets it; a
+   * trajectory with no such call is announced on its own.
+   */
+  #invocationOfTrajectory(trajectoryId: string): SubagentInvocation {
+    const waiting = this.#turn.invocations.find((invocation) => invocation.trajectoryId === undefined && !invocation.finished);
+    if (waiting !== undefined) {
+      waiting.trajectoryId = trajectoryId;
+      return waiting;
+    }
+    const subagentRunId = this.#options.ids();
+    const invocation: SubagentInvocation = {
+      subagentRunId,
+      name: "subagent",
+      stepName: this.#uniqueStepName(`subagent:${trajectoryId}`),
+      trajectoryId,
+      finished: false,
+    };
+    this.#turn.invocations.push(invocation);
+    return invocation;
+  }
+
+  #translateThinking(step: NormalizedStep, stepKey: string, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
+    const fresh = unseen(step.thinking, step.thinkingDelta, record.thinkingSeen);
+    if (fresh === "") return;
+    record.thinkingSeen += fresh.length;
+    const subagentRunId = this.#attribution(scope, events);
+    this.#closeText(scope, events);
+    let open = this.#run.openReasoning.get(scope.trajectoryId);
+    if (open !== undefined && open.stepKey !== stepKey) {
+      this.#closeReasoning(scope, events);
+      open = undefined;
+    }
+    if (open === undefined) {
+      open = withAttribution({ stepKey, messageId: this.#options.ids() }, subagentRunId);
+      this.#run.openReasoning.set(scope.trajectoryId, open);
+      events.push(withAttribution({ type: EventType.REASONING_START, messageId: open.messageId }, subagentRunId));
+      events.push(withAttribution({ type: EventType.REASONING_MESSAGE_START, messageId: open.messageId, role: "reasoning" }, subagentRunId));
+    }
+    events.push(withAttribution({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: open.messageId, delta: fresh }, subagentRunId));
+  }
+
+  #translateText(step: NormalizedStep, stepKey: string, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
+    const fresh = unseen(step.text, step.textDelta, record.textSeen);
+    if (fresh === "") return;
+    record.textSeen += fresh.length;
+    const subagentRunId = this.#attribution(scope, events);
+    this.#closeReasoning(scope, events);
+    let open = this.#run.openText.get(scope.trajectoryId);
+    if (open !== undefined && open.stepKey !== stepKey) {
+      this.#closeText(scope, events);
+      open = undefined;
+    }
+    if (open === undefined) {
+      open = withAttribution({ stepKey, messageId: this.#options.ids() }, subagentRunId);
+      this.#run.openText.set(scope.trajectoryId, open);
+      scope.assistantMessageId = open.messageId;
+      events.push(withAttribution({ type: EventType.TEXT_MESSAGE_START, messageId: open.messageId, role: "assistant" }, subagentRunId));
+    }
+    events.push(withAttribution({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: open.messageId, delta: fresh }, subagentRunId));
+  }
+
+  #translateToolCall(step: NormalizedStep, tool: StepToolCall, progress: StepProgress, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
+    let call = record.toolCallId === undefined ? undefined : this.#turn.calls.get(record.toolCallId);
+    if (call === undefined) {
+      // A call the host already emitted under the harness's own id is not emitted twice.
+      if (tool.callId !== undefined && this.#turn.calls.has(tool.callId)) return;
+      call = this.#startHarnessCall(tool, record, scope, events);
+    }
+    if (call.settled || progress === "open") return;
+    const outcome: ToolOutcome = { toolName: call.toolCallName };
+    if (progress === "failed") outcome.errorMessage = step.error?.message ?? "";
+    const result = tool.result ?? addedFields(tool.arguments, record.argumentKeys);
+    if (result !== undefined) outcome.result = result;
+    if (call.invocation?.answer !== undefined) outcome.output = call.invocation.answer;
+    this.#settleCall(call, outcome, events);
+  }
+
+  #startHarnessCall(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[]): CallRecord {
+    const toolCallId = tool.callId ?? this.#options.ids();
+    record.toolCallId = toolCallId;
+    record.argumentKeys = Object.keys(tool.arguments);
+    const shown = tool.kind !== "builtin" || this.#options.showBuiltinToolCalls;
+    if (tool.kind !== "subagent") {
+      return this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
+    }
+    // The reference's step bracket opens before the call it wraps; a 1.0 subagent is announced by
+    // the call, so it comes after the call's arguments are complete.
+    const invocation = this.#invocationOfCall(tool, scope, shown ? toolCallId : undefined);
+    if (this.#options.subagentEvents === "step") this.#activate(invocation, events);
+    const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
+    call.invocation = invocation;
+    if (shown) invocation.parentMessageId = scope.assistantMessageId as string;
+    this.#activate(invocation, events);
+    return call;
+  }
+
+  #invocationOfCall(tool: StepToolCall, scope: Scope, toolCallId: string | undefined): SubagentInvocation {
+    // A subagent trajectory seen before the call that spawned it is that call's subagent.
+    const orphan = this.#turn.invocations.find((invocation) => invocation.parentToolCallId === undefined && invocation.trajectoryId !== undefined && !invocation.finished && invocation.name === "subagent");
+    const argumentName = SUBAGENT_NAME_ARGUMENTS.map((key) => tool.arguments[key]).find((value): value is string => typeof value === "string" && value !== "");
+    if (orphan !== undefined) {
+      if (toolCallId !== undefined) orphan.parentToolCallId = toolCallId;
+      return orphan;
+    }
+    const subagentRunId = this.#options.ids();
+    const invocation: SubagentInvocation = {
+      subagentRunId,
+      name: argumentName ?? "subagent",
+      stepName: this.#uniqueStepName(argumentName ?? `subagent:${subagentRunId}`),
+      finished: false,
+    };
+    if (toolCallId !== undefined) invocation.parentToolCallId = toolCallId;
+    if (scope.invocation !== undefined) invocation.parentSubagentRunId = scope.invocation.subagentRunId;
+    this.#turn.invocations.push(invocation);
+    return invocation;
+  }
+
+  #uniqueStepName(name: string): string {
+    const taken = new Set(this.#turn.invocations.filter((invocation) => !invocation.finished).map((invocation) => invocation.stepName));
+    if (!taken.has(name)) return name;
+    let suffix = 2;
+    while (taken.has(`${name} #${suffix}`)) suffix += 1;
+    return `${name} #${suffix}`;
+  }
+
+  #startCall(
+    start: { toolCallId: string; toolCallName: string; argumentsOf: Record<string, unknown>; scope: Scope; shown: boolean },
+    events: AGUIEvent[],
+  ): CallRecord {
+    const { toolCallId, toolCallName, scope, shown } = start;
+    const call: CallRecord = { toolCallId, toolCallName, scope, shown, settled: false };
+    this.#turn.calls.set(toolCallId, call);
+    if (!shown) return call;
+    const subagentRunId = this.#attribution(scope, events);
+    // Reasoning that led to the call ends before it; the text that announced it stays open.
+    this.#closeReasoning(scope, events);
+    scope.assistantMessageId ??= this.#options.ids();
+    events.push(withAttribution({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: scope.assistantMessageId }, subagentRunId));
+    for (const delta of argumentDeltas(start.argumentsOf, this.#options.maxArgumentDeltaLength)) {
+      events.push(withAttribution({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, subagentRunId));
+    }
+    // The harness hands a call over whole, so its arguments are complete now: the call is never
+    // left open across a run boundary, and an interrupt about it can follow right away.
+    events.push(withAttribution({ type: EventType.TOOL_CALL_END, toolCallId }, subagentRunId));
+    return call;
+  }
+
+  #settleCall(call: CallRecord, outcome: ToolOutcome, events: AGUIEvent[]): void {
+    call.settled = true;
+    const invocation = call.invocation;
+    const subagentMode = this.#options.subagentEvents === "subagent";
+    if (invocation !== undefined && subagentMode) this.#finishInvocation(invocation, outcome.errorMessage, events);
+    if (call.shown) {
+      const subagentRunId = this.#attribution(call.scope, events);
+      events.push(withAttribution({ type: EventType.TOOL_CALL_RESULT, messageId: this.#options.ids(), toolCallId: call.toolCallId, content: toolResultContent(outcome), role: "tool" }, subagentRunId));
+    }
+    // The reference's step bracket closes after the result of the call it wraps.
+    if (invocation !== undefined && !subagentMode) this.#finishInvocation(invocation, outcome.errorMessage, events);
+  }
+
+  #translateStructuredOutput(finish: NonNullable<NormalizedStep["finish"]>, stepKey: string, scope: Scope, events: AGUIEvent[]): void {
+    // Output that does not parse is still the model's answer: it is passed on as the string it is.
+    const output = "output" in finish ? finish.output : finish.outputString;
+    if (scope.invocation !== undefined) {
+      // A subagent's structured output is its answer to the parent, not the client's state.
+      scope.invocation.answer = output;
+      scope.invocation.answerIsOutput = true;
+      return;
+    }
+    this.#closeStepBlocks(stepKey, scope, events);
+    if (this.#options.structuredOutput === "custom") {
+      events.push({ type: EventType.CUSTOM, name: STRUCTURED_OUTPUT_EVENT_NAME, value: output });
+      return;
+    }
+    const state = typeof output === "object" && output !== null && !Array.isArray(output) ? output : { structured_output: output };
+    events.push(...this.#state.change(state));
+  }
+
+  #finishInvocation(invocation: SubagentInvocation, errorMessage: string | undefined, events: AGUIEvent[]): void {
+    if (invocation.finished) return;
+    const scope = invocation.trajectoryId === undefined ? undefined : this.#turn.scopes.get(invocation.trajectoryId);
+    if (scope !== undefined) {
+      this.#closeReasoning(scope, events);
+      this.#closeText(scope, events);
+    }
+    // The verifier accepts SUBAGENT_FINISHED only for a subagent announced in this run.
+    this.#activate(invocation, events);
+    invocation.finished = true;
+    this.#run.activeSubagents.delete(invocation);
+    this.#run.finishedSubagents.add(invocation);
+    if (this.#options.subagentEvents === "step") {
+      events.push({ type: EventType.STEP_FINISHED, stepName: invocation.stepName });
+    } else if (errorMessage !== undefined) {
+      const message = errorMessage.trim() === "" ? `The subagent "${invocation.name}" failed.` : errorMessage;
+      events.push({ type: EventType.SUBAGENT_ERROR, subagentRunId: invocation.subagentRunId, message });
+    } else if (invocation.answer !== undefined) {
+      events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: invocation.subagentRunId, result: invocation.answer });
+    } else {
+      events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: invocation.subagentRunId });
+    }
+  }
+
+  /** The `subagentRunId` of the scope's events, announcing its subagent in this run first if needed. */
+  #attribution(scope: Scope, events: AGUIEvent[]): string | undefined {
+    const invocation = scope.invocation;
+    if (invocation === undefined) return undefined;
+    if (!invocation.finished) this.#activate(invocation, events);
+    // Older clients get no attribution: the step bracket is their only grouping.
+    return this.#options.subagentEvents === "subagent" ? invocation.subagentRunId : undefined;
+  }
+
+  #activate(invocation: SubagentInvocation, events: AGUIEvent[]): void {
+    if (this.#run.activeSubagents.has(invocation) || this.#run.finishedSubagents.has(invocation)) return;
+    if (this.#options.subagentEvents === "step") {
+      this.#run.activeSubagents.add(invocation);
+      events.push({ type: EventType.STEP_STARTED, stepName: invocation.stepName });
+      return;
+    }
+    const parent = invocation.parentSubagentRunId === undefined ? undefined : this.#turn.invocations.find((candidate) => candidate.subagentRunId === invocation.parentSubagentRunId);
+    // A nested subagent names its parent, which therefore has to be announced in this run too.
+    if (parent !== undefined && !parent.finished) this.#activate(parent, events);
+    this.#run.activeSubagents.add(invocation);
+    const started: SubagentStartedEvent = { type: EventType.SUBAGENT_STARTED, subagentRunId: invocation.subagentRunId, name: invocation.name };
+    if (invocation.parentToolCallId !== undefined) started.parentToolCallId = invocation.parentToolCallId;
+    if (invocation.parentMessageId !== undefined) started.parentMessageId = invocation.parentMessageId;
+    if (parent !== undefined && (this.#run.activeSubagents.has(parent) || this.#run.finishedSubagents.has(parent))) {
+      started.parentSubagentRunId = parent.subagentRunId;
+    }
+    events.push(started);
+  }
+
+  #closeStepBlocks(stepKey: string, scope: Scope, events: AGUIEvent[]): void {
+    if (this.#run.openReasoning.get(scope.trajectoryId)?.stepKey === stepKey) this.#closeReasoning(scope, events);
+    if (this.#run.openText.get(scope.trajectoryId)?.stepKey === stepKey) this.#closeText(scope, events);
+  }
+
+  #closeReasoning(scope: Scope, events: AGUIEvent[]): void {
+    const open = this.#run.openReasoning.get(scope.trajectoryId);
+    if (open === undefined) return;
+    this.#run.openReasoning.delete(scope.trajectoryId);
+    pushReasoningEnd(open, events);
+  }
+
+  #closeText(scope: Scope, events: AGUIEvent[]): void {
+    const open = this.#run.openText.get(scope.trajectoryId);
+    if (open === undefined) return;
+    this.#run.openText.delete(scope.trajectoryId);
+    pushTextEnd(open, events);
+  }
+}
+
+/** The step key: the pair itself, since a trajectory id may contain the `:` of the wire step id. */
+function keyOf(trajectoryId: string, stepIndex: number): string {
+  return `${stepIndex}\u0000${trajectoryId}`;
+}
+
+/**
+ * What a delivery adds to what was emitted. The cumulative field is the authority, so a repeated
+ * or stale delivery adds nothing; the delta counts alone only from a producer that sends no
+ * cumulative text.
+ */
+function unseen(cumulative: string, delta: string, seen: number): string {
+  if (cumulative.length > seen) return cumulative.slice(seen);
+  if (cumulative === "") return delta;
+  return "";
+}
+
+/** Fields present now that were not arguments at the call's first sight: the call's result. */
+function addedFields(current: Record<string, unknown>, argumentKeys: readonly string[] | undefined): Record<string, unknown> | undefined {
+  if (argumentKeys === undefined) return undefined;
+  let added: Record<string, unknown> | undefined;
+  for (const key of Object.keys(current)) {
+    if (argumentKeys.includes(key)) continue;
+    added ??= {};
+    added[key] = current[key];
+  }
+  return added;
+}
+
+function withAttribution<Target extends object>(target: Target, subagentRunId: string | undefined): Target {
+  if (subagentRunId !== undefined) (target as { subagentRunId?: string }).subagentRunId = subagentRunId;
+  return target;
+}
+
+function pushReasoningEnd(block: OpenBlock, events: AGUIEvent[]): void {
+  events.push(withAttribution({ type: EventType.REASONING_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
+  events.push(withAttribution({ type: EventType.REASONING_END, messageId: block.messageId }, block.subagentRunId));
+}
+
+function pushTextEnd(block: OpenBlock, events: AGUIEvent[]): void {
+  events.push(withAttribution({ type: EventType.TEXT_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
+}

@@ -1,0 +1,60 @@
+import { TranslatorError } from "../errors/translator-error.js";
+import { type IdGenerator, randomIds } from "../ids/id-generator.js";
+import type { CumulativeUsage, UsageLabels } from "../usage/run-usage.js";
+
+export interface StepTranslatorOptions {
+  /** Mints every id the translator needs; defaults to random UUIDs. Inject `sequentialIds()` in tests. */
+  ids?: IdGenerator;
+  /**
+   * How a subagent shows: `"subagent"` (default) brackets it with SUBAGENT_STARTED / SUBAGENT_FINISHED
+   * / SUBAGENT_ERROR and attributes its events with `subagentRunId`, as AG-UI 1.0 specifies;
+   * `"step"` brackets it with STEP_STARTED / STEP_FINISHED for clients older than 1.0.
+   */
+  subagentEvents?: "subagent" | "step";
+  /** Where a `finish` step's structured output goes: `"state"` (default, STATE_SNAPSHOT/DELTA) or `"custom"`. */
+  structuredOutput?: "state" | "custom";
+  /** `"hide"` keeps built-in tool calls out of the stream (subagent brackets still show). Default `"show"`. */
+  builtinToolCalls?: "show" | "hide";
+  /** The longest TOOL_CALL_ARGS delta; longer argument members are cut. Default 256. */
+  maxArgumentDeltaLength?: number;
+  /** Labels of the TokenUsage entries, and the totals already spent before this translator existed. */
+  usage?: UsageLabels & { baseline?: CumulativeUsage };
+}
+
+/** The CUSTOM event name of structured output in `structuredOutput: "custom"` mode. */
+export const STRUCTURED_OUTPUT_EVENT_NAME = "antigravity.structured_output";
+
+export interface ResolvedOptions {
+  ids: IdGenerator;
+  subagentEvents: "subagent" | "step";
+  structuredOutput: "state" | "custom";
+  showBuiltinToolCalls: boolean;
+  maxArgumentDeltaLength: number;
+}
+
+/** Options come from JavaScript callers and configuration files too, so every value is checked. */
+export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions {
+  const subagentEvents = oneOf("subagentEvents", options.subagentEvents, ["subagent", "step"] as const);
+  const structuredOutput = oneOf("structuredOutput", options.structuredOutput, ["state", "custom"] as const);
+  const builtinToolCalls = oneOf("builtinToolCalls", options.builtinToolCalls, ["show", "hide"] as const);
+  const maxArgumentDeltaLength = options.maxArgumentDeltaLength ?? 256;
+  // Two code units is the least that can hold a surrogate pair, so a cut can always make progress.
+  if (!Number.isSafeInteger(maxArgumentDeltaLength) || maxArgumentDeltaLength < 2) {
+    throw new TranslatorError("INVALID_OPTION", `maxArgumentDeltaLength must be an integer of at least 2, got ${String(maxArgumentDeltaLength)}.`);
+  }
+  return {
+    ids: options.ids ?? randomIds(),
+    subagentEvents,
+    structuredOutput,
+    showBuiltinToolCalls: builtinToolCalls === "show",
+    maxArgumentDeltaLength,
+  };
+}
+
+function oneOf<Value extends string>(name: string, value: Value | undefined, allowed: readonly Value[]): Value {
+  if (value === undefined) return allowed[0] as Value;
+  if (!allowed.includes(value)) {
+    throw new TranslatorError("INVALID_OPTION", `${name} must be one of ${allowed.map((item) => `"${item}"`).join(", ")}, got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}

@@ -1,0 +1,62 @@
+/** What the translator remembers of one harness step, keyed by (trajectoryId, stepIndex). */
+export interface StepRecord {
+  /** How much of the step's cumulative text has been emitted. */
+  textSeen: number;
+  /** How much of the step's cumulative thinking has been emitted. */
+  thinkingSeen: number;
+  /** The tool call this step made, once started. */
+  toolCallId?: string;
+  /** The argument keys at the call's first sight: later keys are results, never arguments. */
+  argumentKeys?: readonly string[];
+  /** The structured output of a `finish` step has been handled. */
+  outputHandled: boolean;
+  /** The step reached DONE or ERROR and everything it had to say was said: redeliveries are ignored. */
+  finished: boolean;
+}
+
+/** One subagent invocation: one `subagentRunId`, whether it is announced from a call or a trajectory. */
+export interface SubagentInvocation {
+  subagentRunId: string;
+  name: string;
+  /** The STEP_STARTED / STEP_FINISHED name in `subagentEvents: "step"` mode. */
+  stepName: string;
+  parentToolCallId?: string;
+  parentMessageId?: string;
+  parentSubagentRunId?: string;
+  /** The subagent's trajectory, once its first step has been seen. */
+  trajectoryId?: string;
+  /** The subagent's answer: its structured output, else the text of its last finished step. */
+  answer?: unknown;
+  /** The answer is the subagent's structured output, which later text does not replace. */
+  answerIsOutput?: boolean;
+  finished: boolean;
+}
+
+/** Where a step's events go: the main agent, or one subagent invocation. */
+export interface Scope {
+  trajectoryId: string;
+  invocation?: SubagentInvocation;
+  /** The assistant message the scope's tool calls belong to: its latest text message, or a minted id. */
+  assistantMessageId?: string;
+}
+
+/** A tool call started in this turn, by the harness or by the host. */
+export interface CallRecord {
+  toolCallId: string;
+  toolCallName: string;
+  scope: Scope;
+  /** False for a hidden built-in call: nothing of it is emitted. */
+  shown: boolean;
+  /** TOOL_CALL_RESULT was emitted (or, for a hidden call, would have been). */
+  settled: boolean;
+  /** The subagent a `start_subagent` / `invoke_subagent` call spawned. */
+  invocation?: SubagentInvocation;
+}
+
+/** Everything that lives as long as the turn, across its runs. */
+export class TurnMemory {
+  readonly steps = new Map<string, StepRecord>();
+  readonly scopes = new Map<string, Scope>();
+  readonly calls = new Map<string, CallRecord>();
+  readonly invocations: SubagentInvocation[] = [];
+}

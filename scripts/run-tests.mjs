@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The whole test suite: build, typecheck and lint every package, smoke-test the packed tarballs,
+// run every package's tests, then print one `N passed, N failed` line summed over all of them so a
+// run that executed no test is visible to CI.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const workspaceDirs = ["packages", "apps"].flatMap((group) => {
+  const dir = join(root, group);
+  return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
+});
+for (const dir of workspaceDirs) rmSync(join(dir, ".vitest-report.json"), { force: true });
+
+const steps = [
+  ["pnpm", ["exec", "turbo", "run", "build", "typecheck", "lint"]],
+  ["node", ["scripts/smoke-packed.mjs"]],
+  ["pnpm", ["exec", "turbo", "run", "test", "--concurrency=1"]],
+];
+
+/** Runs a step with its output streamed through, and returns its exit code and what it printed. */
+function runStep(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk);
+      output += chunk.toString();
+    });
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+let exitCode = 0;
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const [command, args] of steps) {
+  const { code, output } = await runStep(command, args);
+  const smoke = /^smoke: (\d+) passed, (\d+) failed$/m.exec(output);
+  if (smoke) {
+    passed += Number(smoke[1]);
+    failed += Number(smoke[2]);
+  }
+  if (code !== 0) {
+    exitCode = code;
+    break;
+  }
+}
+
+for (const dir of workspaceDirs) {
+  const reportPath = join(dir, ".vitest-report.json");
+  if (!existsSync(reportPath)) continue;
+  const report = JSON.parse(readFileSync(reportPath, "utf8"));
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+if (exitCode === 0 && passed === 0) {
+  console.error("no test ran");
+  exitCode = 1;
+}
+if (failed > 0 && exitCode === 0) exitCode = 1;
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(exitCode);
