@@ -17,7 +17,21 @@ const serverUrl = process.env["DOJO_SERVER_URL"] ?? "http://127.0.0.1:8027";
 export default defineConfig({
   // No React plugin: esbuild's automatic JSX runtime is all the build needs (dev loses Fast Refresh only).
   esbuild: { jsx: "automatic" },
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: {
+      output: {
+        // Libraries change far less often than the app, so they get their own cacheable chunks.
+        manualChunks(id) {
+          if (/node_modules\/(\.pnpm\/)?(react|react-dom|scheduler)[@/]/.test(id)) return "react";
+          if (id.includes("node_modules")) return "agui-client";
+          return undefined;
+        },
+      },
+    },
+  },
   server: {
     proxy: Object.fromEntries(featureRoutes.map((route) => [`/${route}`, { target: serverUrl, changeOrigin: true }])),
   },

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { childPidsOf, expectNoChildProcesses, isProcessAlive } from "./leaks.js";
+import { activeHandleCounts, childPidsOf, expectNoActiveHandles, expectNoChildProcesses, isProcessAlive } from "./leaks.js";
 import { loadProtocolFixture, protocolFixtureNames } from "./protocol-fixtures.js";
 
 describe("leak checks", () => {
@@ -21,5 +22,16 @@ describe("protocol fixtures", () => {
     const names = protocolFixtureNames();
     expect(names).toContain("plain_text_turn");
     for (const name of names) expect(loadProtocolFixture(name).messages.length).toBeGreaterThan(0);
+  });
+});
+
+describe("active handle checks", () => {
+  it("reports only handles beyond the baseline", async () => {
+    const baseline = activeHandleCounts();
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await expect(expectNoActiveHandles({ baseline, graceMs: 100 })).rejects.toThrow(/TCPServerWrap/);
+    await new Promise((resolve) => server.close(resolve));
+    await expectNoActiveHandles({ baseline, graceMs: 1_000 });
   });
 });

@@ -52,15 +52,40 @@ export async function expectNoChildProcesses(options: { graceMs?: number } = {})
   }
 }
 
+const watchedHandleKinds = new Set(["TCPSocketWrap", "TCPServerWrap", "ProcessWrap", "PipeWrap", "Timeout", "TTYWrap"]);
+
+/**
+ * How many handles of each watched kind are open now. Take it before a suite starts and pass it as
+ * `baseline` to `expectNoActiveHandles`: a Vitest fork worker already holds its own IPC and stdio
+ * pipes (PipeWrap), which are not the suite's leak.
+ */
+export function activeHandleCounts(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) {
+    if (watchedHandleKinds.has(kind)) counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /**
  * Waits until no socket, child process, server or timer handle of this process is left (as
- * `process.getActiveResourcesInfo()` reports them), or throws listing what is left.
+ * `process.getActiveResourcesInfo()` reports them), or throws listing what is left. With
+ * `baseline`, only handles beyond those counts are reported.
  */
-export async function expectNoActiveHandles(options: { graceMs?: number; allow?: string[] } = {}): Promise<void> {
-  const watched = new Set(["TCPSocketWrap", "TCPServerWrap", "ProcessWrap", "PipeWrap", "Timeout", "TTYWrap"]);
+export async function expectNoActiveHandles(
+  options: { graceMs?: number; allow?: string[]; baseline?: Record<string, number> } = {},
+): Promise<void> {
   const allowed = new Set(options.allow ?? []);
+  const baseline = options.baseline ?? {};
   const deadline = Date.now() + (options.graceMs ?? 3_000);
-  const active = () => process.getActiveResourcesInfo().filter((kind) => watched.has(kind) && !allowed.has(kind));
+  const active = () => {
+    const seen: Record<string, number> = {};
+    return process.getActiveResourcesInfo().filter((kind) => {
+      if (!watchedHandleKinds.has(kind) || allowed.has(kind)) return false;
+      seen[kind] = (seen[kind] ?? 0) + 1;
+      return seen[kind] > (baseline[kind] ?? 0);
+    });
+  };
   let left = active();
   while (left.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50).unref());

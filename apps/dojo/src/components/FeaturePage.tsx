@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import { newId } from "../agent/ids";
 import { findThread, listThreads, loadCurrentThreadId, saveCurrentThreadId } from "../agent/threadStore";
 import type { Feature } from "../features/featureCatalog";
+import { CapabilitiesSummary } from "./CapabilitiesSummary";
 import { ThreadPicker } from "./ThreadPicker";
 import { ThreadView } from "./ThreadView";
 
@@ -30,6 +31,7 @@ export function FeaturePage({ feature }: { feature: Feature }) {
         <div>
           <h1 className="feature-title">{feature.title}</h1>
           <p className="feature-summary">{feature.summary}</p>
+          <CapabilitiesSummary featureId={feature.id} />
         </div>
         <ThreadPicker
           key={savedVersion}

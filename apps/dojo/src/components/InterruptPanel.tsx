@@ -29,7 +29,7 @@ export function InterruptPanel({ session }: { session: AgentSession }) {
   return (
     <div className="interrupt-panel" data-testid="interrupt-panel">
       <div className="interrupt-panel-header">
-        <span className="interrupt-pause" aria-hidden="true">⏸</span>
+        <span className="interrupt-pause" aria-hidden="true" />
         The agent is waiting for you
         {interrupts.length > 1 && <span className="interrupt-count">{interrupts.length} requests, answer each</span>}
       </div>

@@ -26,6 +26,10 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
         });
         return;
       }
+      if (!hasRequestBody(request)) {
+        resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
+        return;
+      }
       parse(request, response, (error?: unknown) => {
         if (error !== undefined && error !== null) {
           resolve({ ok: false, reply: replyForParserError(error) });
@@ -39,6 +43,12 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
         resolve({ ok: true, body });
       });
     });
+}
+
+/** The same test body-parser makes: a body is announced by a non-zero length or a transfer coding. */
+function hasRequestBody(request: Request): boolean {
+  const length = request.headers["content-length"];
+  return request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 /** Maps body-parser's documented `type` strings onto our codes; its messages are not forwarded. */

@@ -103,9 +103,7 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     try {
       result = writer.enqueue(event);
     } catch (error) {
-      const failure = referenceFailure(
-        `An ${String(event.type)} event could not be encoded as ${encoder.getContentType()}; request text/event-stream instead.`,
-      );
+      const failure = referenceFailure(`The agent produced a ${String(event.type)} event that could not be encoded.`);
       logger.error({ ...runFields, err: error, correlationId: failure.correlationId, eventType: event.type }, "event encoding failed");
       stopSource();
       writer.enqueue(runError("ENCODING_ERROR", failure.message));
@@ -171,6 +169,11 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     finish();
   };
 
+  // 'close' may already have fired while the body was being read; then there is no one to run for.
+  if (response.destroyed || response.socket?.destroyed === true) {
+    logger.warn(runFields, "client disconnected before the run started; the agent is not run");
+    return Promise.resolve();
+  }
   response.on("close", onClose);
   if (settings.firstEventTimeoutMs > 0) {
     firstEventTimer = setTimeout(startStream, settings.firstEventTimeoutMs);

@@ -32,7 +32,10 @@ export class EventStreamWriter {
   #queuedBytes = 0;
   #started = false;
   #closed = false;
-  #pumping: Promise<void> | undefined;
+  // `#draining` flips synchronously, so an event queued right after a write that did not block starts
+  // a new drain instead of waiting on a promise that has already finished its loop.
+  #draining = false;
+  #drained: Promise<void> = Promise.resolve();
   #keepAliveTimer: NodeJS.Timeout | undefined;
 
   constructor(response: Response, encoder: EventEncoder, options: EventStreamWriterOptions) {
@@ -75,7 +78,7 @@ export class EventStreamWriter {
 
   /** Writes what is queued, then ends the response. */
   async end(): Promise<void> {
-    while (this.#pumping !== undefined) await this.#pumping;
+    while (this.#draining) await this.#drained;
     this.#stopKeepAlive();
     if (this.#closed) return;
     this.#closed = true;
@@ -91,26 +94,29 @@ export class EventStreamWriter {
   }
 
   #pump(): void {
-    if (this.#pumping !== undefined) return;
-    this.#pumping = this.#drainQueue().finally(() => {
-      this.#pumping = undefined;
-    });
+    if (this.#draining) return;
+    this.#draining = true;
+    this.#drained = this.#drainQueue();
   }
 
   async #drainQueue(): Promise<void> {
-    while (this.#queue.length > 0 && !this.#closed) {
-      const { chunk, size } = this.#queue.shift() as { chunk: string | Uint8Array; size: number };
-      this.#queuedBytes -= size;
-      this.#keepAliveTimer?.refresh();
-      if (!this.#response.write(chunk)) await waitForDrain(this.#response);
-      if (this.#response.destroyed) this.abort();
+    try {
+      while (this.#queue.length > 0 && !this.#closed) {
+        const { chunk, size } = this.#queue.shift() as { chunk: string | Uint8Array; size: number };
+        this.#queuedBytes -= size;
+        this.#keepAliveTimer?.refresh();
+        if (!this.#response.write(chunk)) await waitForDrain(this.#response);
+        if (this.#response.destroyed) this.abort();
+      }
+    } finally {
+      this.#draining = false;
     }
   }
 
   #writeKeepAlive(): void {
     if (this.#closed) return;
     // While events are queued or a drain is awaited, the stream is not idle: skip this beat.
-    if (this.#pumping === undefined) this.#response.write(KEEP_ALIVE_COMMENT);
+    if (!this.#draining) this.#response.write(KEEP_ALIVE_COMMENT);
     this.#keepAliveTimer?.refresh();
   }
 

@@ -38,6 +38,8 @@ export class UsageMeter {
       candidatesTokenCount: String(counts.candidates),
       totalTokenCount: String(counts.prompt + counts.candidates + counts.thoughts),
       thoughtsTokenCount: String(counts.thoughts),
+      // Explicit presence: the harness sets every count, zero included.
+      cachedContentTokenCount: "0",
     };
     if (options.serviceTier && this.#serviceTier !== undefined) metadata.serviceTier = this.#serviceTier;
     return metadata;

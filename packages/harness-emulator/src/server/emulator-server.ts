@@ -42,13 +42,11 @@ function refuse(socket: Duplex, status: number, statusText: string, reason: stri
 export class EmulatorServer {
   readonly #http: Server;
   readonly #wss: WebSocketServer;
-  readonly #options: EmulatorServerOptions;
   readonly conversations = new Set<Conversation>();
   #port = 0;
   #closing: Promise<void> | undefined;
 
   private constructor(options: EmulatorServerOptions) {
-    this.#options = options;
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes });
     this.#http = createServer((_request, response) => {
       response.writeHead(426, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "WebSocket upgrade required" }));

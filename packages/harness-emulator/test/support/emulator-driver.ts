@@ -39,10 +39,11 @@ export interface EmulatorProcess {
   stop(options?: { boundMs?: number }): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsedMs: number }>;
 }
 
-export async function spawnEmulator(options: { env?: Record<string, string>; input?: RawInputConfig } = {}): Promise<EmulatorProcess> {
-  if (!existsSync(binPath)) throw new Error(`build the package first: ${binPath} is missing`);
+export async function spawnEmulator(options: { env?: Record<string, string>; input?: RawInputConfig; binary?: string } = {}): Promise<EmulatorProcess> {
+  const binary = options.binary ?? binPath;
+  if (!existsSync(binary)) throw new Error(`build the package first: ${binary} is missing`);
   const storageDirectory = options.input?.storageDirectory ?? mkdtempSync(join(tmpdir(), "emulator-test-"));
-  const child = spawn(process.execPath, [binPath], {
+  const child = spawn(process.execPath, [binary], {
     stdio: ["pipe", "pipe", "pipe"],
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "0", ...options.env },
   });
@@ -189,7 +190,7 @@ export class RawConversation {
     return this.messages.slice(start, this.#cursor);
   }
 
-  /** Replies to a waiting request so a turn proceeds: hooks allow, tools answer, questions pick the first choice. */
+  /** Closes the socket politely, then makes sure it is gone. */
   async close(): Promise<void> {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
     else if (this.socket.readyState === WebSocket.CONNECTING) this.socket.terminate();
@@ -229,5 +230,14 @@ export function isAlive(pid: number | undefined): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Waits until the emulator's stderr contains the text: stderr and the socket are different pipes, so order between them is not guaranteed. */
+export async function waitForStderr(emulator: EmulatorProcess, text: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  while (!emulator.stderr().includes(text)) {
+    if (Date.now() > deadline) throw new Error(`stderr never contained ${JSON.stringify(text)}:\n${emulator.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -12,9 +12,20 @@ const ignoredValues = new Set(["seqNum", "timestampMicros", "cascadeId", "trajec
 export function shapeDifferences(expected: unknown, actual: unknown, path = "$"): string[] {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [`${path}: expected an array, got ${JSON.stringify(actual)}`];
-    if (expected.length > 0 && actual.length === 0) return [`${path}: expected a non-empty array`];
-    const template = expected[0];
-    return actual.flatMap((item, index) => (template === undefined ? [] : shapeDifferences(expected[Math.min(index, expected.length - 1)], item, `${path}[${index}]`)));
+    // Every expected element must be matched, in order, by some actual element (a subsequence).
+    let from = 0;
+    for (const [index, item] of expected.entries()) {
+      let found = -1;
+      for (let candidate = from; candidate < actual.length; candidate++) {
+        if (shapeDifferences(item, actual[candidate]).length === 0) {
+          found = candidate;
+          break;
+        }
+      }
+      if (found < 0) return [`${path}[${index}]: no matching element in ${JSON.stringify(actual).slice(0, 400)}`];
+      from = found + 1;
+    }
+    return [];
   }
   if (typeof expected === "object" && expected !== null) {
     if (typeof actual !== "object" || actual === null || Array.isArray(actual)) return [`${path}: expected an object, got ${JSON.stringify(actual)}`];

@@ -98,9 +98,17 @@ export function policyRuleId(index: number): string {
   return `rule_${index}`;
 }
 
+/** Exact names first, then wildcards by literal length, `*` last: harnesses take the first matching rule. */
+function specificityOf(tool: string): number {
+  return tool.includes("*") ? tool.replace(/\*/g, "").length : Number.MAX_SAFE_INTEGER;
+}
+
 function policyConfig(config: ResolvedConversationConfig): { rules: WirePolicyRule[] } {
+  const ordered = config.policies
+    .map((rule, index) => ({ rule, index }))
+    .sort((left, right) => specificityOf(right.rule.tool) + (right.rule.server ? 0.5 : 0) - (specificityOf(left.rule.tool) + (left.rule.server ? 0.5 : 0)));
   return {
-    rules: config.policies.map((rule, index) => ({
+    rules: ordered.map(({ rule, index }) => ({
       tool: rule.tool,
       ...(rule.server === undefined ? {} : { serverName: rule.server }),
       name: `${rule.decision}_${rule.tool}`,
@@ -146,7 +154,8 @@ export function buildHarnessConfig(config: ResolvedConversationConfig, options: 
     cascadeId: config.conversationId ?? "",
     ...(instructions === undefined ? {} : { systemInstructions: instructions }),
     tools: config.customTools.map(wireTool),
-    harnessSideTools: harnessSideToolsFor(builtins, { allowSubagents: config.subagents.length > 0 || builtins.includes("start_subagent") }),
+    // Configured subagents are only reachable through the start_subagent builtin, so they switch it on.
+    harnessSideTools: harnessSideToolsFor(config.subagents.length > 0 ? [...builtins, "start_subagent"] : builtins, { allowSubagents: true }),
     workspaces: directories.map((directory) => ({ filesystemWorkspace: { directory } })),
     models: models(config, options.apiKey),
     enabledHooks: enabledHooksFor(config),

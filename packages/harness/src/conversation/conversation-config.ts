@@ -29,7 +29,7 @@ export interface CustomTool {
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
   /** Optional JSON Schema of the result. */
-  responseSchema?: Record<string, unknown>;
+  responseSchema?: Record<string, unknown> | undefined;
   handler: (args: Record<string, unknown>, context: ToolCallContext) => unknown;
 }
 
@@ -51,7 +51,7 @@ export type HookDecision = { decision: "allow" } | { decision: "deny"; reason?: 
 
 export interface PreTurnHookArgs {
   /** The user input parts as the harness reports them. */
-  parts: { text?: string; media?: { mimeType?: string; description?: string }; slashCommand?: { name?: string } }[];
+  parts: { text?: string | undefined; media?: { mimeType?: string | undefined; description?: string | undefined } | undefined; slashCommand?: { name?: string | undefined } | undefined }[];
   /** The text parts joined. */
   text: string;
   conversationId: string;
@@ -113,18 +113,18 @@ export interface ConfirmationHookArgs {
  * a hook failure and never fails the turn.
  */
 export interface ConversationHooks {
-  preTurn?: (args: PreTurnHookArgs) => HookDecision | void | Promise<HookDecision | void>;
-  postTurn?: (args: { responseText: string; conversationId: string }) => void | Promise<void>;
-  preTool?: (args: PreToolHookArgs) => PreToolHookResult | void | Promise<PreToolHookResult | void>;
-  postTool?: (args: PostToolHookArgs) => void | Promise<void>;
+  preTurn?: ((args: PreTurnHookArgs) => HookDecision | void | Promise<HookDecision | void>) | undefined;
+  postTurn?: ((args: { responseText: string; conversationId: string }) => void | Promise<void>) | undefined;
+  preTool?: ((args: PreToolHookArgs) => PreToolHookResult | void | Promise<PreToolHookResult | void>) | undefined;
+  postTool?: ((args: PostToolHookArgs) => void | Promise<void>) | undefined;
   /** Return `{ message }` to replace the error text the model sees. */
-  onToolError?: (args: ToolErrorHookArgs) => { message: string } | void | Promise<{ message: string } | void>;
-  sessionStart?: (args: { conversationId: string }) => void | Promise<void>;
-  sessionEnd?: (args: { conversationId: string }) => void | Promise<void>;
+  onToolError?: ((args: ToolErrorHookArgs) => { message: string } | void | Promise<{ message: string } | void>) | undefined;
+  sessionStart?: ((args: { conversationId: string }) => void | Promise<void>) | undefined;
+  sessionEnd?: ((args: { conversationId: string }) => void | Promise<void>) | undefined;
   /** Default when absent: every question is answered "unanswered" and a warning is logged. */
-  onQuestions?: (args: QuestionsHookArgs) => QuestionsHookResult | Promise<QuestionsHookResult>;
+  onQuestions?: ((args: QuestionsHookArgs) => QuestionsHookResult | Promise<QuestionsHookResult>) | undefined;
   /** Decides harness tool-confirmation requests; without it, policies decide. */
-  onConfirmation?: (args: ConfirmationHookArgs) => boolean | Promise<boolean>;
+  onConfirmation?: ((args: ConfirmationHookArgs) => boolean | Promise<boolean>) | undefined;
 }
 
 const hooksSchema = z

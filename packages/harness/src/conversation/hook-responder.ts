@@ -42,7 +42,8 @@ export async function respondToHook(request: CallHookRequest, options: HookRespo
           ...(args.serverName ? { serverName: args.serverName } : {}),
           ...(args.callId ? { callId: args.callId } : {}),
         };
-        const remember = !args.serverName && options.customToolNames.has(toolName);
+        // A call id makes the call unique, so its decision can be shared by every path that asks about it.
+        const remember = Boolean(args.callId) || (!args.serverName && options.customToolNames.has(toolName));
         const decision = await options.gate.decide(gateRequest, { remember });
         if (decision.decision === "deny") return { requestId, preToolResult: { decision: "DENY", reason: decision.reason } };
         return {

@@ -17,11 +17,17 @@ function specificity(pattern: string): number {
  * matching rule decides; among equally specific rules the first listed wins. No match → undefined
  * (the caller decides what that means).
  */
+interface CompiledRule {
+  rule: PolicyRule;
+  matcher: RegExp;
+  specificity: number;
+}
+
 export class PolicyEngine {
-  readonly #rules: { rule: PolicyRule; matcher: RegExp; specificity: number; order: number }[];
+  readonly #rules: CompiledRule[];
 
   constructor(rules: readonly PolicyRule[]) {
-    this.#rules = rules.map((rule, order) => ({ rule, matcher: patternToRegExp(rule.tool), specificity: specificity(rule.tool), order }));
+    this.#rules = rules.map((rule) => ({ rule, matcher: patternToRegExp(rule.tool), specificity: specificity(rule.tool) }));
   }
 
   get isEmpty(): boolean {
@@ -29,7 +35,7 @@ export class PolicyEngine {
   }
 
   evaluate(toolName: string, serverName?: string): PolicyVerdict {
-    let best: (typeof this.#rules)[number] | undefined;
+    let best: CompiledRule | undefined;
     for (const candidate of this.#rules) {
       if (candidate.rule.server !== undefined && candidate.rule.server !== serverName) continue;
       if (!candidate.matcher.test(toolName)) continue;

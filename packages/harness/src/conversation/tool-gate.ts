@@ -56,6 +56,8 @@ export class ToolGate {
 
   /** Decides a call; with `remember`, the decision waits for the matching `take` (custom tools answered by a later toolCall). */
   decide(request: ToolGateRequest, options: { remember: boolean }): Promise<ToolGateDecision> {
+    const remembered = this.#decisions.get(this.#key(request));
+    if (remembered !== undefined) return remembered;
     const decision = this.#evaluate(request);
     if (!options.remember) return decision;
     this.#decisions.set(this.#key(request), decision);

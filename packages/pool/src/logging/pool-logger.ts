@@ -16,3 +16,23 @@ export const silentPoolLogger: PoolLogger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/**
+ * A full logger from any subset of the levels, which never throws: a broken log sink must not
+ * break the pool's books halfway through a crash report.
+ */
+export function shieldLogger(logger: Partial<PoolLogger> | undefined): PoolLogger {
+  if (logger === undefined) return silentPoolLogger;
+  const level =
+    (name: keyof PoolLogger) =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      const method = logger[name];
+      if (typeof method !== "function") return;
+      try {
+        method.call(logger, message, fields);
+      } catch {
+        // Logging is best effort.
+      }
+    };
+  return { debug: level("debug"), info: level("info"), warn: level("warn"), error: level("error") };
+}

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { SpawnBackoff } from "../backoff/spawn-backoff.js";
 import { PoolError } from "../errors/pool-error.js";
 import { ChangeSignal } from "../internal/change-signal.js";
@@ -62,13 +63,14 @@ export interface PoolCloseOptions {
  *
  * @example
  * const pool = new HarnessPool({ maxConversationsPerProcess: 8, minIdleProcesses: 1 });
- * const lease = await pool.acquire({ config: { model: "gemini-2.5-flash" }, partition: { storageDirectory: "/var/lib/agent" } });
+ * const lease = await pool.acquire({ config: { model: "gemini-3.6-flash" }, partition: { storageDirectory: "/var/lib/my-agent" } });
  * try {
- *   for await (const step of lease.conversation.send("Hello").steps) console.log(step.kind);
+ *   const turn = lease.conversation.send("What is in this directory?");
+ *   for await (const step of turn) if (step.kind === "text") process.stdout.write(step.textDelta);
  * } finally {
  *   await lease.release();
  * }
- * await pool.close();
+ * await pool.close({ deadlineMs: 10_000 });
  */
 export class HarnessPool<TConfig = HarnessConversationConfig, TConversation extends PooledConversation = HarnessConversation> {
   /** Resolves when `close()` (or `drain()`) has stopped every process. */
@@ -103,7 +105,10 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
 
   constructor(options: HarnessPoolOptions<TConfig, TConversation> = {}) {
     this.#settings = resolvePoolSettings(options);
-    const harnessOptions = options.harness ?? {};
+    // Every acquire in flight listens for the pool closing; a hundred at once is normal, not a leak.
+    setMaxListeners(0, this.#controller.signal);
+    // The processes report to the pool's logger unless told otherwise: both speak the same four levels.
+    const harnessOptions = { logger: this.#settings.logger, ...options.harness };
     this.#startProcess =
       options.startProcess ??
       // Without a factory the pool runs real harness processes, whose config and conversation
@@ -414,12 +419,12 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
         member.leases.delete(lease as PooledLease<TConversation>);
         member.closingConversations += 1;
         this.#totals.releases += 1;
-        this.#trackClosing(
-          settled.then(() => {
-            member.closingConversations -= 1;
-            this.#slotFreed(member);
-          }),
-        );
+        const freed = settled.then(() => {
+          member.closingConversations -= 1;
+          this.#slotFreed(member);
+        });
+        this.#trackClosing(freed);
+        return freed;
       },
     };
   }
@@ -467,8 +472,12 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     if (member.state !== "ready" || member.occupied > 0) return;
     const record = member.partition;
     const idle = [...record.members].filter((candidate) => candidate.isIdle).length;
-    // Warm spares are exactly the idle processes the partition asked to keep.
-    if (idle <= record.minIdleProcesses) return;
+    if (idle <= record.minIdleProcesses) {
+      // A warm spare the partition asked to keep; look again later, as `warm()` may lower the target.
+      member.idleTimer = setTimeout(() => this.#idleGraceEnded(member), this.#settings.idleGraceMs);
+      member.idleTimer.unref();
+      return;
+    }
     this.#totals.idleStops += 1;
     this.#settings.logger.info("stopping an idle harness process", {
       processId: member.id,

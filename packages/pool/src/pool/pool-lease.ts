@@ -33,8 +33,11 @@ export interface PoolLease<TConversation> {
 /** What a lease tells its pool. */
 export interface LeaseOwner {
   parkedChanged(): void;
-  /** The conversation is being closed: the slot is still taken until `settled` resolves. */
-  ending(lease: PooledLease<PooledConversation>, settled: Promise<void>): void;
+  /**
+   * The conversation is being closed: the slot stays taken until `settled` resolves. Returns a
+   * promise that resolves once the slot is free again.
+   */
+  ending(lease: PooledLease<PooledConversation>, settled: Promise<void>): Promise<void>;
 }
 
 export interface PooledLeaseInit<TConversation> {
@@ -110,8 +113,8 @@ export class PooledLease<TConversation extends PooledConversation> implements Po
     if (this.#ended) return;
     this.#ended = true;
     this.#controller.abort(reason);
-    const settled = this.#closeConversation().finally(() => this.#resolveClosed());
-    this.#owner.ending(this as PooledLease<PooledConversation>, settled);
+    const freed = this.#owner.ending(this as PooledLease<PooledConversation>, this.#closeConversation());
+    void freed.then(() => this.#resolveClosed());
   }
 
   async #closeConversation(): Promise<void> {

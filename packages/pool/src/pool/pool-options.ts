@@ -1,6 +1,6 @@
 import { defaultSpawnBackoff, type SpawnBackoffOptions } from "../backoff/spawn-backoff.js";
 import { PoolError } from "../errors/pool-error.js";
-import { silentPoolLogger, type PoolLogger } from "../logging/pool-logger.js";
+import { shieldLogger, type PoolLogger } from "../logging/pool-logger.js";
 import type { PlacementStrategy } from "../placement/placement-policy.js";
 
 /** How the pool sizes, places, watches and stops processes. Every field is optional. */
@@ -25,8 +25,8 @@ export interface HarnessPoolSettings {
   readonly processGracePeriodMs?: number;
   /** How long `close()` waits for conversations to close before it stops the processes anyway. Default 10 000 ms. */
   readonly closeDeadlineMs?: number;
-  /** Where spawns, crashes, back-off and idle stops are reported. Default: nowhere. */
-  readonly logger?: PoolLogger;
+  /** Where spawns, crashes, back-off and idle stops are reported; any subset of the four levels. Default: nowhere. */
+  readonly logger?: Partial<PoolLogger>;
   /** Closes the pool when aborted, for pools owned by something with a lifetime of its own. */
   readonly signal?: AbortSignal;
 }
@@ -58,7 +58,7 @@ export function resolvePoolSettings(settings: HarnessPoolSettings): ResolvedPool
     spawnBackoff: { ...defaultSpawnBackoff, ...settings.spawnBackoff },
     processGracePeriodMs: settings.processGracePeriodMs,
     closeDeadlineMs: settings.closeDeadlineMs ?? 10_000,
-    logger: settings.logger ?? silentPoolLogger,
+    logger: shieldLogger(settings.logger),
   };
   requireInteger("maxConversationsPerProcess", resolved.maxConversationsPerProcess, 1);
   if (resolved.maxProcesses !== Number.POSITIVE_INFINITY) requireInteger("maxProcesses", resolved.maxProcesses, 1);

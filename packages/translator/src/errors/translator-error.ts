@@ -14,6 +14,13 @@ export interface TranslatorErrorOptions {
 /**
  * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
  * and across duplicated installs, where `instanceof` does not.
+ *
+ * @example
+ * try {
+ *   translator.toolCallResult({ toolCallId: "never-started", output: 1 });
+ * } catch (error) {
+ *   if (TranslatorError.isInstance(error) && error.code === "UNKNOWN_TOOL_CALL") log(error.message);
+ * }
  */
 export class TranslatorError extends Error {
   readonly code: TranslatorErrorCode;

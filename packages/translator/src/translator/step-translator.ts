@@ -89,22 +89,24 @@ export class StepTranslator {
       this.#translateThinking(step, stepKey, record, scope, events);
       this.#translateText(step, stepKey, record, scope, events);
     }
-    const progress = failed ? "failed" : step.status === "done" ? "done" : "open";
+    const progress: StepProgress = failed ? "failed" : step.status === "done" ? "done" : "open";
     // Host-side (custom) tools are emitted by the host through toolCall(); their mirror steps are not.
-    if (step.tool !== undefined && step.tool.kind !== "custom") this.#translateToolCall(step, step.tool, progress, record, scope, events);
+    const tool = step.tool !== undefined && step.tool.kind !== "custom" ? step.tool : undefined;
+    const call = tool === undefined ? undefined : this.#callOfStep(tool, record, scope, events);
+    if (progress === "open") return events;
+    // The step's own words end before what it settles: its call's result, its structured output.
+    this.#closeStepBlocks(stepKey, scope, events);
+    if (call !== undefined && tool !== undefined && !call.settled) this.#settleHarnessCall(step, tool, progress, record, call, events);
     if (step.finish !== undefined && progress === "done" && !record.outputHandled) {
       record.outputHandled = true;
-      this.#translateStructuredOutput(step.finish, stepKey, scope, events);
+      this.#translateStructuredOutput(step.finish, scope, events);
     }
-    if (progress !== "open") {
-      this.#closeStepBlocks(stepKey, scope, events);
-      const invocation = scope.invocation;
-      // A subagent's last words are its answer to the parent, unless it gave structured output.
-      if (progress === "done" && invocation !== undefined && !invocation.answerIsOutput && step.tool === undefined && step.text !== "") {
-        invocation.answer = step.text;
-      }
-      record.finished = true;
+    const invocation = scope.invocation;
+    // A subagent's last words are its answer to the parent, unless it gave structured output.
+    if (progress === "done" && invocation !== undefined && !invocation.answerIsOutput && step.tool === undefined && step.text !== "") {
+      invocation.answer = step.text;
     }
+    record.finished = true;
     return events;
   }
 
@@ -178,8 +180,7 @@ export class StepTranslator {
    * gone (a client disconnect skips `closeRun()`), and the new run may not continue it.
    */
   startRun(): void {
-    this.#run = new RunMemory();
-    this.#state.startRun();
+    this.#beginRun();
   }
 
   /**
@@ -199,7 +200,7 @@ export class StepTranslator {
         events.push({ type: EventType.STEP_FINISHED, stepName: invocation.stepName });
       }
     }
-    this.startRun();
+    this.#beginRun();
     return events;
   }
 
@@ -210,6 +211,14 @@ export class StepTranslator {
    */
   reset(): void {
     this.#turn = new TurnMemory();
+    // A block left open belongs to the retired turn: a new step reusing its index must not continue it.
+    for (const block of this.#run.openText.values()) block.stepKey = RETIRED_STEP_KEY;
+    for (const block of this.#run.openReasoning.values()) block.stepKey = RETIRED_STEP_KEY;
+  }
+
+  #beginRun(): void {
+    this.#run = new RunMemory();
+    this.#state.startRun();
   }
 
   #remember(stepKey: string): StepRecord {
@@ -221,23 +230,23 @@ export class StepTranslator {
   #scopeOf(step: NormalizedStep): Scope {
     const existing = this.#turn.scopes.get(step.trajectoryId);
     if (existing !== undefined) return existing;
-    const scope: Scope = { trajectoryId: step.trajectoryId };
-    if (!step.isMainTrajectory) scope.invocation = this.#invocationOfTrajectory(step.trajectoryId);
+    let scope: Scope;
+    if (step.isMainTrajectory) {
+      // The main scope may already exist, opened by a host call before the first main step.
+      scope = this.#turn.mainScope ??= { trajectoryId: step.trajectoryId };
+    } else {
+      scope = { trajectoryId: step.trajectoryId, invocation: this.#invocationOfTrajectory(step.trajectoryId) };
+    }
     this.#turn.scopes.set(step.trajectoryId, scope);
     return scope;
   }
 
+  /** A host call's scope: the subagent whose trajectory it names, else the main agent's. */
   #scopeOfTrajectory(trajectoryId: string | undefined): Scope {
-    if (trajectoryId !== undefined) {
-      const known = this.#turn.scopes.get(trajectoryId);
-      if (known !== undefined) return known;
-    }
-    // A host call names no trajectory, or one that has sent no step yet: it belongs to the main agent.
-    const main = [...this.#turn.scopes.values()].find((scope) => scope.invocation === undefined);
-    if (main !== undefined) return main;
-    const scope: Scope = { trajectoryId: trajectoryId ?? "" };
-    this.#turn.scopes.set(scope.trajectoryId, scope);
-    return scope;
+    const known = trajectoryId === undefined ? undefined : this.#turn.scopes.get(trajectoryId);
+    if (known !== undefined) return known;
+    // Keyed apart from any real trajectory: a named one not seen yet may turn out to be a subagent's.
+    return (this.#turn.mainScope ??= { trajectoryId: "" });
   }
 
   /**
@@ -303,14 +312,16 @@ export class StepTranslator {
     events.push(withAttribution({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: open.messageId, delta: fresh }, subagentRunId));
   }
 
-  #translateToolCall(step: NormalizedStep, tool: StepToolCall, progress: StepProgress, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
-    let call = record.toolCallId === undefined ? undefined : this.#turn.calls.get(record.toolCallId);
-    if (call === undefined) {
-      // A call the host already emitted under the harness's own id is not emitted twice.
-      if (tool.callId !== undefined && this.#turn.calls.has(tool.callId)) return;
-      call = this.#startHarnessCall(tool, record, scope, events);
-    }
-    if (call.settled || progress === "open") return;
+  /** The call a step made, started on its first sight (undefined when the host owns it). */
+  #callOfStep(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[]): CallRecord | undefined {
+    const known = record.toolCallId === undefined ? undefined : this.#turn.calls.get(record.toolCallId);
+    if (known !== undefined) return known;
+    // A call the host already emitted under the harness's own id is not emitted twice.
+    if (tool.callId !== undefined && this.#turn.calls.has(tool.callId)) return undefined;
+    return this.#startHarnessCall(tool, record, scope, events);
+  }
+
+  #settleHarnessCall(step: NormalizedStep, tool: StepToolCall, progress: StepProgress, record: StepRecord, call: CallRecord, events: AGUIEvent[]): void {
     const outcome: ToolOutcome = { toolName: call.toolCallName };
     if (progress === "failed") outcome.errorMessage = step.error?.message ?? "";
     const result = tool.result ?? addedFields(tool.arguments, record.argumentKeys);
@@ -323,7 +334,8 @@ export class StepTranslator {
     const toolCallId = tool.callId ?? this.#options.ids();
     record.toolCallId = toolCallId;
     record.argumentKeys = Object.keys(tool.arguments);
-    const shown = tool.kind !== "builtin" || this.#options.showBuiltinToolCalls;
+    // `invoke_subagent` is a built-in too: hiding built-ins hides its card, not its subagent's bracket.
+    const shown = tool.kind === "mcp" || this.#options.showBuiltinToolCalls;
     if (tool.kind !== "subagent") {
       return this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
     }
@@ -402,7 +414,7 @@ export class StepTranslator {
     if (invocation !== undefined && !subagentMode) this.#finishInvocation(invocation, outcome.errorMessage, events);
   }
 
-  #translateStructuredOutput(finish: NonNullable<NormalizedStep["finish"]>, stepKey: string, scope: Scope, events: AGUIEvent[]): void {
+  #translateStructuredOutput(finish: NonNullable<NormalizedStep["finish"]>, scope: Scope, events: AGUIEvent[]): void {
     // Output that does not parse is still the model's answer: it is passed on as the string it is.
     const output = "output" in finish ? finish.output : finish.outputString;
     if (scope.invocation !== undefined) {
@@ -411,7 +423,6 @@ export class StepTranslator {
       scope.invocation.answerIsOutput = true;
       return;
     }
-    this.#closeStepBlocks(stepKey, scope, events);
     if (this.#options.structuredOutput === "custom") {
       events.push({ type: EventType.CUSTOM, name: STRUCTURED_OUTPUT_EVENT_NAME, value: output });
       return;
@@ -492,6 +503,9 @@ export class StepTranslator {
     pushTextEnd(open, events);
   }
 }
+
+/** A step key no step has (every real key holds a NUL separator). */
+const RETIRED_STEP_KEY = "retired";
 
 /** The step key: the pair itself, since a trajectory id may contain the `:` of the wire step id. */
 function keyOf(trajectoryId: string, stepIndex: number): string {

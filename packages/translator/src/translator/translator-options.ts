@@ -13,7 +13,10 @@ export interface StepTranslatorOptions {
   subagentEvents?: "subagent" | "step";
   /** Where a `finish` step's structured output goes: `"state"` (default, STATE_SNAPSHOT/DELTA) or `"custom"`. */
   structuredOutput?: "state" | "custom";
-  /** `"hide"` keeps built-in tool calls out of the stream (subagent brackets still show). Default `"show"`. */
+  /**
+   * `"hide"` keeps built-in tool calls (`invoke_subagent` included) out of the stream; MCP calls and
+   * subagent brackets still show. Default `"show"`.
+   */
   builtinToolCalls?: "show" | "hide";
   /** The longest TOOL_CALL_ARGS delta; longer argument members are cut. Default 256. */
   maxArgumentDeltaLength?: number;
@@ -21,7 +24,12 @@ export interface StepTranslatorOptions {
   usage?: UsageLabels & { baseline?: CumulativeUsage };
 }
 
-/** The CUSTOM event name of structured output in `structuredOutput: "custom"` mode. */
+/**
+ * The CUSTOM event name of structured output in `structuredOutput: "custom"` mode.
+ *
+ * @example
+ * if (event.type === EventType.CUSTOM && event.name === STRUCTURED_OUTPUT_EVENT_NAME) show(event.value);
+ */
 export const STRUCTURED_OUTPUT_EVENT_NAME = "antigravity.structured_output";
 
 export interface ResolvedOptions {

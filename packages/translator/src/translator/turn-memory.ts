@@ -57,6 +57,8 @@ export interface CallRecord {
 export class TurnMemory {
   readonly steps = new Map<string, StepRecord>();
   readonly scopes = new Map<string, Scope>();
+  /** The main agent's scope, shared by the main trajectory's steps and by host calls. */
+  mainScope?: Scope;
   readonly calls = new Map<string, CallRecord>();
   readonly invocations: SubagentInvocation[] = [];
 }

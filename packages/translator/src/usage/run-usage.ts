@@ -6,11 +6,11 @@ import type { TokenUsage } from "@ag-ui/core";
  * strings; numbers are accepted too.
  */
 export interface CumulativeUsage {
-  promptTokenCount?: string | number;
-  candidatesTokenCount?: string | number;
-  totalTokenCount?: string | number;
-  thoughtsTokenCount?: string | number;
-  cachedContentTokenCount?: string | number;
+  promptTokenCount?: string | number | undefined;
+  candidatesTokenCount?: string | number | undefined;
+  totalTokenCount?: string | number | undefined;
+  thoughtsTokenCount?: string | number | undefined;
+  cachedContentTokenCount?: string | number | undefined;
 }
 
 export interface UsageLabels {

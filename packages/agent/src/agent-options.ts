@@ -1,0 +1,146 @@
+import type { AgentCapabilities } from "@ag-ui/core";
+import type { ConversationConfig, ConversationHooks, CustomTool } from "@ag-ui-antigravity/harness";
+import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
+import { z } from "zod";
+
+/**
+ * Where the harness comes from. Never chosen silently: `"discover"` (the default) looks for the real
+ * `localharness` (ANTIGRAVITY_HARNESS_PATH, python3's site-packages, PATH); `"emulator"` runs
+ * `@ag-ui-antigravity/harness-emulator`; `{ path }` runs that binary.
+ */
+export type HarnessSource = "discover" | "emulator" | { path: string };
+
+/** A tool that runs in this server. Its handler may call `interrupt()`, `getState()`, `setState()` and `getContext()` from `@ag-ui-antigravity/hitl`. */
+export type ServerTool = CustomTool;
+
+export interface AntigravityAgentLogger {
+  debug?(details: Record<string, unknown>, message: string): void;
+  info?(details: Record<string, unknown>, message: string): void;
+  warn?(details: Record<string, unknown>, message: string): void;
+  error?(details: Record<string, unknown>, message: string): void;
+}
+
+export interface AntigravityAgentOptions {
+  /** Agent id and description, as AG-UI clients see them. */
+  agentId?: string;
+  description?: string;
+  harness?: HarnessSource;
+  /** Text model. With the emulator, `emulator:<scenario>` picks a scenario (default `demo`). */
+  model?: string;
+  /** Gemini API key; defaults to GEMINI_API_KEY. */
+  apiKey?: string;
+  /** A Gemini API or Vertex endpoint; exclusive with `baseUrl`. */
+  endpoint?: ConversationConfig["endpoint"];
+  /** Root URL of a local OpenAI-compatible server; exclusive with `endpoint`. */
+  baseUrl?: string;
+  thinkingLevel?: ConversationConfig["thinkingLevel"];
+  systemInstructions?: ConversationConfig["systemInstructions"];
+  /** Fixed workspaces every thread shares. */
+  workspaces?: string[];
+  /** Gives every thread its own directory under this root (added to `workspaces`). */
+  workspaceRoot?: string;
+  /** Tools that run in this server. */
+  serverTools?: ServerTool[];
+  /** Harness builtins to enable. Default none (but `finish`): a chat-safe agent. */
+  builtinTools?: NonNullable<ConversationConfig["builtinTools"]>;
+  /** Ask the user (an approval interrupt) before every tool call; `{ exempt }` names tools that never ask. */
+  toolApproval?: boolean | { exempt?: string[] };
+  mcpServers?: ConversationConfig["mcpServers"];
+  subagents?: ConversationConfig["subagents"];
+  /** JSON Schema of structured output; it is delivered as state (default) or as a CUSTOM event. */
+  responseSchema?: Record<string, unknown>;
+  structuredOutputAs?: "state" | "custom";
+  /** Policies and hooks of the harness client, for advanced uses. */
+  policies?: ConversationConfig["policies"];
+  hooks?: Omit<ConversationHooks, "onQuestions">;
+  /** Where conversations (and the thread map) persist; needed for cold resume across restarts. */
+  saveDir?: string;
+  /** A pool shared with other agents, or options for the agent's own pool. */
+  pool?: HarnessPool | Partial<HarnessPoolSettings>;
+  /** Extra environment for the harness process (part of the pool partition key). */
+  env?: Record<string, string>;
+  sessions?: { idleTimeoutMs?: number; parkedTimeoutMs?: number; maxSessions?: number; maxRememberedThreads?: number };
+  /** Dispatch a frontend tool at most once per turn per (name, arguments) (default true). */
+  deduplicateToolCalls?: boolean;
+  /** Per-turn harness timeout (default 300 s; false: none). Time parked on a human does not count. */
+  turnTimeoutMs?: number | false;
+  /** Experimental human-in-the-loop options. */
+  hitl?: {
+    /** Offer the silent `get_app_context` / `get_shared_state` tools to the model. */
+    contextTools?: boolean;
+    /** Prepend a bounded summary of the run's context and state to each turn. */
+    turnSummary?: boolean;
+    /** New input while interrupts wait: abandon them (default) or refuse the run. */
+    newInputWhileParked?: "abandon" | "refuse";
+  };
+  /** Replace the advertised capabilities entirely. */
+  capabilities?: AgentCapabilities;
+  logger?: AntigravityAgentLogger;
+}
+
+const functionValue = z.custom<(...args: never[]) => unknown>((value) => typeof value === "function", { message: "must be a function" });
+const objectValue = z.record(z.string(), z.unknown());
+
+/**
+ * Shape checks of the options the agent owns. What is passed through to the harness client
+ * (endpoint, MCP servers, subagents, policies) is validated by the client itself when the first
+ * conversation opens, and surfaces as CONFIG_INVALID naming the field.
+ */
+export const agentOptionsSchema = z
+  .object({
+    agentId: z.string().min(1).optional(),
+    description: z.string().optional(),
+    harness: z.union([z.literal("discover"), z.literal("emulator"), z.object({ path: z.string().min(1) }).strict()]).optional(),
+    model: z.string().min(1).optional(),
+    apiKey: z.string().min(1).optional(),
+    endpoint: objectValue.optional(),
+    baseUrl: z.url().optional(),
+    thinkingLevel: z.string().optional(),
+    systemInstructions: z.unknown().optional(),
+    workspaces: z.array(z.string().refine((path) => path.startsWith("/"), "workspaces are absolute paths")).optional(),
+    workspaceRoot: z.string().refine((path) => path.startsWith("/"), "workspaceRoot is an absolute path").optional(),
+    serverTools: z.array(z.object({ name: z.string().min(1), description: z.string(), parameters: objectValue, handler: functionValue }).loose()).optional(),
+    builtinTools: z.array(z.string()).optional(),
+    toolApproval: z.union([z.boolean(), z.object({ exempt: z.array(z.string()).optional() }).strict()]).optional(),
+    mcpServers: z.array(objectValue).optional(),
+    subagents: z.array(objectValue).optional(),
+    responseSchema: objectValue.optional(),
+    structuredOutputAs: z.enum(["state", "custom"]).optional(),
+    policies: z.array(objectValue).optional(),
+    hooks: z.record(z.string(), functionValue).optional(),
+    saveDir: z.string().refine((path) => path.startsWith("/"), "saveDir is an absolute path").optional(),
+    pool: z.unknown().optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    sessions: z
+      .object({
+        idleTimeoutMs: z.number().int().positive().optional(),
+        parkedTimeoutMs: z.number().int().positive().optional(),
+        maxSessions: z.number().int().positive().optional(),
+        maxRememberedThreads: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    deduplicateToolCalls: z.boolean().optional(),
+    turnTimeoutMs: z.union([z.number().int().positive(), z.literal(false)]).optional(),
+    hitl: z
+      .object({
+        contextTools: z.boolean().optional(),
+        turnSummary: z.boolean().optional(),
+        newInputWhileParked: z.enum(["abandon", "refuse"]).optional(),
+      })
+      .strict()
+      .optional(),
+    capabilities: objectValue.optional(),
+    logger: objectValue.optional(),
+  })
+  .strict()
+  .superRefine((options, context) => {
+    if (options.endpoint !== undefined && options.baseUrl !== undefined) {
+      context.addIssue({ code: "custom", path: ["baseUrl"], message: "endpoint and baseUrl are mutually exclusive" });
+    }
+    const names = new Set<string>();
+    for (const [index, tool] of (options.serverTools ?? []).entries()) {
+      if (names.has(tool.name)) context.addIssue({ code: "custom", path: ["serverTools", index, "name"], message: `duplicate server tool ${tool.name}` });
+      names.add(tool.name);
+    }
+  });

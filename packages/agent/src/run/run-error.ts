@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import { EventType, type RunErrorEvent } from "@ag-ui/core";
+import { HarnessError } from "@ag-ui-antigravity/harness";
+import { HitlError } from "@ag-ui-antigravity/hitl";
+import { PoolError } from "@ag-ui-antigravity/pool";
+import { AgentError } from "../errors/agent-error.js";
+
+/** A RUN_ERROR and what to log about it server-side. */
+export interface MappedRunError {
+  event: RunErrorEvent;
+  /** Included in the event's message, so a user report can be matched to the server log. */
+  correlationId: string;
+  /** Whether the failure means the session's harness conversation is gone and must be rebuilt. */
+  harnessLost: boolean;
+}
+
+/** HarnessError codes that mean the conversation (or its process) is gone. */
+const lostHarnessCodes = new Set(["CONNECTION_CLOSED", "SPAWN_FAILED", "HANDSHAKE_FAILED", "INIT_FAILED", "PROTOCOL"]);
+
+/**
+ * The one place where local errors become wire errors. Messages are written here for the user and
+ * never carry the error's own text when that text may hold stderr, paths, ports or keys; the
+ * original is logged with the correlation id.
+ */
+export function toRunError(error: unknown): MappedRunError {
+  const correlationId = randomUUID().slice(0, 8);
+  const event = (code: string, message: string): RunErrorEvent => ({
+    type: EventType.RUN_ERROR,
+    code,
+    message: `${message} (ref ${correlationId})`,
+  });
+  if (AgentError.isInstance(error)) {
+    return { event: event(error.code, error.message), correlationId, harnessLost: false };
+  }
+  if (HitlError.isInstance(error)) {
+    // The bridge's messages describe the client's own answer or tools; they hold nothing secret.
+    return { event: event(error.code, error.message), correlationId, harnessLost: error.code === "CLOSED" };
+  }
+  if (PoolError.isInstance(error)) {
+    const messages: Record<string, string> = {
+      PROCESS_DIED: "The Antigravity harness process stopped unexpectedly; the next run starts a new one.",
+      POOL_CLOSED: "The server is shutting down.",
+      SPAWN_BACKOFF: "The Antigravity harness keeps failing to start; retrying after a pause.",
+    };
+    return { event: event(error.code, messages[error.code] ?? "The Antigravity harness pool could not serve the run."), correlationId, harnessLost: true };
+  }
+  if (HarnessError.isInstance(error)) {
+    const messages: Partial<Record<string, string>> = {
+      HARNESS_NOT_FOUND: "No Antigravity harness binary was found on the server.",
+      CONFIG_INVALID: "The agent's configuration was refused.",
+      CONNECTION_CLOSED: "The connection to the Antigravity harness was lost; the next run rebuilds it.",
+      TIMEOUT: "The Antigravity turn took too long and was stopped.",
+      CANCELLED: "The run was cancelled.",
+      TURN_FAILED: "The model call failed.",
+      TURN_BUSY: "A turn is already running on this thread.",
+    };
+    return {
+      event: event(error.code, messages[error.code] ?? "The Antigravity harness failed."),
+      correlationId,
+      harnessLost: lostHarnessCodes.has(error.code),
+    };
+  }
+  return { event: event("AGENT_ERROR", "The agent failed unexpectedly."), correlationId, harnessLost: false };
+}

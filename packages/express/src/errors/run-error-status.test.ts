@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RUN_ERROR_STATUSES, httpStatusForRunErrorCode } from "./run-error-status.js";
+
+describe("httpStatusForRunErrorCode", () => {
+  it.each([
+    ["INVALID_INPUT", 400],
+    ["INVALID_TOOL_SCHEMA", 400],
+    ["UNAUTHENTICATED", 401],
+    ["FORBIDDEN", 403],
+    ["NOT_FOUND", 404],
+    ["THREAD_BUSY", 409],
+    ["RATE_LIMITED", 429],
+    ["CAPACITY_EXHAUSTED", 503],
+  ])("maps %s to %i", (code, status) => {
+    expect(httpStatusForRunErrorCode(code)).toBe(status);
+  });
+
+  it("covers exactly the documented table", () => {
+    expect(Object.keys(DEFAULT_RUN_ERROR_STATUSES).sort()).toEqual(
+      ["CAPACITY_EXHAUSTED", "FORBIDDEN", "INVALID_INPUT", "INVALID_TOOL_SCHEMA", "NOT_FOUND", "RATE_LIMITED", "THREAD_BUSY", "UNAUTHENTICATED"],
+    );
+    expect(Object.isFrozen(DEFAULT_RUN_ERROR_STATUSES)).toBe(true);
+  });
+
+  it("leaves other codes, a missing code and inherited property names to be streamed", () => {
+    expect(httpStatusForRunErrorCode("INTERNAL_ERROR")).toBeUndefined();
+    expect(httpStatusForRunErrorCode(undefined)).toBeUndefined();
+    expect(httpStatusForRunErrorCode("toString")).toBeUndefined();
+    expect(httpStatusForRunErrorCode("__proto__")).toBeUndefined();
+  });
+
+  it("lets overrides add, replace and remove entries", () => {
+    const overrides = { QUOTA: 429, THREAD_BUSY: 423, FORBIDDEN: null };
+    expect(httpStatusForRunErrorCode("QUOTA", overrides)).toBe(429);
+    expect(httpStatusForRunErrorCode("THREAD_BUSY", overrides)).toBe(423);
+    expect(httpStatusForRunErrorCode("FORBIDDEN", overrides)).toBeUndefined();
+    expect(httpStatusForRunErrorCode("INVALID_INPUT", overrides)).toBe(400);
+  });
+});

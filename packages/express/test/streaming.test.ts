@@ -1,0 +1,99 @@
+import { EventType } from "@ag-ui/core";
+import express from "express";
+import { describe, expect, it } from "vitest";
+import { createAgentRouter } from "../src/index.js";
+import { AgentProbe, ScriptedAgent, echoScript } from "./helpers/fake-agents.js";
+import { clientWithMessage, postJson, runInputBody, serveAgents, parseSseFrames, readJson, serveListener, closeServersAfterEach } from "./helpers/server.js";
+
+closeServersAfterEach();
+
+describe("POST <path> streams the agent's events", () => {
+  it("serves a chat run to the real HttpAgent", async () => {
+    const probe = new AgentProbe();
+    const server = await serveAgents(new ScriptedAgent(echoScript, { probe }));
+    const client = clientWithMessage(server.url, "hi there");
+    const seen: string[] = [];
+
+    const result = await client.runAgent({}, { onEvent: ({ event }) => void seen.push(event.type) });
+
+    expect(seen).toEqual([
+      EventType.RUN_STARTED,
+      EventType.TEXT_MESSAGE_START,
+      EventType.TEXT_MESSAGE_CONTENT,
+      EventType.TEXT_MESSAGE_END,
+      EventType.RUN_FINISHED,
+    ]);
+    expect(result.newMessages).toEqual([expect.objectContaining({ role: "assistant", content: "echo: hi there" })]);
+    expect(probe.clones).toBe(1);
+    expect(probe.inputs[0]?.threadId).toBe(client.threadId);
+  });
+
+  it("sends the SSE headers proxies need and frames events as data lines", async () => {
+    const server = await serveAgents(new ScriptedAgent(echoScript));
+    const response = await postJson(server.url, runInputBody());
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("cache-control")).toContain("no-cache");
+    expect(response.headers.get("connection")).toBe("keep-alive");
+    expect(response.headers.get("x-accel-buffering")).toBe("no");
+    const events = parseSseFrames(await response.text());
+    expect(events.map((event) => event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(events[2]).toMatchObject({ delta: "echo: hello" });
+  });
+
+  it("clones the agent for every request and hands it the validated input, unknown top-level fields kept", async () => {
+    const probe = new AgentProbe();
+    const server = await serveAgents(new ScriptedAgent(echoScript, { probe }));
+    await (await postJson(server.url, runInputBody({ runId: "a", futureField: { kept: true } }))).text();
+    await (await postJson(server.url, runInputBody({ runId: "b" }))).text();
+
+    expect(probe.clones).toBe(2);
+    expect(probe.inputs.map((input) => input.runId)).toEqual(["a", "b"]);
+    expect((probe.inputs[0] as unknown as Record<string, unknown>)["futureField"]).toEqual({ kept: true });
+  });
+
+  it("serves one path per agent of a map, under a nested base path, with capabilities per agent", async () => {
+    const chat = new ScriptedAgent(echoScript, { capabilities: async () => ({ identity: { name: "chat" } }) });
+    const other = new ScriptedAgent(echoScript, { capabilities: async () => ({ identity: { name: "other" } }) });
+    const server = await serveAgents({ chat, other }, { path: "/agents" });
+
+    const result = await clientWithMessage(`${server.url}/agents/other`, "x").runAgent();
+    expect(result.newMessages[0]).toMatchObject({ content: "echo: x" });
+    expect(await (await fetch(`${server.url}/agents/chat/capabilities`)).json()).toEqual({ identity: { name: "chat" } });
+    expect(await (await fetch(`${server.url}/agents/other/capabilities`)).json()).toEqual({ identity: { name: "other" } });
+  });
+
+  it("answers {} for an agent without getCapabilities, and 500 for capabilities that fail the schema", async () => {
+    const plain = new ScriptedAgent(echoScript);
+    const lying = new ScriptedAgent(echoScript, { capabilities: async () => ({ transport: { streaming: "yes" } }) as never });
+    const server = await serveAgents({ plain, lying });
+
+    const plainResponse = await fetch(`${server.url}/plain/capabilities`);
+    expect(plainResponse.status).toBe(200);
+    expect(await readJson(plainResponse)).toEqual({});
+    const lyingResponse = await fetch(`${server.url}/lying/capabilities`);
+    expect(lyingResponse.status).toBe(500);
+    expect((await readJson(lyingResponse)).error.code).toBe("INTERNAL_ERROR");
+  });
+
+  it("answers GET /healthz and a JSON 404 for unknown routes", async () => {
+    const server = await serveAgents(new ScriptedAgent(echoScript));
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await readJson(health)).toEqual({ status: "ok" });
+    const missing = await fetch(`${server.url}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect((await readJson(missing)).error.code).toBe("NOT_FOUND");
+  });
+
+  it("works as a router mounted under a prefix of the user's own app", async () => {
+    const app = express();
+    app.use("/ag-ui", createAgentRouter({ chat: new ScriptedAgent(echoScript) }));
+    const server = await serveListener(app);
+
+    const result = await clientWithMessage(`${server.url}/ag-ui/chat`, "mounted").runAgent();
+    expect(result.newMessages[0]).toMatchObject({ content: "echo: mounted" });
+    expect((await fetch(`${server.url}/ag-ui/healthz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { readKnobs } from "./emulator-knobs.js";
+
+describe("readKnobs", () => {
+  it("has defaults suited to demos", () => {
+    expect(readKnobs({})).toEqual({
+      scenario: undefined,
+      version: "0.1.10",
+      deterministic: false,
+      tokenDelayMs: 15,
+      chunkSize: 12,
+      rebroadcastMs: 1000,
+      triggerCrashOnEmpty: false,
+      envelope: true,
+    });
+  });
+
+  it("parses every knob and ignores malformed values", () => {
+    expect(
+      readKnobs({
+        ANTIGRAVITY_EMULATOR_SCENARIO: " demo ",
+        ANTIGRAVITY_EMULATOR_VERSION: "0.1.8",
+        ANTIGRAVITY_EMULATOR_DETERMINISTIC: "1",
+        ANTIGRAVITY_EMULATOR_CHUNK_SIZE: "-3",
+        ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "0",
+        ANTIGRAVITY_EMULATOR_TRIGGER_CRASH: "yes",
+        ANTIGRAVITY_EMULATOR_ENVELOPE: "off",
+      }),
+    ).toEqual({ scenario: "demo", version: "0.1.8", deterministic: true, tokenDelayMs: 0, chunkSize: 12, rebroadcastMs: 0, triggerCrashOnEmpty: true, envelope: false });
+  });
+});

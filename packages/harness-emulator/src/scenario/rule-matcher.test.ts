@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { ConfigView } from "../conversation/config-view.js";
+import { findMentionedTool, matchRule } from "./rule-matcher.js";
+import { loadScenario } from "./scenario-loader.js";
+
+const demo = loadScenario("demo");
+
+function ruleFor(text: string, options: { trigger?: boolean; config?: ConstructorParameters<typeof ConfigView>[0] } = {}): string | undefined {
+  const config = new ConfigView(options.config ?? { tools: [{ name: "get_weather" }, { name: "get_weather_alerts" }] });
+  return matchRule(demo, { text, trigger: options.trigger ?? false, lastToolResult: "", config })?.rule.name;
+}
+
+describe("demo rules", () => {
+  it("calls a tool named by its exact name, preferring the longest name", () => {
+    expect(ruleFor("please use get_weather for Paris")).toBe("call-named-tool");
+    const config = new ConfigView({ tools: [{ name: "get_weather" }, { name: "get_weather_alerts" }] });
+    expect(findMentionedTool("any get_weather_alerts today?", config)).toBe("get_weather_alerts");
+    expect(findMentionedTool("get_weatherish", config)).toBeUndefined();
+  });
+
+  it("asks the user only when ask_question is enabled", () => {
+    expect(ruleFor("ask me to choose between tea or coffee")).toBe("ask-the-user");
+    expect(ruleFor("ask me something", { config: { harnessSideTools: { userQuestions: { enabled: false } } } })).toBe("echo");
+  });
+
+  it("lists files only when list_directory is enabled", () => {
+    expect(ruleFor("list the files please")).toBe("list-files");
+    expect(ruleFor("list the files please", { config: { harnessSideTools: { listDir: { enabled: false } } } })).toBe("echo");
+  });
+
+  it("answers triggers with the trigger rule and everything else with the echo", () => {
+    expect(ruleFor("get_weather", { trigger: true })).toBe("trigger");
+    expect(ruleFor("hello")).toBe("echo");
+  });
+});

@@ -1,0 +1,194 @@
+// The emulator as a process: authentication, shutdown and persistence, malformed input, and the
+// fault actions scenarios can trigger. Every test spawns the BUILT binary.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { afterAll, describe, expect, it } from "vitest";
+import { configFor, isAlive, reapLeaks, scenarioDirectory, spawnEmulator, waitForStderr, type EmulatorProcess } from "./support/emulator-driver.js";
+
+const spawned: EmulatorProcess[] = [];
+
+async function start(env: Record<string, string> = {}): Promise<EmulatorProcess> {
+  const emulator = await spawnEmulator({ env });
+  spawned.push(emulator);
+  return emulator;
+}
+
+afterAll(async () => {
+  for (const emulator of spawned) if (isAlive(emulator.child.pid) && emulator.child.exitCode === null) await emulator.stop();
+  const leaks = await reapLeaks();
+  expect(leaks).toEqual({ children: 0, sockets: 0 });
+  for (const emulator of spawned) expect(isAlive(emulator.child.pid)).toBe(false);
+});
+
+function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://localhost:${port}/`, { headers });
+    socket.once("unexpected-response", (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.once("open", () => {
+      socket.terminate();
+      reject(new Error("upgrade unexpectedly accepted"));
+    });
+    socket.once("error", () => undefined);
+  });
+}
+
+describe("authentication", () => {
+  it("refuses an upgrade with a wrong or missing x-goog-api-key with HTTP 401 and says why on stderr", async () => {
+    const emulator = await start();
+    expect(await upgradeStatus(emulator.port, { "x-goog-api-key": "wrong" })).toBe(401);
+    expect(await upgradeStatus(emulator.port, {})).toBe(401);
+    await waitForStderr(emulator, "wrong x-goog-api-key");
+    await waitForStderr(emulator, "missing x-goog-api-key header");
+    const conversation = await emulator.connect();
+    const init = await conversation.init(configFor("plain"));
+    expect(init["initializeConversationResponse"].cascadeId).toMatch(/^[0-9a-f]{32}$/);
+    await conversation.close();
+  });
+});
+
+describe("shutdown", () => {
+  it("stdin EOF persists every conversation, closes the sockets and exits 0 within 2 s, even mid-turn", async () => {
+    const emulator = await start();
+    const idle = await emulator.connect();
+    const idleInit = await idle.init(configFor("plain"));
+    idle.send({ userInput: "hello" });
+    await idle.untilIdle();
+    const busy = await emulator.connect();
+    const busyInit = await busy.init(configFor("custom", { tools: [{ name: "slow_tool", parametersJsonSchema: "{}" }] }));
+    busy.send({ userInput: "use slow_tool" });
+    await busy.next((message) => message["toolCall"] !== undefined);
+    const result = await emulator.stop();
+    expect(result).toMatchObject({ code: 0, signal: null });
+    expect(result.elapsedMs).toBeLessThan(2_000);
+    await Promise.all([idle.closed, busy.closed]);
+    for (const init of [idleInit, busyInit]) {
+      const file = join(emulator.storageDirectory, "conversations", `${init["initializeConversationResponse"].cascadeId}.json`);
+      expect(existsSync(file)).toBe(true);
+      expect(JSON.parse(readFileSync(file, "utf8")).history.length).toBeGreaterThan(0);
+    }
+    // Nothing but the one OutputConfig frame ever reached stdout.
+    const stdout = emulator.stdout();
+    expect(stdout.length).toBe(4 + stdout.readUInt32LE(0));
+  });
+
+  it("SIGTERM shuts down the same way", async () => {
+    const emulator = await start();
+    const conversation = await emulator.connect();
+    const init = await conversation.init(configFor("plain"));
+    conversation.send({ userInput: "hello" });
+    await conversation.untilIdle();
+    const started = Date.now();
+    emulator.child.kill("SIGTERM");
+    const exit = await emulator.exited;
+    expect(exit.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(existsSync(join(emulator.storageDirectory, "conversations", `${init["initializeConversationResponse"].cascadeId}.json`))).toBe(true);
+  });
+});
+
+describe("malformed input", () => {
+  it("closes only the offending connection with a reason and keeps serving the others", async () => {
+    const emulator = await start();
+    const healthy = await emulator.connect();
+    await healthy.init(configFor("plain"));
+    const broken = await emulator.connect();
+    await broken.init(configFor("plain"));
+    broken.send("{ this is not json");
+    const closed = await broken.closed;
+    expect(closed.code).toBe(1007);
+    expect(closed.reason).toContain("not valid JSON");
+    await waitForStderr(emulator, "not valid JSON");
+    const badInit = await emulator.connect();
+    badInit.send("[1, 2, 3]");
+    expect((await badInit.closed).code).toBe(1007);
+    const binary = await emulator.connect();
+    binary.socket.send(Buffer.from([1, 2, 3]));
+    await binary.init(configFor("plain"));
+    await binary.close();
+    healthy.send({ user_input: "snake case works too" });
+    const turn = await healthy.untilIdle();
+    expect(turn.at(-1)!["trajectoryStateUpdate"].state).toBe("STATE_FULLY_IDLE");
+    await healthy.close();
+    expect(emulator.child.exitCode).toBeNull();
+  });
+});
+
+describe("fault actions", () => {
+  it("exits with the scripted code", async () => {
+    const emulator = await start();
+    const conversation = await emulator.connect();
+    await conversation.init(configFor("faults"));
+    conversation.send({ userInput: "exit" });
+    expect((await emulator.exited).code).toBe(3);
+  });
+
+  it("SIGKILLs itself", async () => {
+    const emulator = await start();
+    const conversation = await emulator.connect();
+    await conversation.init(configFor("faults"));
+    conversation.send({ userInput: "kill" });
+    expect((await emulator.exited).signal).toBe("SIGKILL");
+    expect((await conversation.closed).code).toBe(1006);
+  });
+
+  it("stalls one turn forever without affecting another conversation; closes a socket; emits malformed and unknown frames", async () => {
+    const emulator = await start();
+    const stalled = await emulator.connect();
+    await stalled.init(configFor("faults"));
+    stalled.send({ userInput: "stall" });
+    await stalled.next((message) => message["trajectoryStateUpdate"]?.state === "STATE_RUNNING");
+    const other = await emulator.connect();
+    await other.init(configFor("faults"));
+    other.send({ userInput: "malformed" });
+    await other.untilIdle();
+    expect(other.messages.some((message) => message["__unparseable"] !== undefined)).toBe(true);
+    other.send({ userInput: "unknown-field" });
+    expect((await other.untilIdle()).some((message) => message["stepUpdate"]?.futureField !== undefined)).toBe(true);
+    other.send({ userInput: "unknown-enum" });
+    expect((await other.untilIdle()).some((message) => message["trajectoryStateUpdate"]?.state === "STATE_FROM_THE_FUTURE")).toBe(true);
+    other.send({ userInput: "unknown-event" });
+    expect((await other.untilIdle()).some((message) => message["brandNewEvent"] !== undefined)).toBe(true);
+    other.send({ userInput: "close" });
+    const closed = await other.closed;
+    expect(closed).toEqual({ code: 4000, reason: "scenario closed the socket" });
+    // The stalled turn never ended.
+    expect(stalled.messages.some((message) => message["trajectoryStateUpdate"]?.state === "STATE_FULLY_IDLE")).toBe(false);
+    await stalled.close();
+  });
+});
+
+describe("scenario selection", () => {
+  it("takes the scenario from env (process env or InputConfig.env) when the model name does not name one", async () => {
+    const emulator = await spawnEmulator({ input: { env: { ANTIGRAVITY_EMULATOR_SCENARIO: join(scenarioDirectory, "plain.json") } } });
+    spawned.push(emulator);
+    const conversation = await emulator.connect();
+    await conversation.init({ models: [{ name: "gemini-3.6-flash", types: ["MODEL_TYPE_TEXT"] }] });
+    conversation.send({ userInput: "hi" });
+    const turn = await conversation.untilIdle();
+    expect(turn.filter((message) => message["stepUpdate"]?.state === "STATE_DONE").at(-1)!["stepUpdate"].text).toBe("Final answer");
+    const unknown = await emulator.connect();
+    unknown.send({ config: { models: [{ name: "emulator:no-such-scenario", types: ["MODEL_TYPE_TEXT"] }] } });
+    expect((await unknown.closed).reason).toContain("no-such-scenario");
+    await conversation.close();
+  });
+
+  it("deterministic mode gives identical frames across runs", async () => {
+    const runs: string[][] = [];
+    for (let run = 0; run < 2; run++) {
+      const emulator = await start({ ANTIGRAVITY_EMULATOR_DETERMINISTIC: "1" });
+      const conversation = await emulator.connect();
+      await conversation.init(configFor("thinking"));
+      conversation.send({ userInput: "same input" });
+      await conversation.untilIdle();
+      runs.push(conversation.rawFrames);
+      await conversation.close();
+      await emulator.stop();
+    }
+    expect(runs[0]).toEqual(runs[1]);
+    expect(runs[0]![0]).toContain('"cascadeId":"00000000000000000000000000000001"');
+  });
+});

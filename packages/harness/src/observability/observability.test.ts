@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { toHarnessLogger } from "./logger.js";
+import { Redactor } from "./redactor.js";
+import { parseWireSelection, wireSelectionIncludes } from "./wire-selection.js";
+import { WireTap } from "./wire-tap.js";
+
+describe("ANTIGRAVITY_WIRE selection", () => {
+  it("parses channels, message keys and summary", () => {
+    expect(parseWireSelection(undefined)).toBeUndefined();
+    expect(parseWireSelection("0")).toBeUndefined();
+    const selection = parseWireSelection("stepUpdate, summary");
+    expect(selection).toBeDefined();
+    if (selection === undefined) return;
+    expect(selection.summary).toBe(true);
+    expect(wireSelectionIncludes(selection, "ws", "stepUpdate")).toBe(true);
+    expect(wireSelectionIncludes(selection, "ws", "toolCall")).toBe(false);
+    expect(wireSelectionIncludes(selection, "harness", "InputConfig")).toBe(false);
+    const everything = parseWireSelection("summary");
+    expect(everything !== undefined && wireSelectionIncludes(everything, "harness", "InputConfig")).toBe(true);
+  });
+
+  it("prints one redacted summary line per selected message", () => {
+    const lines: string[] = [];
+    const redactor = new Redactor();
+    redactor.addSecret("secret-token-123");
+    const tap = new WireTap({ logger: toHarnessLogger(undefined), redactor, selection: "ws,summary", write: (line) => lines.push(line), loggerConfigured: false });
+    tap.record({ channel: "ws", direction: "receive", messageKey: "stepUpdate", message: { stepUpdate: { trajectoryId: "t", stepIndex: 3, state: "STATE_ACTIVE", textDelta: "hi" } } });
+    tap.record({ channel: "harness", direction: "receive", messageKey: "OutputConfig", message: { apiKey: "secret-token-123" } });
+    expect(lines).toEqual(["antigravity ws ← stepUpdate t:3 STATE_ACTIVE +2 chars"]);
+  });
+});
+
+describe("Redactor", () => {
+  it("blanks secret-named keys and scrubs registered secrets from text", () => {
+    const redactor = new Redactor();
+    redactor.addSecret("AIzaSyExample");
+    expect(redactor.redactValue({ apiKey: "whatever", nested: { note: "key=AIzaSyExample" } })).toEqual({ apiKey: "[REDACTED]", nested: { note: "key=[REDACTED]" } });
+    expect(redactor.fork().redactText("AIzaSyExample")).toBe("[REDACTED]");
+  });
+});
+
+describe("toHarnessLogger", () => {
+  it("accepts partial loggers and swallows a throwing sink", () => {
+    const logger = toHarnessLogger({
+      warn: () => {
+        throw new Error("sink down");
+      },
+    });
+    expect(() => logger.warn("x")).not.toThrow();
+    expect(() => logger.debug("x")).not.toThrow();
+  });
+});

@@ -1,0 +1,54 @@
+import type { HarnessCustomTool } from "../harness/harness-shapes.js";
+
+/** Where the bridge reports what it decided on its own (ignored answers, expiries). */
+export interface HitlLogger {
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface HitlBridgeOptions {
+  /** Ask the user before every tool call that is not exempt (default false). */
+  toolApproval?: boolean;
+  /** Tools that run without asking when `toolApproval` is on. Frontend tools never ask: the client runs them. */
+  autoApproveTools?: readonly string[];
+  /** Turn the harness's `ask_question` requests into interrupts (default true). */
+  questions?: boolean;
+  /** Offer the run's `RunAgentInput.tools` to the model as harness custom tools (default true). */
+  frontendTools?: boolean;
+  /** Dispatch a frontend tool at most once per turn per (name, arguments) (default true). */
+  deduplicateToolCalls?: boolean;
+  /** Frontend tools exempt from deduplication. */
+  deduplicationExemptTools?: readonly string[];
+  /**
+   * Host tools that run in this process. Their handlers may call `interrupt()`, `getState()`,
+   * `setState()` and `getContext()`; the bridge reports their calls and results to the client.
+   */
+  serverTools?: readonly HarnessCustomTool[];
+  /** Offer the silent `get_app_context` tool (the run's context) to the model (default false). */
+  appContextTool?: boolean;
+  /** Offer the silent `get_shared_state` tool (the shared state) to the model (default false). */
+  sharedStateTool?: boolean;
+  /** Prepend a bounded summary of context and state to each turn's input (default off; 4 000 characters when on). */
+  turnSummary?: boolean | { maxChars?: number };
+  /** How long a parked request waits before it is released as abandoned; its `expiresAt` (default 2 h). */
+  parkTimeoutMs?: number;
+  /** How long the turn must be quiet, with something parked, before the run ends (default 150 ms). */
+  settleMs?: number;
+  /** Accept the loose answer shapes documented per interrupt kind before validating (default true). */
+  lenientAnswers?: boolean;
+  /**
+   * New user input while interrupts are parked: "abandon" them (the model is told the user moved on;
+   * default) or "refuse" the run with INTERRUPTS_PENDING, as AG-UI's strict contract has it.
+   */
+  newInputWhileParked?: "abandon" | "refuse";
+  logger?: HitlLogger;
+  /** Clock for deadlines (default `Date.now`). */
+  now?: () => number;
+  /** Id source for interrupts and tool calls without a harness id (default `crypto.randomUUID`). */
+  createId?: () => string;
+}
+
+export const defaultParkTimeoutMs = 2 * 60 * 60 * 1_000;
+export const defaultSettleMs = 150;
+export const defaultTurnSummaryChars = 4_000;
+export const appContextToolName = "get_app_context";
+export const sharedStateToolName = "get_shared_state";

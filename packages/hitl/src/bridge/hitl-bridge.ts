@@ -1,0 +1,506 @@
+import { randomUUID } from "node:crypto";
+import type { Context, HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
+import type { NormalizedStep } from "@ag-ui-antigravity/harness";
+import { collectAnswers } from "../answers/collect-answers.js";
+import { matchAnswers, type AnswerPlan } from "../answers/match-answers.js";
+import { HitlError } from "../errors/hitl-error.js";
+import type { BridgeHooks, HarnessCustomTool, PreToolDecision, PreToolInfo, QuestionsDecision, QuestionsInfo, ToolCallInfo } from "../harness/harness-shapes.js";
+import { approvalDecision, approvalInterrupt, coerceApprovalPayload } from "../interrupts/approval-interrupt.js";
+import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
+import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
+import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
+import { diffJson } from "../json/json-patch-diff.js";
+import { isPlainObject, type JsonValue } from "../json/json-value.js";
+import type { FrontendToolOutcome, ParkedInterrupt, ParkedItem } from "../parking/parked-item.js";
+import { ParkingLot } from "../parking/parking-lot.js";
+import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
+import { runInServerTool, type ServerToolScope } from "../server-tools/server-tool-scope.js";
+import { frontendToolDefinitions, type FrontendToolDefinition } from "../tools/frontend-tools.js";
+import { TurnScope } from "../turn/turn-scope.js";
+import { turnSummary } from "../turn/turn-summary.js";
+import {
+  appContextToolName,
+  defaultParkTimeoutMs,
+  defaultSettleMs,
+  defaultTurnSummaryChars,
+  sharedStateToolName,
+  type HitlBridgeOptions,
+} from "./bridge-options.js";
+import { HitlRun, type RunConclusion, type RunHost, type RunStart } from "./hitl-run.js";
+import type { HitlNotification } from "./notifications.js";
+
+/** Starts a harness turn for queued user input; the agent wraps `conversation.send`. */
+export type StartTurn<TInput> = (input: TInput, context: { preamble: string | undefined; signal: AbortSignal }) => AsyncIterable<NormalizedStep>;
+
+export interface BeginRunOptions<TInput> {
+  /** The user input this run adds (the agent decides what is new); absent for a pure resume. */
+  newInput?: TInput;
+  /** How to start a turn for queued input. The latest one given is used. */
+  startTurn: StartTurn<TInput>;
+}
+
+/** What the harness conversation must be configured with for the bridge to work. */
+export interface HarnessPieces {
+  customTools: HarnessCustomTool[];
+  hooks: BridgeHooks;
+  /** Host tools whose calls the bridge reports itself: the translator must not report their mirror steps. */
+  hostToolNames: ReadonlySet<string>;
+  /** Host tools the client never hears about (the silent built-ins). */
+  silentToolNames: ReadonlySet<string>;
+}
+
+/**
+ * The human-in-the-loop bridge of one thread. One primitive serves every feature: tell the client,
+ * park a promise, end the run, and settle the promise from a later run's input. Frontend tools,
+ * questions, approvals and server-tool interrupts all park here; `beginRun` settles what a run
+ * answers, `HitlRun.items()` streams the turn, and `HitlRun.finish()` says how the run ends.
+ *
+ * @example
+ * const bridge = new HitlBridge({ toolApproval: true });
+ * const pieces = bridge.harnessPieces(firstInput.tools);
+ * const conversation = await harness.openConversation({ customTools: pieces.customTools, hooks: pieces.hooks });
+ * const run = bridge.beginRun(input, { newInput: text, startTurn: (text, { signal }) => conversation.send(text, { signal }) });
+ * for await (const item of run.items({ signal })) handle(item);
+ * const conclusion = run.finish();
+ */
+export class HitlBridge {
+  readonly #options: HitlBridgeOptions;
+  readonly #validator = new SchemaValidator();
+  readonly #lot: ParkingLot;
+  readonly #now: () => number;
+  readonly #createId: () => string;
+  readonly #closeController = new AbortController();
+  readonly #serverTools = new Map<string, HarnessCustomTool>();
+  #frontendTools = new Map<string, FrontendToolDefinition>();
+  #turn: TurnScope | undefined;
+  #draining: Promise<void> | undefined;
+  #run: HitlRun | undefined;
+  #undelivered: HitlNotification[] = [];
+  #pendingInputs: unknown[] = [];
+  #startTurn: StartTurn<unknown> | undefined;
+  #context: Context[] = [];
+  #state: unknown;
+  #stateUndelivered = false;
+  readonly #turnEndListeners = new Set<() => void>();
+
+  constructor(options: HitlBridgeOptions = {}) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#createId = options.createId ?? randomUUID;
+    this.#lot = new ParkingLot({ now: this.#now, onExpired: (item) => this.#expired(item) });
+    for (const tool of options.serverTools ?? []) this.#serverTools.set(tool.name, tool);
+  }
+
+  /** Aborted when the bridge closes. */
+  get signal(): AbortSignal {
+    return this.#closeController.signal;
+  }
+
+  /** Ids of everything parked, interrupts and frontend tool calls. */
+  get parkedIds(): string[] {
+    return [...this.#lot.interrupts(), ...this.#lot.frontendTools()].map((item) => item.id);
+  }
+
+  /** Whether anything waits on the client. */
+  get hasParked(): boolean {
+    return this.#lot.size > 0;
+  }
+
+  /** Whether a harness turn is in progress (possibly parked across runs). */
+  get hasTurn(): boolean {
+    return this.#turn !== undefined;
+  }
+
+  /** What this bridge supports, for the agent's `/capabilities` (`humanInTheLoop`). */
+  get capabilities(): HumanInTheLoopCapabilities {
+    return {
+      supported: true,
+      interrupts: true,
+      approvals: this.#options.toolApproval === true,
+      approveWithEdits: this.#options.toolApproval === true,
+    };
+  }
+
+  /**
+   * Calls `listener` whenever a turn is retired (it ended, was halted, or the bridge closed), so
+   * turn-scoped memory elsewhere (the translator's) is dropped together with the bridge's own.
+   * Returns the unsubscribe function.
+   */
+  onTurnEnd(listener: () => void): () => void {
+    this.#turnEndListeners.add(listener);
+    return () => this.#turnEndListeners.delete(listener);
+  }
+
+  /**
+   * The custom tools and hooks to configure the harness conversation with, for these client tools.
+   * Call it when the conversation is (re)built. Client tools are validated here.
+   *
+   * @throws HitlError INVALID_TOOL_SCHEMA naming the tool.
+   */
+  harnessPieces(clientTools: readonly Tool[]): HarnessPieces {
+    const customTools: HarnessCustomTool[] = [];
+    const hostToolNames = new Set<string>();
+    const silentToolNames = new Set<string>();
+    for (const tool of this.#serverTools.values()) {
+      customTools.push(this.#wrapServerTool(tool));
+      hostToolNames.add(tool.name);
+    }
+    this.#frontendTools = new Map();
+    if (this.#options.frontendTools !== false) {
+      for (const definition of frontendToolDefinitions(clientTools, this.#validator)) {
+        if (this.#serverTools.has(definition.name)) {
+          this.#options.logger?.warn(`Client tool ${definition.name} is shadowed by the server tool of the same name.`);
+          continue;
+        }
+        this.#frontendTools.set(definition.name, definition);
+        customTools.push(this.#frontendTool(definition));
+        hostToolNames.add(definition.name);
+      }
+    }
+    for (const silent of this.#silentTools()) {
+      if (hostToolNames.has(silent.name)) continue;
+      customTools.push(silent);
+      hostToolNames.add(silent.name);
+      silentToolNames.add(silent.name);
+    }
+    const hooks: BridgeHooks = {};
+    if (this.#options.questions !== false) hooks.onQuestions = (args) => this.#onQuestions(args);
+    if (this.#options.toolApproval === true) hooks.preTool = (args) => this.#preTool(args, silentToolNames);
+    return { customTools, hooks, hostToolNames, silentToolNames };
+  }
+
+  /**
+   * Attaches a run: validates its tools, settles what its answers resolve (all or nothing), applies
+   * "moving on" when it brings new input while something waits, and queues that input.
+   *
+   * @throws HitlError — INVALID_TOOL_SCHEMA, AMBIGUOUS_ANSWER, UNKNOWN_INTERRUPT, INVALID_ANSWER,
+   * ANSWER_FOR_FRONTEND_TOOL, INTERRUPT_EXPIRED, INTERRUPTS_PENDING (end the run with RUN_ERROR;
+   * nothing was settled), RUN_ACTIVE, CLOSED.
+   */
+  beginRun<TInput>(input: RunAgentInput, options: BeginRunOptions<TInput>): HitlRun {
+    if (this.signal.aborted) throw new HitlError("CLOSED", "The HITL bridge of this thread is closed.");
+    if (this.#run !== undefined && !this.#run.finished) throw new HitlError("RUN_ACTIVE", "Another run of this thread is still attached; finish it first.");
+    if (this.#options.frontendTools !== false) frontendToolDefinitions(input.tools, this.#validator);
+    const plan = matchAnswers(collectAnswers(input), this.#lot, {
+      now: this.#now(),
+      validator: this.#validator,
+      lenientAnswers: this.#options.lenientAnswers !== false,
+    });
+    const resolvesSomething = plan.interrupts.length + plan.frontendTools.length > 0;
+    const hasNewInput = options.newInput !== undefined;
+    if (hasNewInput && !resolvesSomething && this.#lot.interrupts().length > 0 && this.#options.newInputWhileParked === "refuse") {
+      throw new HitlError("INTERRUPTS_PENDING", `Interrupts are waiting (${this.#lot.interrupts().map((item) => item.id).join(", ")}); answer them with resume entries before sending new input.`);
+    }
+    for (const ignored of plan.ignored) this.#options.logger?.warn(`Ignored answer: ${ignored}`);
+    // Commit: nothing below throws, so a refused run above left every parked item as it was.
+    const continuesTurn = this.#turn !== undefined;
+    this.#context = input.context;
+    this.#adoptState(input.state);
+    this.#startTurn = options.startTurn as StartTurn<unknown>;
+    // Handlers resume in later microtasks, so whatever they report reaches the run attached below.
+    const start: RunStart = { ...this.#settle(plan), continuesTurn };
+    if (hasNewInput) {
+      if (!resolvesSomething) start.abandonedIds = this.#abandonAll("new-input");
+      this.#pendingInputs.push(options.newInput);
+    }
+    const run = new HitlRun(this.#runHost(), start);
+    this.#run = run;
+    if (this.#stateUndelivered && isPlainObject(this.#state)) this.#pushStateSnapshot(run);
+    for (const notification of this.#undelivered.splice(0)) run.push(notification);
+    return run;
+  }
+
+  /** Releases every parked caller with CLOSED, halts the turn, and stops all timers. Idempotent. */
+  close(): void {
+    if (this.signal.aborted) return;
+    const error = new HitlError("CLOSED", "The HITL bridge of this thread was closed while the request was waiting.");
+    this.#closeController.abort(error);
+    this.#lot.failAll(error);
+    const turn = this.#turn;
+    this.#turn = undefined;
+    if (turn !== undefined) void turn.halt();
+    this.#pendingInputs = [];
+  }
+
+  // ------------------------------------------------------------------ runs and turns
+
+  #runHost(): RunHost {
+    return {
+      lot: this.#lot,
+      settleMs: this.#options.settleMs ?? defaultSettleMs,
+      currentTurn: () => this.#turn,
+      startNextTurn: () => this.#startNextTurn(),
+      turnEnded: (turn) => this.#retire(turn),
+      haltTurn: (turn) => {
+        this.#draining = turn.halt();
+        this.#retire(turn);
+      },
+      conclude: (run) => this.#conclude(run),
+    };
+  }
+
+  async #startNextTurn(): Promise<TurnScope | undefined> {
+    if (this.#pendingInputs.length === 0 || this.#startTurn === undefined || this.signal.aborted) return undefined;
+    // The harness runs one turn per conversation: a halted turn must finish draining first.
+    if (this.#draining !== undefined) await this.#draining;
+    const input = this.#pendingInputs.shift();
+    const summary = this.#options.turnSummary;
+    const preamble =
+      summary === undefined || summary === false
+        ? undefined
+        : turnSummary({ context: this.#context, state: this.#state, maxChars: (summary === true ? undefined : summary.maxChars) ?? defaultTurnSummaryChars });
+    const controller = new AbortController();
+    const turn = new TurnScope(controller);
+    turn.onRetire(() => {
+      for (const listener of this.#turnEndListeners) listener();
+    });
+    this.#turn = turn;
+    try {
+      turn.attach(this.#startTurn(input, { preamble, signal: controller.signal }));
+    } catch (error) {
+      this.#retire(turn);
+      throw error;
+    }
+    return turn;
+  }
+
+  #retire(turn: TurnScope): void {
+    if (this.#turn === turn) this.#turn = undefined;
+    turn.retire();
+  }
+
+  #conclude(run: HitlRun): RunConclusion {
+    this.#undelivered.push(...run.takeUndelivered());
+    if (this.#run === run) this.#run = undefined;
+    const interrupts = this.#lot.interrupts().map((item) => item.interrupt);
+    const pendingToolCallIds = this.#lot.frontendTools().map((item) => item.id);
+    if (interrupts.length > 0) {
+      const conclusion: RunConclusion = { type: "interrupt", interrupts, pendingToolCallIds };
+      if (isPlainObject(this.#state)) conclusion.stateSnapshot = structuredClone(this.#state);
+      return conclusion;
+    }
+    if (pendingToolCallIds.length > 0) return { type: "pending-tools", pendingToolCallIds };
+    return { type: "completed" };
+  }
+
+  #notify(notification: HitlNotification): void {
+    if (this.#run !== undefined && !this.#run.finished) this.#run.push(notification);
+    else this.#undelivered.push(notification);
+  }
+
+  // ------------------------------------------------------------------ settling
+
+  #settle(plan: AnswerPlan): Omit<RunStart, "continuesTurn"> {
+    for (const { item } of plan.interrupts) this.#lot.take(item.id);
+    for (const { item } of plan.frontendTools) this.#lot.take(item.id);
+    for (const { item, answer } of plan.interrupts) item.settle(answer);
+    for (const { item, outcome } of plan.frontendTools) item.settle(outcome);
+    return {
+      resolvedInterruptIds: plan.interrupts.map(({ item }) => item.id),
+      resolvedToolCallIds: plan.frontendTools.map(({ item }) => item.id),
+      abandonedIds: [],
+      ignored: plan.ignored,
+    };
+  }
+
+  #abandonAll(cause: AbandonCause): string[] {
+    const items: ParkedItem[] = [...this.#lot.interrupts(), ...this.#lot.frontendTools()];
+    for (const item of items) this.#lot.take(item.id, "abandoned");
+    for (const item of items) this.#release(item, cause);
+    return items.map((item) => item.id);
+  }
+
+  #expired(item: ParkedItem): void {
+    this.#options.logger?.warn(`Parked ${item.kind} ${item.id} expired unanswered.`);
+    this.#release(item, "expired");
+  }
+
+  #release(item: ParkedItem, cause: AbandonCause): void {
+    if (item.kind === "frontend-tool") item.settle({ type: "abandoned", cause });
+    else item.settle({ status: "abandoned", cause });
+  }
+
+  #park(item: Omit<ParkedInterrupt, "settle" | "fail" | "expiresAtMs">, expiresAtMs: number, signal: AbortSignal | undefined): Promise<InterruptAnswer> {
+    return this.#parkWith<InterruptAnswer>((settle, fail) => ({ ...item, expiresAtMs, settle, fail }), signal);
+  }
+
+  #parkWith<T>(build: (settle: (value: T) => void, fail: (error: unknown) => void) => ParkedItem, signal: AbortSignal | undefined): Promise<T> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    return new Promise<T>((resolve, reject) => {
+      const item = build(
+        (value) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+      // The harness aborts a handler's signal when the conversation closes or the turn is cancelled.
+      const onAbort = (): void => {
+        if (this.#lot.take(item.id, "abandoned") !== undefined) item.fail(signal?.reason);
+      };
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#lot.park(item);
+    });
+  }
+
+  #deadline(): { expiresAtMs: number; expiresAt: string } {
+    const expiresAtMs = this.#now() + (this.#options.parkTimeoutMs ?? defaultParkTimeoutMs);
+    return { expiresAtMs, expiresAt: new Date(expiresAtMs).toISOString() };
+  }
+
+  // ------------------------------------------------------------------ frontend tools
+
+  #frontendTool(definition: FrontendToolDefinition): HarnessCustomTool {
+    const exempt = new Set(this.#options.deduplicationExemptTools ?? []);
+    return {
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters,
+      handler: (args, context) => {
+        const dispatch = () => this.#dispatchFrontendTool(definition.name, args, context);
+        const turn = this.#turn;
+        if (turn === undefined || this.#options.deduplicateToolCalls === false || exempt.has(definition.name)) return dispatch();
+        return turn.deduplicator.run(definition.name, args, dispatch);
+      },
+    };
+  }
+
+  async #dispatchFrontendTool(toolName: string, args: Record<string, unknown>, context: ToolCallInfo): Promise<string> {
+    const toolCallId = context.callId === "" ? this.#createId() : context.callId;
+    this.#notify({ type: "tool-call", source: "frontend", toolCallId, toolName, arguments: args });
+    const { expiresAtMs } = this.#deadline();
+    const outcome = await this.#parkWith<FrontendToolOutcome>(
+      (settle, fail) => ({ kind: "frontend-tool", id: toolCallId, toolName, arguments: args, expiresAtMs, settle, fail }),
+      context.signal,
+    );
+    if (outcome.type === "error") throw new Error(outcome.message);
+    return outcome.type === "result" ? outcome.content : abandonStatement(outcome.cause);
+  }
+
+  // ------------------------------------------------------------------ questions and approvals
+
+  async #onQuestions(args: QuestionsInfo): Promise<QuestionsDecision> {
+    const questions = describeQuestions(args.questions);
+    const { expiresAt, expiresAtMs } = this.#deadline();
+    const interrupt = questionInterrupt({ id: this.#createId(), questions, expiresAt });
+    this.#notify({ type: "interrupt", interrupt });
+    const answer = await this.#park({ kind: "question", id: interrupt.id, interrupt, coerce: (raw) => coerceQuestionPayload(questions, raw) }, expiresAtMs, args.signal);
+    if (answer.status !== "resolved") return { cancelled: true };
+    return { answers: harnessAnswers(answer.payload as QuestionPayload) };
+  }
+
+  async #preTool(args: PreToolInfo, silentToolNames: ReadonlySet<string>): Promise<PreToolDecision> {
+    const exempt = this.#frontendTools.has(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
+    if (exempt) return { decision: "allow" };
+    const toolCallId = args.callId === undefined || args.callId === "" ? this.#createId() : args.callId;
+    const argumentsSchema = this.#serverTools.get(args.toolName)?.parameters;
+    const { expiresAt, expiresAtMs } = this.#deadline();
+    const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });
+    this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments } });
+    const answer = await this.#park({ kind: "approval", id: interrupt.id, interrupt, coerce: coerceApprovalPayload }, expiresAtMs, undefined);
+    return approvalDecision(answer);
+  }
+
+  // ------------------------------------------------------------------ server tools and state
+
+  #wrapServerTool(tool: HarnessCustomTool): HarnessCustomTool {
+    return {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      handler: async (args, context) => {
+        const toolCallId = context.callId === "" ? this.#createId() : context.callId;
+        this.#notify({ type: "tool-call", source: "server", toolCallId, toolName: tool.name, arguments: args });
+        const scope = this.#scope(toolCallId, tool.name);
+        try {
+          const result: unknown = await runInServerTool(scope, () => tool.handler(args, { ...context, callId: toolCallId }));
+          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: typeof result === "string" ? result : (JSON.stringify(result) ?? ""), failed: false });
+          return result;
+        } catch (error) {
+          // The exception text goes to the model through the harness, not to the client.
+          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: `The tool ${tool.name} failed.`, failed: true });
+          throw error;
+        }
+      },
+    };
+  }
+
+  #scope(toolCallId: string, toolName: string): ServerToolScope {
+    return {
+      toolCallId,
+      toolName,
+      raiseInterrupt: (reason, options, signal) => this.#raiseServerInterrupt(toolCallId, reason, options, signal),
+      readState: () => this.#state,
+      writeState: (state) => this.#writeState(state),
+      readContext: () => this.#context,
+    };
+  }
+
+  #raiseServerInterrupt(toolCallId: string, reason: string, options: InterruptOptions, signal: AbortSignal | undefined): Promise<InterruptAnswer> {
+    if (options.responseSchema !== undefined) {
+      const problem = this.#validator.compileProblem(options.responseSchema as JsonSchema);
+      if (problem !== undefined) return Promise.reject(new TypeError(`interrupt(): responseSchema is not a valid JSON Schema: ${problem}`));
+    }
+    const { expiresAt, expiresAtMs } = this.#deadline();
+    const interrupt = serverToolInterrupt({ id: this.#createId(), reason, toolCallId, expiresAt, options });
+    this.#notify({ type: "interrupt", interrupt });
+    return this.#park({ kind: "server-interrupt", id: interrupt.id, interrupt }, expiresAtMs, signal);
+  }
+
+  #adoptState(clientState: unknown): void {
+    // Until a write made while parked has reached the client, this bridge's copy is the newer one.
+    if (this.#stateUndelivered) return;
+    if (clientState !== undefined && clientState !== null) this.#state = structuredClone(clientState);
+  }
+
+  #writeState(state: Record<string, unknown>): void {
+    this.#state = state;
+    const run = this.#run;
+    if (run === undefined || run.finished) {
+      this.#stateUndelivered = true;
+      return;
+    }
+    if (run.stateSentInRun === undefined) {
+      this.#pushStateSnapshot(run);
+      return;
+    }
+    const delta = diffJson(run.stateSentInRun as JsonValue, state as JsonValue);
+    run.stateSentInRun = structuredClone(state);
+    if (delta.length > 0) run.push({ type: "state-delta", delta });
+  }
+
+  #pushStateSnapshot(run: HitlRun): void {
+    const snapshot = structuredClone(this.#state as Record<string, unknown>);
+    run.stateSentInRun = structuredClone(snapshot);
+    this.#stateUndelivered = false;
+    run.push({ type: "state-snapshot", snapshot });
+  }
+
+  #silentTools(): HarnessCustomTool[] {
+    const tools: HarnessCustomTool[] = [];
+    if (this.#options.appContextTool === true) {
+      tools.push({
+        name: appContextToolName,
+        description: "Returns the context the application shares with you (what the user is looking at, settings).",
+        parameters: { type: "object", properties: {} },
+        handler: () => ({ context: structuredClone(this.#context) }),
+      });
+    }
+    if (this.#options.sharedStateTool === true) {
+      tools.push({
+        name: sharedStateToolName,
+        description: "Returns the application's current shared state, including edits the user made in the UI.",
+        parameters: { type: "object", properties: {} },
+        handler: () => ({ state: structuredClone(this.#state ?? null) }),
+      });
+    }
+    return tools;
+  }
+}

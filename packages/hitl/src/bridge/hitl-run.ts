@@ -1,0 +1,193 @@
+import type { Interrupt } from "@ag-ui/core";
+import type { NormalizedStep } from "@ag-ui-antigravity/harness";
+import type { ParkingLot } from "../parking/parking-lot.js";
+import type { TurnScope } from "../turn/turn-scope.js";
+import type { HitlNotification, RunItem } from "./notifications.js";
+
+/** How a run must end, decided by what is still parked when it stops. */
+export type RunConclusion =
+  /** RUN_FINISHED with `outcome: { type: "interrupt", interrupts }`, after a STATE_SNAPSHOT of `stateSnapshot` when present. */
+  | { type: "interrupt"; interrupts: Interrupt[]; pendingToolCallIds: string[]; stateSnapshot?: Record<string, unknown> }
+  /** RUN_FINISHED without an outcome: the client owes ToolMessages for these calls. */
+  | { type: "pending-tools"; pendingToolCallIds: string[] }
+  /** RUN_FINISHED: nothing waits on the client. */
+  | { type: "completed" };
+
+/** What a run's answers settled, for logging and for the agent's own bookkeeping. */
+export interface RunStart {
+  resolvedInterruptIds: string[];
+  resolvedToolCallIds: string[];
+  /** Parked requests released because the run brought new input instead of answers. */
+  abandonedIds: string[];
+  /** Harmless answers that settled nothing (replays), with why. */
+  ignored: string[];
+  /** True when this run continues a turn that was already in progress. */
+  continuesTurn: boolean;
+}
+
+/** What a run needs from its bridge. */
+export interface RunHost {
+  readonly lot: ParkingLot;
+  readonly settleMs: number;
+  currentTurn(): TurnScope | undefined;
+  /** Starts the next queued input as a turn, or returns undefined when none is queued. */
+  startNextTurn(): Promise<TurnScope | undefined>;
+  turnEnded(turn: TurnScope): void;
+  haltTurn(turn: TurnScope): void;
+  conclude(run: HitlRun): RunConclusion;
+}
+
+type Race =
+  | { kind: "read"; result: IteratorResult<NormalizedStep> }
+  | { kind: "read-failed"; error: unknown }
+  | { kind: "wake" }
+  | { kind: "settled" }
+  | { kind: "aborted" };
+
+/**
+ * One AG-UI run attached to a thread's bridge. `items()` yields the turn's steps interleaved with the
+ * bridge's notifications and stops when the turn ends or parks on a human; `finish()` says how the
+ * run must end and detaches it, after which notifications wait for the next run.
+ */
+export class HitlRun {
+  /** Whether a STATE_SNAPSHOT already went out in this run (later writes go as deltas). */
+  stateSentInRun: Record<string, unknown> | undefined;
+  /** What this run's answers settled when it began. */
+  readonly start: RunStart;
+  readonly #host: RunHost;
+  readonly #queue: HitlNotification[] = [];
+  #wake: (() => void) | undefined;
+  #finished = false;
+  #conclusion: RunConclusion | undefined;
+  readonly #unsubscribePark: () => void;
+
+  constructor(host: RunHost, start: RunStart) {
+    this.#host = host;
+    this.start = start;
+    this.#unsubscribePark = host.lot.onPark(() => this.#wake?.());
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Queues a notification for this run's stream. */
+  push(notification: HitlNotification): void {
+    this.#queue.push(notification);
+    this.#wake?.();
+  }
+
+  /**
+   * The run's items. Ends when the turn is over (and no queued input starts another), when something
+   * is parked and the turn has been quiet for the settle window, or when `signal` aborts. On abort the
+   * turn is halted unless it waits on a human, in which case it stays parked for a later run; a read
+   * that is in flight is never cancelled, the next run receives it.
+   */
+  async *items(options: { signal?: AbortSignal } = {}): AsyncGenerator<RunItem, void, undefined> {
+    const signal = options.signal;
+    for (;;) {
+      const current = this.#host.currentTurn();
+      if (this.#queue.length > 0) {
+        // Steps the harness produced before these notifications may already be buffered: they go first.
+        const ready = current === undefined ? undefined : await this.#readyRead(current);
+        if (ready !== undefined && current !== undefined) yield* this.#deliver(current, ready);
+        else while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
+        continue;
+      }
+      if (this.#finished) return;
+      const turn = current ?? (await this.#host.startNextTurn());
+      if (turn === undefined) return;
+      // Starting the turn may already have queued notifications (a tool called before send returned).
+      if (this.#queue.length > 0) continue;
+      const race = await this.#next(turn, this.#host.lot.size > 0, signal);
+      if (race.kind === "read" || race.kind === "read-failed") {
+        yield* this.#deliver(turn, race);
+      } else if (race.kind === "settled") {
+        return;
+      } else if (race.kind === "aborted") {
+        if (this.#host.lot.size === 0) this.#host.haltTurn(turn);
+        return;
+      }
+    }
+  }
+
+  async *#deliver(turn: TurnScope, race: Extract<Race, { kind: "read" | "read-failed" }>): AsyncGenerator<RunItem, void, undefined> {
+    turn.consume();
+    if (race.kind === "read-failed") {
+      this.#host.turnEnded(turn);
+      throw race.error;
+    }
+    if (race.result.done !== true) {
+      yield { type: "step", step: race.result.value };
+      return;
+    }
+    while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
+    this.#host.turnEnded(turn);
+    yield { type: "turn-ended" };
+  }
+
+  /** The turn's next read if it settles within the current macrotask (a buffered step), else undefined. */
+  async #readyRead(turn: TurnScope): Promise<Extract<Race, { kind: "read" | "read-failed" }> | undefined> {
+    const read = turn.read().then(
+      (result): Race => ({ kind: "read", result }),
+      (error: unknown): Race => ({ kind: "read-failed", error }),
+    );
+    const later = new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
+    const first = await Promise.race([read, later]);
+    return first === undefined || (first.kind !== "read" && first.kind !== "read-failed") ? undefined : first;
+  }
+
+  /** How the run must end. Detaches the run; idempotent. */
+  finish(): RunConclusion {
+    if (this.#conclusion !== undefined) return this.#conclusion;
+    this.#finished = true;
+    this.#unsubscribePark();
+    this.#wake?.();
+    this.#conclusion = this.#host.conclude(this);
+    return this.#conclusion;
+  }
+
+  /** Notifications queued but not yet yielded when the run finished; the bridge hands them to the next run. */
+  takeUndelivered(): HitlNotification[] {
+    return this.#queue.splice(0);
+  }
+
+  #next(turn: TurnScope, parked: boolean, signal: AbortSignal | undefined): Promise<Race> {
+    const cleanups: (() => void)[] = [];
+    const contenders: Promise<Race>[] = [
+      turn.read().then(
+        (result): Race => ({ kind: "read", result }),
+        (error: unknown): Race => ({ kind: "read-failed", error }),
+      ),
+      new Promise<Race>((resolve) => {
+        this.#wake = () => resolve({ kind: "wake" });
+        cleanups.push(() => (this.#wake = undefined));
+      }),
+    ];
+    if (parked) {
+      contenders.push(
+        new Promise<Race>((resolve) => {
+          const timer = setTimeout(() => resolve({ kind: "settled" }), this.#host.settleMs);
+          timer.unref();
+          cleanups.push(() => clearTimeout(timer));
+        }),
+      );
+    }
+    if (signal !== undefined) {
+      contenders.push(
+        new Promise<Race>((resolve) => {
+          if (signal.aborted) {
+            resolve({ kind: "aborted" });
+            return;
+          }
+          const onAbort = (): void => resolve({ kind: "aborted" });
+          signal.addEventListener("abort", onAbort, { once: true });
+          cleanups.push(() => signal.removeEventListener("abort", onAbort));
+        }),
+      );
+    }
+    return Promise.race(contenders).finally(() => {
+      for (const cleanup of cleanups) cleanup();
+    });
+  }
+}

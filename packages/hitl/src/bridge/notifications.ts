@@ -1,0 +1,26 @@
+import type { Interrupt } from "@ag-ui/core";
+import type { NormalizedStep } from "@ag-ui-antigravity/harness";
+import type { JsonPatchOperation } from "../json/json-patch-diff.js";
+
+/**
+ * What the bridge asks the run loop to tell the client, in order. The agent maps each one onto the
+ * translator and the SSE stream (the README's integration contract has the table).
+ */
+export type HitlNotification =
+  /** A host tool call started: TOOL_CALL_START, TOOL_CALL_ARGS (the arguments as JSON), TOOL_CALL_END. */
+  | { type: "tool-call"; source: "frontend" | "server"; toolCallId: string; toolName: string; arguments: Record<string, unknown> }
+  /** A server tool finished: TOOL_CALL_RESULT. `failed` results carry a generic text, never the exception. */
+  | { type: "tool-result"; toolCallId: string; toolName: string; content: string; failed: boolean }
+  /** An interrupt was raised (informational: the outcome comes from `finish()`). Lets the agent emit a legacy `on_interrupt` CUSTOM event, or START/ARGS/END for an approval's call. */
+  | { type: "interrupt"; interrupt: Interrupt; approval?: { toolCallId: string; toolName: string; arguments: Record<string, unknown> } }
+  /** STATE_SNAPSHOT. */
+  | { type: "state-snapshot"; snapshot: Record<string, unknown> }
+  /** STATE_DELTA (RFC 6902). */
+  | { type: "state-delta"; delta: JsonPatchOperation[] };
+
+/** What `HitlRun.items()` yields: harness steps for the translator, interleaved with notifications. */
+export type RunItem =
+  | { type: "step"; step: NormalizedStep }
+  /** The harness turn ended (its steps are exhausted); turn-scoped memory was retired. */
+  | { type: "turn-ended" }
+  | HitlNotification;
