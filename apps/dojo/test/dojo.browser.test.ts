@@ -2,13 +2,13 @@
 // (today the scripted stand-in, later apps/server). Each test types a message, watches the reply
 // stream in, completes the human step where there is one, and checks the final page state and
 // what the page sent over HTTP.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { RunAgentInput } from "@ag-ui/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { chromiumPath, launchChromium } from "./support/browser.js";
-import { startServer, type RunningServer } from "./support/startServer.js";
+import { dojoDistDirectory, startServer, type RunningServer } from "./support/startServer.js";
 
 const failureScreenshots = fileURLToPath(new URL("../test-results/", import.meta.url));
 const readmeScreenshots = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
@@ -24,6 +24,7 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
   let browser: Browser;
 
   beforeAll(async () => {
+    if (!existsSync(`${dojoDistDirectory}index.html`)) throw new Error(`${dojoDistDirectory}index.html is missing: run \`pnpm build\` first`);
     [server, browser] = await Promise.all([startServer(), launchChromium(chromiumPath as string)]);
   });
 
@@ -259,6 +260,22 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       await page.locator('[data-testid="task-progress"][data-complete="true"]').waitFor();
       expect(await page.getByTestId("task-progress-summary").textContent()).toBe("4 of 4 steps done");
       await waitForReply(page, "All four steps are done.");
+      await waitForStatus(page, "idle");
+    });
+  });
+
+  test("agentic_generative_ui: Stop ends a streaming run without an error, and the thread can go on", async () => {
+    await withPage("stop_run", async (page) => {
+      await openFeature(page, "agentic_generative_ui");
+      await send(page, "Plan a product launch");
+      await page.getByTestId("task-step").first().waitFor();
+      await page.getByTestId("stop-button").click();
+      await waitForStatus(page, "idle");
+      expect(await page.getByTestId("run-error").count()).toBe(0);
+      expect(await page.getByTestId("task-progress").getAttribute("data-complete")).toBe("false");
+      await page.getByTestId("send-button").waitFor();
+      await send(page, "Try again");
+      await page.locator('[data-testid="task-progress"][data-complete="true"]').waitFor();
       await waitForStatus(page, "idle");
     });
   });

@@ -35,13 +35,16 @@ const EXAMPLE_FIXTURES = new Set(["builtin_tools", "custom_tool", "thinking_turn
  */
 const SUBAGENT_FIXTURES = new Set(["subagent"]);
 
+/** Harness payloads the translator (or its usage accounting) consumes. */
+const TRANSLATED_PAYLOADS = ["stepUpdate", "usageUpdate", "usageMetadata"];
+
 /** Client frames that start a turn. */
 const TURN_INPUTS = ["userInput", "complexUserInput", "automatedTrigger"];
 
 const flows = readdirSync(protocolDir)
   .filter((file) => file.endsWith(".json"))
   .map((file) => file.slice(0, -".json".length))
-  .filter((flow) => framesOf(flow).some((frame) => isHarnessFrame(frame) && hasKey(frame.json, "stepUpdate")));
+  .filter((flow) => framesOf(flow).some((frame) => isHarnessFrame(frame) && TRANSLATED_PAYLOADS.some((key) => hasKey(frame.json, key))));
 
 function framesOf(flow: string): FixtureFrame[] {
   return (JSON.parse(readFileSync(join(protocolDir, `${flow}.json`), "utf8")) as { messages: FixtureFrame[] }).messages;
@@ -119,7 +122,7 @@ function translateFlow(flow: string): GoldenRun[] {
 }
 
 describe("golden AG-UI sequences of the captured harness flows", () => {
-  it("covers every fixture flow that carries steps", () => {
+  it("covers every fixture flow that carries steps or usage", () => {
     expect(flows.length).toBeGreaterThanOrEqual(10);
   });
 

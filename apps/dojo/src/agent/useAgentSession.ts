@@ -26,6 +26,8 @@ export interface AgentSession {
   resume(entries: ResumeEntry[]): void;
   answerToolCall(toolCallId: string, content: string): void;
   updateState(state: State): void;
+  /** Stops the streaming run; the client ends it without an error. */
+  stop(): void;
 }
 
 /**
@@ -169,8 +171,10 @@ export function useAgentSession(
     [agent, persist],
   );
 
+  const stop = useCallback(() => agent.abortRun(), [agent]);
+
   const waiting = pendingInterrupts.length > 0 || unansweredFrontendCalls(messages, feature.frontendTools).some(({ tool }) => tool.mode === "interactive");
   const status: RunStatus = isRunning ? "running" : error !== undefined ? "error" : waiting ? "waiting" : "idle";
 
-  return { threadId, messages, state, status, isRunning, pendingInterrupts, error, sendMessage, resume, answerToolCall, updateState };
+  return { threadId, messages, state, status, isRunning, pendingInterrupts, error, sendMessage, resume, answerToolCall, updateState, stop };
 }

@@ -39,6 +39,7 @@ export function ChatPanel({ feature, session, background }: ChatPanelProps) {
         suggestions={session.messages.length === 0 ? feature.suggestions : []}
         disabled={session.isRunning || blockedByInterrupts}
         placeholder={blockedByInterrupts ? "Answer the request above to continue…" : "Type a message…"}
+        onStop={session.isRunning ? session.stop : undefined}
         onSend={session.sendMessage}
       />
     </section>

@@ -4,10 +4,12 @@ interface ComposerProps {
   suggestions: string[];
   disabled: boolean;
   placeholder: string;
+  /** Set while a run streams: the send button becomes a stop button. */
+  onStop: (() => void) | undefined;
   onSend(text: string): void;
 }
 
-export function Composer({ suggestions, disabled, placeholder, onSend }: ComposerProps) {
+export function Composer({ suggestions, disabled, placeholder, onStop, onSend }: ComposerProps) {
   const [text, setText] = useState("");
 
   const send = (): void => {
@@ -49,9 +51,15 @@ export function Composer({ suggestions, disabled, placeholder, onSend }: Compose
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className="button primary" data-testid="send-button" disabled={disabled || text.trim() === ""}>
-          Send
-        </button>
+        {onStop === undefined ? (
+          <button type="submit" className="button primary" data-testid="send-button" disabled={disabled || text.trim() === ""}>
+            Send
+          </button>
+        ) : (
+          <button type="button" className="button secondary" data-testid="stop-button" onClick={onStop}>
+            Stop
+          </button>
+        )}
       </div>
     </form>
   );

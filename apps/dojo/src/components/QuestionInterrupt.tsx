@@ -67,7 +67,7 @@ export function QuestionInterrupt({ interrupt, disabled, onAnswer }: QuestionInt
   return (
     <div className="interrupt-card question" data-testid="question-interrupt" data-interrupt-id={interrupt.id}>
       {questions.map((question, questionIndex) => (
-        <fieldset key={questionIndex} className="question" data-testid="question">
+        <fieldset key={questionIndex} className="question-fieldset" data-testid="question">
           <legend className="interrupt-title">{question.question || interrupt.message}</legend>
           {question.multiSelect && <div className="question-hint">Choose any that apply.</div>}
           <div className="question-options">

@@ -12,6 +12,16 @@ export const DEFAULT_RUN_ERROR_STATUSES: Readonly<Record<string, number>> = Obje
   THREAD_BUSY: 409,
   RATE_LIMITED: 429,
   CAPACITY_EXHAUSTED: 503,
+  // The codes @ag-ui-antigravity/agent and /hitl refuse a run with before it starts: the answers
+  // or input the client sent cannot be applied, so nothing ran and nothing was settled.
+  AMBIGUOUS_ANSWER: 400,
+  UNKNOWN_INTERRUPT: 400,
+  INVALID_ANSWER: 400,
+  ANSWER_FOR_FRONTEND_TOOL: 400,
+  INTERRUPT_EXPIRED: 410,
+  INTERRUPTS_PENDING: 409,
+  HISTORY_DIVERGED: 409,
+  SESSION_LIMIT: 503,
 });
 
 /**

@@ -189,7 +189,7 @@ export class HarnessProcess {
       const handshake = readOutputConfig(child, {
         timeoutMs: options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
         signal: options.signal,
-        stderrTail: () => stderr.lines(),
+        stderrTail: () => stderr.lines().map((line) => redactor.redactText(line)),
         stderrEnded,
         exited,
       });
@@ -198,7 +198,9 @@ export class HarnessProcess {
       redactor.addSecret(outputConfig.apiKey);
       wireTap.record({ channel: "harness", direction: "receive", messageKey: "OutputConfig", message: outputConfig });
       if (!Number.isInteger(outputConfig.port) || outputConfig.port <= 0 || outputConfig.port > 65_535) {
-        throw new HarnessError("HANDSHAKE_FAILED", `harness reported an invalid port ${outputConfig.port}`, { stderrTail: stderr.lines() });
+        throw new HarnessError("HANDSHAKE_FAILED", `harness reported an invalid port ${outputConfig.port}`, {
+          stderrTail: stderr.lines().map((line) => redactor.redactText(line)),
+        });
       }
       // Nothing the client reads follows on stdout, but an unread pipe would block the harness.
       child.stdout.on("data", () => undefined);
@@ -220,7 +222,10 @@ export class HarnessProcess {
     } catch (error) {
       await cleanupFailedStart();
       if (HarnessError.isInstance(error) || options.signal?.aborted) throw error;
-      throw new HarnessError("HANDSHAKE_FAILED", `harness handshake failed: ${String(error)}`, { cause: error, stderrTail: stderr.lines() });
+      throw new HarnessError("HANDSHAKE_FAILED", `harness handshake failed: ${String(error)}`, {
+        cause: error,
+        stderrTail: stderr.lines().map((line) => redactor.redactText(line)),
+      });
     }
   }
 

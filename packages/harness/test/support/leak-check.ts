@@ -1,8 +1,42 @@
+import { createHook } from "node:async_hooks";
 import { readdirSync, readFileSync } from "node:fs";
 import { trackedProcessGroups } from "../../src/process/child-reaper.js";
 
-/** Resource kinds that mean "something was left open". */
-const WATCHED_RESOURCES = new Set(["TCPSocketWrap", "TCPServerWrap", "ProcessWrap", "Timeout", "PipeWrap", "FSReqCallback"]);
+/** Resource kinds that mean "something was left open". Timers are tracked separately, below. */
+const WATCHED_RESOURCES = new Set(["TCPSocketWrap", "TCPServerWrap", "ProcessWrap", "PipeWrap", "FSReqCallback"]);
+
+interface TrackedTimer {
+  timer: { hasRef?: () => boolean; _destroyed?: boolean };
+  stack: string;
+}
+
+/**
+ * Timers created while a test runs, minus Vitest's own (its hook and test timeouts come and go, so
+ * counting active timers cannot tell them from ours). A timer still ref'd and not cleared at the
+ * end of the test is a leak.
+ */
+const trackedTimers = new Map<number, TrackedTimer>();
+const runnerFrames = /[\\/]node_modules[\\/](?:\.pnpm[\\/])?(?:vitest|@vitest|tinypool|tinyspy)/;
+const timerHook = createHook({
+  init(asyncId, type, _triggerAsyncId, resource) {
+    if (type !== "Timeout") return;
+    const stack = new Error().stack ?? "";
+    // The frame that called setTimeout decides whose timer it is.
+    const caller = stack
+      .split("\n")
+      .slice(1)
+      .find((frame) => !frame.includes("node:") && !frame.includes("leak-check.ts") && !frame.includes("(<anonymous>)"));
+    if (caller === undefined || runnerFrames.test(caller)) return;
+    trackedTimers.set(asyncId, { timer: resource as TrackedTimer["timer"], stack: caller.trim() });
+  },
+  destroy(asyncId) {
+    trackedTimers.delete(asyncId);
+  },
+});
+
+function leakedTimers(): TrackedTimer[] {
+  return [...trackedTimers.values()].filter((entry) => entry.timer._destroyed !== true && entry.timer.hasRef?.() === true);
+}
 
 function countResources(): Map<string, number> {
   const counts = new Map<string, number>();
@@ -54,6 +88,8 @@ export interface LeakBaseline {
 }
 
 export function takeLeakBaseline(): LeakBaseline {
+  trackedTimers.clear();
+  timerHook.enable();
   return { resources: countResources() };
 }
 
@@ -65,6 +101,7 @@ function describeLeaks(baseline: LeakBaseline, processGroups: readonly number[])
   }
   for (const child of liveChildProcesses(processGroups)) problems.push(`child process ${child.pid} (group ${child.processGroupId}) still alive`);
   if (trackedProcessGroups().length > 0) problems.push(`exit hook still tracks groups ${trackedProcessGroups().join(", ")}`);
+  for (const entry of leakedTimers()) problems.push(`a ref'd timer is still pending, created ${entry.stack}`);
   return problems;
 }
 

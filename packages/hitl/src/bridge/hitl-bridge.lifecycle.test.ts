@@ -111,10 +111,11 @@ describe("turn scope", () => {
     await driveRun(bridge, runInput(), { newInput: "first", startTurn: harness.startTurn });
     expect(ended).toBe(1);
     const run = bridge.beginRun(runInput(), { newInput: "second", startTurn: harness.startTurn });
-    const items = run.items();
-    await items.next();
-    bridge.close();
+    const pending = run.items().next();
     await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(bridge.hasTurn).toBe(true);
+    bridge.close();
+    expect(await pending).toEqual({ done: false, value: { type: "turn-ended" } });
     expect(ended).toBe(2);
     unsubscribe();
   });

@@ -32,7 +32,7 @@ describe("server tools", () => {
       { type: "state-snapshot", snapshot: { items: ["eggs", "milk"] } },
       { type: "state-delta", delta: [{ op: "add", path: "/count", value: 2 }] },
     ]);
-    expect(run.items.find((item) => item.type === "tool-result")).toEqual({ type: "tool-result", toolCallId: "call-1", toolName: "add_item", content: '{"added":"milk"}', failed: false });
+    expect(run.items.find((item) => item.type === "tool-result")).toEqual({ type: "tool-result", toolCallId: "call-1", toolName: "add_item", content: '{"added":"milk"}', output: { added: "milk" }, failed: false });
   });
 
   it("report a failure with a generic text and pass the error on to the harness", async () => {

@@ -421,7 +421,7 @@ export class HitlBridge {
         const scope = this.#scope(toolCallId, tool.name);
         try {
           const result: unknown = await runInServerTool(scope, () => tool.handler(args, { ...context, callId: toolCallId }));
-          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: typeof result === "string" ? result : (JSON.stringify(result) ?? ""), failed: false });
+          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: typeof result === "string" ? result : (JSON.stringify(result) ?? ""), output: result, failed: false });
           return result;
         } catch (error) {
           // The exception text goes to the model through the harness, not to the client.

@@ -9,8 +9,12 @@ import type { JsonPatchOperation } from "../json/json-patch-diff.js";
 export type HitlNotification =
   /** A host tool call started: TOOL_CALL_START, TOOL_CALL_ARGS (the arguments as JSON), TOOL_CALL_END. */
   | { type: "tool-call"; source: "frontend" | "server"; toolCallId: string; toolName: string; arguments: Record<string, unknown> }
-  /** A server tool finished: TOOL_CALL_RESULT. `failed` results carry a generic text, never the exception. */
-  | { type: "tool-result"; toolCallId: string; toolName: string; content: string; failed: boolean }
+  /**
+   * A server tool finished: TOOL_CALL_RESULT. `output` is what the tool returned and `content` its
+   * text (strings as they are, anything else as JSON); a failed call carries a generic text, never
+   * the exception, which only the model sees.
+   */
+  | { type: "tool-result"; toolCallId: string; toolName: string; content: string; output?: unknown; failed: boolean }
   /** An interrupt was raised (informational: the outcome comes from `finish()`). Lets the agent emit a legacy `on_interrupt` CUSTOM event, or START/ARGS/END for an approval's call. */
   | { type: "interrupt"; interrupt: Interrupt; approval?: { toolCallId: string; toolName: string; arguments: Record<string, unknown> } }
   /** STATE_SNAPSHOT. */

@@ -4,20 +4,26 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StateChannel } from "./state-channel.js";
 
+// Keys the client's patch guard treats specially are drawn often on purpose.
+const key = fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "prototype"));
+const state = fc.dictionary(key, fc.oneof(fc.jsonValue(), fc.dictionary(key, fc.jsonValue(), { maxKeys: 3 })), { maxKeys: 5 });
+
 describe("StateChannel", () => {
-  it("sends a snapshot first, then patches that rebuild every later state", () => {
+  it("sends a snapshot first, then patches that rebuild every later state on the client", () => {
     fc.assert(
-      fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 }), { minLength: 1, maxLength: 6 }), (states) => {
+      fc.property(fc.array(state, { minLength: 1, maxLength: 6 }), (states) => {
         const channel = new StateChannel();
         let clientState: unknown;
-        states.forEach((state, index) => {
-          for (const event of channel.change(state)) {
+        states.forEach((next, index) => {
+          for (const event of channel.change(next)) {
             if (index === 0) expect(event.type).toBe(EventType.STATE_SNAPSHOT);
+            // As @ag-ui/client applies it: validated, not mutating, prototype guard on (the default).
             clientState = event.type === EventType.STATE_SNAPSHOT ? event.snapshot : jsonPatch.applyPatch(clientState, event.delta, true, false).newDocument;
           }
-          expect(clientState).toEqual(JSON.parse(JSON.stringify(state)));
+          expect(clientState).toEqual(JSON.parse(JSON.stringify(next)));
         });
       }),
+      { numRuns: 300 },
     );
   });
 
@@ -28,6 +34,15 @@ describe("StateChannel", () => {
     channel.startRun();
     expect(channel.change([1, 2])[0]?.type).toBe(EventType.STATE_SNAPSHOT);
     expect(channel.change([1, 2])).toEqual([]);
+  });
+
+  it("snapshots a change the client's patch guard would refuse (a __proto__ or constructor/prototype key)", () => {
+    const channel = new StateChannel();
+    channel.change({ a: 1 });
+    const guarded = JSON.parse('{"a": 1, "__proto__": {"x": 1}}') as unknown;
+    expect(channel.change(guarded)).toEqual([{ type: EventType.STATE_SNAPSHOT, snapshot: guarded }]);
+    expect(channel.change({ a: 1, constructor: { prototype: 2 } })[0]?.type).toBe(EventType.STATE_SNAPSHOT);
+    expect(channel.change({ a: 2, constructor: { prototype: 2 } })[0]?.type).toBe(EventType.STATE_DELTA);
   });
 
   it("keeps its own copy, so a caller mutating its state afterwards changes nothing sent", () => {

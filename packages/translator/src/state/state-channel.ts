@@ -22,7 +22,11 @@ export class StateChannel {
     }
     const delta = jsonPatch.compare(this.#last, copy as object) as JsonPatch;
     this.#last = copy;
-    return delta.length === 0 ? [] : [{ type: EventType.STATE_DELTA, delta }];
+    if (delta.length === 0) return [];
+    // The client applies patches with fast-json-patch's prototype guard on, which rejects these
+    // paths even as plain keys of JSON data; a snapshot carries such a state intact.
+    if (delta.some(touchesGuardedPath)) return [{ type: EventType.STATE_SNAPSHOT, snapshot: copy }];
+    return [{ type: EventType.STATE_DELTA, delta }];
   }
 
   /** A new run: the next change is a snapshot again. */
@@ -39,4 +43,13 @@ function samePatchableShape(previous: unknown, next: unknown): previous is objec
   const previousIsObject = typeof previous === "object" && previous !== null;
   const nextIsObject = typeof next === "object" && next !== null;
   return previousIsObject && nextIsObject && Array.isArray(previous) === Array.isArray(next);
+}
+
+/** A path fast-json-patch refuses when `banPrototypeModifications` is on (the client's setting). */
+function touchesGuardedPath(operation: JsonPatch[number]): boolean {
+  const paths = "from" in operation ? [operation.path, operation.from] : [operation.path];
+  return paths.some((path) => {
+    const segments = path.split("/");
+    return segments.some((segment, index) => segment === "__proto__" || (segment === "prototype" && segments[index - 1] === "constructor"));
+  });
 }

@@ -311,6 +311,13 @@ describe("host-side tool calls", () => {
     expect(harness[0]).toMatchObject({ type: EventType.TOOL_CALL_START, parentMessageId: "id-1" });
   });
 
+  it("attributes a host call to the subagent whose trajectory made it", () => {
+    const subject = translator();
+    subject.translate(step({ trajectoryId: "sub", text: "Let me ask." }));
+    const events = subject.toolCall({ toolCallId: "call-9", toolCallName: "ask_user", arguments: { question: "Go?" }, trajectoryId: "sub" });
+    expect(events[0]).toEqual({ type: EventType.TOOL_CALL_START, toolCallId: "call-9", toolCallName: "ask_user", parentMessageId: "id-2", subagentRunId: "id-1" });
+  });
+
   it("states a host tool failure in words", () => {
     const subject = translator();
     subject.toolCall({ toolCallId: "call-1", toolCallName: "failing_tool", arguments: {} });

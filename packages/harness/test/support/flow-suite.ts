@@ -3,17 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HarnessError, type ConversationConfig, type NormalizedStep, type Turn, type WireRecord } from "../../src/index.js";
-import { EmulatorFixture, FLOWS_MODEL } from "../support/emulator.js";
+import { EmulatorFixture, FLOWS_MODEL } from "./emulator.js";
 
 /**
  * Every flow of the protocol fixtures (fixtures/protocol/*.json), driven through the public API
  * against the emulator process, once per wire dialect: the 0.1.8 profile must work as well as 0.1.10.
  */
-const fixture = new EmulatorFixture();
 const workspace = tmpdir();
-
-beforeEach(() => fixture.begin());
-afterEach(() => fixture.end());
 
 async function collect(turn: Turn): Promise<NormalizedStep[]> {
   const steps: NormalizedStep[] = [];
@@ -31,8 +27,12 @@ async function collectUntilError(turn: Turn): Promise<{ steps: NormalizedStep[];
   return { steps, error: undefined };
 }
 
-for (const version of ["0.1.10", "0.1.8"] as const) {
+export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
   describe(`fixture flows against the emulator (dialect ${version})`, () => {
+    const fixture = new EmulatorFixture();
+    beforeEach(() => fixture.begin());
+    afterEach(() => fixture.end());
+
     async function open(config: ConversationConfig = {}, options: { inspector?: (record: WireRecord) => void; logger?: { warn: (message: string, fields?: Record<string, unknown>) => void }; storageDirectory?: string } = {}) {
       const harness = await fixture.start({ version, ...options });
       const conversation = await harness.openConversation({ model: FLOWS_MODEL, workspaces: [workspace], ...config });

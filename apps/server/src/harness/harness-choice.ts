@@ -1,0 +1,73 @@
+import { createRequire } from "node:module";
+import { findHarnessBinary } from "@ag-ui-antigravity/harness";
+
+/**
+ * Which harness the demo agents run on, and why. The server never picks one silently: `reason` is
+ * printed at startup and served by /metrics.
+ */
+export type HarnessChoice =
+  | { kind: "real"; binaryPath: string; apiKey: string; model: string | undefined; reason: string }
+  | { kind: "emulator"; binaryPath: string; reason: string };
+
+/** `ANTIGRAVITY_DEMO_HARNESS`: `auto` (default) picks the real harness when it can, the others force one. */
+export type HarnessPreference = "auto" | "real" | "emulator";
+
+export class HarnessChoiceError extends Error {
+  override readonly name = "HarnessChoiceError";
+  readonly code = "HARNESS_UNAVAILABLE";
+}
+
+export function parseHarnessPreference(value: string | undefined): HarnessPreference {
+  if (value === undefined || value === "" || value === "auto") return "auto";
+  if (value === "real" || value === "emulator") return value;
+  throw new HarnessChoiceError(`ANTIGRAVITY_DEMO_HARNESS must be auto, real or emulator (got ${JSON.stringify(value)}).`);
+}
+
+/**
+ * The emulator's executable, resolved through the package's `./bin` export. `createRequire` rather
+ * than `import.meta.resolve`, which the test runner's module loader does not provide; the CommonJS
+ * build is as runnable as the ESM one (the harness client starts `.cjs`/`.js` files with Node).
+ */
+export function emulatorBinaryPath(): string {
+  return createRequire(import.meta.url).resolve("@ag-ui-antigravity/harness-emulator/bin");
+}
+
+export interface ChooseHarnessOptions {
+  preference: HarnessPreference;
+  env: NodeJS.ProcessEnv;
+  /** Injectable for tests; defaults to the harness package's discovery (ANTIGRAVITY_HARNESS_PATH, python3, PATH). */
+  findBinary?: (env: NodeJS.ProcessEnv) => Promise<string>;
+}
+
+/**
+ * The real harness needs both a `localharness` binary and GEMINI_API_KEY; without either the demo
+ * still works, on the emulator's scripted scenarios. `preference: "real"` turns a missing piece into
+ * an error instead, for deployments that must never fall back.
+ */
+export async function chooseHarness(options: ChooseHarnessOptions): Promise<HarnessChoice> {
+  const { preference, env } = options;
+  if (preference === "emulator") {
+    return { kind: "emulator", binaryPath: emulatorBinaryPath(), reason: "ANTIGRAVITY_DEMO_HARNESS=emulator asks for the emulator" };
+  }
+  const apiKey = env.GEMINI_API_KEY ?? "";
+  const model = env.GEMINI_MODEL === undefined || env.GEMINI_MODEL === "" ? undefined : env.GEMINI_MODEL;
+  const findBinary = options.findBinary ?? ((source: NodeJS.ProcessEnv) => findHarnessBinary({ env: source, signal: AbortSignal.timeout(15_000) }));
+
+  let binaryPath: string | undefined;
+  let notFound: string | undefined;
+  try {
+    binaryPath = await findBinary(env);
+  } catch (error) {
+    notFound = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
+  }
+
+  if (binaryPath !== undefined && apiKey !== "") {
+    return { kind: "real", binaryPath, apiKey, model, reason: `found localharness at ${binaryPath} and GEMINI_API_KEY is set` };
+  }
+  const missing = [
+    ...(binaryPath === undefined ? [`no localharness binary (${notFound ?? "not found"})`] : []),
+    ...(apiKey === "" ? ["GEMINI_API_KEY is not set"] : []),
+  ].join("; ");
+  if (preference === "real") throw new HarnessChoiceError(`ANTIGRAVITY_DEMO_HARNESS=real, but ${missing}.`);
+  return { kind: "emulator", binaryPath: emulatorBinaryPath(), reason: missing };
+}

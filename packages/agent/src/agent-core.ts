@@ -1,0 +1,198 @@
+import type { AgentCapabilities, AGUIEvent, RunAgentInput } from "@ag-ui/core";
+import type { ConversationConfig } from "@ag-ui-antigravity/harness";
+import { HarnessPool } from "@ag-ui-antigravity/pool";
+import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
+import { capabilitiesOf } from "./capabilities.js";
+import { AgentError } from "./errors/agent-error.js";
+import { resolveHarnessBinary } from "./harness-binary.js";
+import { runSession } from "./run/run-session.js";
+import { toRunError } from "./run/run-error.js";
+import { AntigravitySession, type SessionEnvironment } from "./sessions/antigravity-session.js";
+import { SessionManager, type SessionManagerStats } from "./sessions/session-manager.js";
+import { ThreadStore } from "./sessions/thread-store.js";
+import { ensureThreadWorkspace } from "./sessions/thread-workspace.js";
+import { toolSignature } from "./sessions/tool-signature.js";
+
+export interface AgentStats {
+  sessions: SessionManagerStats;
+  rememberedThreads: number;
+}
+
+/**
+ * What every clone of an AntigravityAgent shares: the validated options, the session manager, the
+ * thread map and the harness pool. `AbstractAgent.clone()` copies per-request fields; this stays one.
+ */
+export class AgentCore {
+  readonly options: AntigravityAgentOptions;
+  readonly #logger: AntigravityAgentLogger;
+  readonly #sessions: SessionManager<AntigravitySession>;
+  readonly #threads: ThreadStore;
+  readonly #ownsPool: boolean;
+  #pool: Promise<HarnessPool> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: AntigravityAgentOptions) {
+    const parsed = agentOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AgentError("CONFIG_INVALID", `Invalid agent option ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`, { cause: parsed.error });
+    }
+    this.options = options;
+    this.#logger = options.logger ?? {};
+    this.#ownsPool = !(options.pool instanceof HarnessPool);
+    this.#threads = new ThreadStore({
+      ...(options.saveDir === undefined ? {} : { directory: options.saveDir }),
+      ...(options.sessions?.maxRememberedThreads === undefined ? {} : { maxThreads: options.sessions.maxRememberedThreads }),
+    });
+    this.#sessions = new SessionManager<AntigravitySession>({
+      ...(options.sessions?.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessions.idleTimeoutMs }),
+      ...(options.sessions?.parkedTimeoutMs === undefined ? {} : { parkedTimeoutMs: options.sessions.parkedTimeoutMs }),
+      ...(options.sessions?.maxSessions === undefined ? {} : { maxSessions: options.sessions.maxSessions }),
+      logger: {
+        info: (details, message) => this.#logger.info?.(details, message),
+        warn: (details, message) => this.#logger.warn?.(details, message),
+      },
+      create: async (threadId) => this.#createSession(threadId, this.#pendingSignature.get(threadId) ?? ""),
+    });
+  }
+
+  /** Tool signatures of runs whose session is being acquired, read by the session factory. */
+  readonly #pendingSignature = new Map<string, string>();
+
+  capabilities(): AgentCapabilities {
+    return capabilitiesOf(this.options);
+  }
+
+  stats(): AgentStats {
+    return { sessions: this.#sessions.stats(), rememberedThreads: this.#threads.size };
+  }
+
+  /** The harness pool (created on first use when the agent owns it). */
+  pool(): Promise<HarnessPool> {
+    this.#pool ??= (async () => {
+      if (this.options.pool instanceof HarnessPool) return this.options.pool;
+      const binaryPath = await resolveHarnessBinary(this.options.harness ?? "discover");
+      return new HarnessPool({
+        ...(this.options.pool ?? {}),
+        harness: { binaryPath, logger: harnessLogger(this.#logger) },
+      });
+    })();
+    return this.#pool;
+  }
+
+  /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
+  async *run(input: RunAgentInput, signal: AbortSignal): AsyncGenerator<AGUIEvent, void, undefined> {
+    const signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
+    let lease;
+    try {
+      if (this.#closing !== undefined) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
+      this.#pendingSignature.set(input.threadId, signature);
+      lease = await this.#sessions.acquire(input.threadId, {
+        signal,
+        // A changed tool contract or a lost harness rebuilds the session (cold resume by conversation
+        // id); a session waiting on a human keeps its tools, since its parked calls cannot move.
+        reuse: (session) => !session.harnessLost && (session.toolSignature === signature || session.hasTurn),
+      });
+    } catch (error) {
+      const mapped = toRunError(error);
+      this.#logger.warn?.({ threadId: input.threadId, correlationId: mapped.correlationId, error }, "run refused");
+      yield mapped.event;
+      return;
+    } finally {
+      this.#pendingSignature.delete(input.threadId);
+    }
+    try {
+      yield* runSession({
+        session: lease.session,
+        input,
+        signal,
+        touch: () => lease.touch(),
+        log: (level, details, message) => this.#logger[level]?.(details, message),
+      });
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Closes every session and, when the agent owns it, the pool. Idempotent. */
+  close(options: { deadlineMs?: number } = {}): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#sessions.close();
+      if (this.#ownsPool && this.#pool !== undefined) {
+        const pool = await this.#pool.catch(() => undefined);
+        await pool?.close({ deadlineMs: options.deadlineMs ?? 10_000 });
+      }
+    })();
+    return this.#closing;
+  }
+
+  async #createSession(threadId: string, signature: string): Promise<AntigravitySession> {
+    const record = await this.#threads.get(threadId);
+    const pool = await this.pool();
+    const environment: SessionEnvironment = {
+      pool,
+      threadStore: this.#threads,
+      baseConfig: this.#baseConfig(),
+      partition: {
+        ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
+        ...(this.options.env === undefined ? {} : { env: this.options.env }),
+      },
+      bridgeOptions: {
+        toolApproval: this.options.toolApproval !== undefined && this.options.toolApproval !== false,
+        ...(typeof this.options.toolApproval === "object" && this.options.toolApproval.exempt !== undefined ? { autoApproveTools: this.options.toolApproval.exempt } : {}),
+        serverTools: this.options.serverTools ?? [],
+        deduplicateToolCalls: this.options.deduplicateToolCalls ?? true,
+        appContextTool: this.options.hitl?.contextTools ?? false,
+        sharedStateTool: this.options.hitl?.contextTools ?? false,
+        turnSummary: this.options.hitl?.turnSummary ?? false,
+        ...(this.options.hitl?.newInputWhileParked === undefined ? {} : { newInputWhileParked: this.options.hitl.newInputWhileParked }),
+        ...(this.options.sessions?.parkedTimeoutMs === undefined ? {} : { parkTimeoutMs: this.options.sessions.parkedTimeoutMs }),
+        logger: { warn: (message, fields) => this.#logger.warn?.({ threadId, ...fields }, message) },
+      },
+      structuredOutputAs: this.options.structuredOutputAs ?? "state",
+      model: this.options.model ?? "gemini-3.6-flash",
+      workspaceFor: async (id) => (this.options.workspaceRoot === undefined ? undefined : ensureThreadWorkspace(this.options.workspaceRoot, id)),
+      warn: (details, message) => this.#logger.warn?.(details, message),
+    };
+    // A thread whose tool contract changed resumes its conversation but rebuilds it with the new tools.
+    return new AntigravitySession(
+      threadId,
+      {
+        ...(record === undefined ? {} : { conversationId: record.conversationId }),
+        forwarded: record?.forwarded ?? [],
+        toolSignature: signature,
+      },
+      environment,
+    );
+  }
+
+  #baseConfig(): ConversationConfig {
+    const options = this.options;
+    return {
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+      ...(options.thinkingLevel === undefined ? {} : { thinkingLevel: options.thinkingLevel }),
+      ...(options.systemInstructions === undefined ? {} : { systemInstructions: options.systemInstructions }),
+      ...(options.workspaces === undefined ? {} : { workspaces: options.workspaces }),
+      // A chat-safe default: no builtin but finish.
+      builtinTools: options.builtinTools ?? [],
+      ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+      ...(options.subagents === undefined ? {} : { subagents: options.subagents }),
+      ...(options.responseSchema === undefined ? {} : { responseSchema: options.responseSchema }),
+      ...(options.policies === undefined ? {} : { policies: options.policies }),
+      ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+      ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
+    };
+  }
+}
+
+function harnessLogger(logger: AntigravityAgentLogger) {
+  return {
+    debug: (message: string, fields?: Record<string, unknown>) => logger.debug?.(fields ?? {}, message),
+    info: (message: string, fields?: Record<string, unknown>) => logger.info?.(fields ?? {}, message),
+    warn: (message: string, fields?: Record<string, unknown>) => logger.warn?.(fields ?? {}, message),
+    error: (message: string, fields?: Record<string, unknown>) => logger.error?.(fields ?? {}, message),
+  };
+}

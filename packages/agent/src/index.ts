@@ -1,0 +1,12 @@
+export { AntigravityAgent } from "./antigravity-agent.js";
+export type { AgentStats } from "./agent-core.js";
+export type { AntigravityAgentOptions, AntigravityAgentLogger, HarnessSource, ServerTool } from "./agent-options.js";
+export { capabilitiesOf } from "./capabilities.js";
+export { AgentError } from "./errors/agent-error.js";
+export type { AgentErrorCode, AgentErrorOptions } from "./errors/agent-error.js";
+export { SessionManager } from "./sessions/session-manager.js";
+export type { ManagedSession, SessionCloseReason, SessionLease, SessionManagerOptions, SessionManagerStats } from "./sessions/session-manager.js";
+export { ThreadStore } from "./sessions/thread-store.js";
+export type { ThreadRecord, ThreadStoreOptions } from "./sessions/thread-store.js";
+export { threadWorkspacePath } from "./sessions/thread-workspace.js";
+export { toolSignature } from "./sessions/tool-signature.js";

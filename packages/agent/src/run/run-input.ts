@@ -1,0 +1,67 @@
+import type { Message, RunAgentInput, UserMessage } from "@ag-ui/core";
+import type { UserInputPart } from "@ag-ui-antigravity/harness";
+import { AgentError } from "../errors/agent-error.js";
+import { type ForwardedMessage, readHistory, transcriptUpTo } from "../input/new-user-messages.js";
+import { contentText, type PromptPart, promptPartsOf } from "../input/prompt-parts.js";
+
+/** What a run brings to the conversation, decided from its input and the session's memory. */
+export interface RunPlan {
+  /** Prompt for a new turn, or undefined when the run only answers or resumes. */
+  prompt?: UserInputPart[];
+  /** The forwarded-message list once the prompt is delivered. */
+  forwarded: ForwardedMessage[];
+  /** The conversation must be rebuilt first (the client's history diverged from it). */
+  rebuild: boolean;
+}
+
+/** Whether the run carries answers to something parked: resume entries, a command, or a trailing tool result. */
+export function carriesAnswers(input: RunAgentInput): boolean {
+  const command = (input.forwardedProps as Record<string, unknown> | undefined)?.command;
+  return (input.resume?.length ?? 0) > 0 || command !== undefined || input.messages.at(-1)?.role === "tool";
+}
+
+/**
+ * Every user message new since the last run is forwarded, in order; an edited or regenerated
+ * history rebuilds the conversation from the client's own transcript rather than being ignored.
+ */
+export function planRun(options: { input: RunAgentInput; forwarded: readonly ForwardedMessage[]; turnInProgress: boolean }): RunPlan {
+  const { input } = options;
+  const reading = readHistory({ messages: input.messages, forwarded: options.forwarded, carriesAnswers: carriesAnswers(input) });
+  if (reading.kind === "continue") {
+    const messages = reading.newUserMessages;
+    if (messages.length === 0) return { forwarded: [...options.forwarded], rebuild: false };
+    return {
+      prompt: toInputParts(messages.flatMap((message, index) => [...(index > 0 ? [{ kind: "text" as const, text: "\n" }] : []), ...promptPartsOf(message.content)])),
+      forwarded: [...options.forwarded, ...messages.map(remembered)],
+      rebuild: false,
+    };
+  }
+  if (options.turnInProgress) {
+    throw new AgentError(
+      "HISTORY_DIVERGED",
+      "The conversation was edited while the agent waits on a reply; answer the pending request first, or start a new thread.",
+    );
+  }
+  const { transcript, lastUserMessage } = transcriptUpTo(input.messages, reading.userMessageIndex);
+  const userMessages = input.messages.filter((message): message is UserMessage => message.role === "user").slice(0, reading.userMessageIndex + 1);
+  const attachments = lastUserMessage === undefined ? [] : promptPartsOf(lastUserMessage.content).filter((part) => part.kind === "media");
+  const preface =
+    reading.reason === "regenerate"
+      ? "The user asked for a new answer to their last message. Here is the conversation so far:"
+      : "The user edited the conversation. Here it is as it now stands:";
+  return {
+    prompt: toInputParts([{ kind: "text", text: `${preface}\n\n${transcript}\n\nReply to the last user message.` }, ...attachments]),
+    forwarded: userMessages.map(remembered),
+    rebuild: true,
+  };
+}
+
+function remembered(message: Message): ForwardedMessage {
+  return { id: message.id, text: contentText(message.content) };
+}
+
+function toInputParts(parts: PromptPart[]): UserInputPart[] {
+  return parts.map((part) =>
+    part.kind === "text" ? { text: part.text } : { media: { mimeType: part.mimeType, data: part.data, ...(part.description === undefined ? {} : { description: part.description }) } },
+  );
+}

@@ -1,0 +1,142 @@
+import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
+import type { NormalizedStep } from "@ag-ui-antigravity/harness";
+import type { RunItem } from "@ag-ui-antigravity/hitl";
+import type { AntigravitySession } from "../sessions/antigravity-session.js";
+import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
+import { planRun } from "./run-input.js";
+import { toRunError } from "./run-error.js";
+import { StepFailure } from "./step-failure.js";
+
+export interface RunSessionOptions {
+  session: AntigravitySession;
+  input: RunAgentInput;
+  /** Aborted when the client goes away; a turn parked on a human stays parked. */
+  signal: AbortSignal;
+  /** Marks the session as used, so a long run is not swept. */
+  touch(): void;
+  log(level: "info" | "warn" | "error", details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * One AG-UI run on a thread's session, as a stream of events with exactly one terminal event.
+ *
+ * Refusals (the client's answers do not apply, the history diverged mid-turn, the harness cannot
+ * be reached) come as a lone RUN_ERROR *before* RUN_STARTED, so the HTTP binding can answer with a
+ * 4xx instead of a stream. Once RUN_STARTED is out, a failure closes what is open and ends the run
+ * with RUN_ERROR.
+ */
+export async function* runSession(options: RunSessionOptions): AsyncGenerator<AGUIEvent, void, undefined> {
+  const { session, input, signal } = options;
+  const translator = session.translator;
+  let hitlRun;
+  let plan;
+  try {
+    plan = planRun({ input, forwarded: session.forwarded, turnInProgress: session.hasTurn });
+    if (plan.rebuild) await session.dropConversation({ forgetId: true });
+    await session.openConversation(input.tools, { signal });
+    hitlRun = session.bridge.beginRun(input, {
+      ...(plan.prompt === undefined ? {} : { newInput: plan.prompt }),
+      startTurn: (parts, context) => session.startTurn(parts, context),
+    });
+  } catch (error) {
+    const mapped = toRunError(error);
+    if (mapped.harnessLost) session.harnessLost = true;
+    options.log("warn", { threadId: input.threadId, runId: input.runId, correlationId: mapped.correlationId, error }, "run refused before it started");
+    yield mapped.event;
+    return;
+  }
+
+  yield runStarted(input.threadId, input.runId);
+  translator.startRun();
+  session.markParked(false);
+  const pendingForwarded = plan.prompt === undefined ? undefined : plan.forwarded;
+  let delivered = false;
+  const deliver = async (): Promise<void> => {
+    // A prompt counts as forwarded once the harness has taken it, so a failed send can be retried.
+    if (delivered || pendingForwarded === undefined) return;
+    delivered = true;
+    session.forwarded = pendingForwarded;
+    await session.remember();
+  };
+
+  try {
+    for await (const item of hitlRun.items({ signal })) {
+      options.touch();
+      if (item.type === "step") await deliver();
+      yield* eventsOf(item, session);
+    }
+    if (signal.aborted) throw Object.assign(new Error("The client disconnected."), { name: "AbortError" });
+    const conclusion = hitlRun.finish();
+    session.markParked(conclusion.type !== "completed");
+    const conversation = session.conversation;
+    if (conversation !== undefined) translator.recordUsage(cumulativeUsageOf(conversation.usage));
+    if (conclusion.type === "interrupt" && conclusion.stateSnapshot !== undefined) {
+      yield { type: EventType.STATE_SNAPSHOT, snapshot: conclusion.stateSnapshot };
+    }
+    yield* translator.closeRun();
+    if (conclusion.type === "completed") await deliver();
+    yield runFinished({
+      threadId: input.threadId,
+      runId: input.runId,
+      usage: translator.settleRunUsage(),
+      ...(conclusion.type === "interrupt" ? { outcome: { type: "interrupt" as const, interrupts: conclusion.interrupts } } : {}),
+    });
+  } catch (error) {
+    hitlRun.finish();
+    session.markParked(session.isParked);
+    const closing = translator.closeRun();
+    if (error instanceof StepFailure) {
+      // The harness is still retrying or winding down the failed turn: stop it, so the thread is usable.
+      session.conversation?.cancel();
+      yield* closing;
+      yield error.runError();
+      return;
+    }
+    const aborted = signal.aborted;
+    const mapped = toRunError(error);
+    if (mapped.harnessLost) {
+      session.harnessLost = true;
+      options.log("warn", { threadId: input.threadId, correlationId: mapped.correlationId }, "the thread's harness conversation was lost; the next run rebuilds it (history may be lost upstream)");
+    }
+    options.log(aborted ? "info" : "error", { threadId: input.threadId, runId: input.runId, correlationId: mapped.correlationId, error }, aborted ? "run cancelled by the client" : "run failed");
+    yield* closing;
+    yield aborted ? { type: EventType.RUN_ERROR, code: "CANCELLED", message: "The run was cancelled." } : mapped.event;
+  }
+}
+
+function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEvent, void, undefined> {
+  const translator = session.translator;
+  switch (item.type) {
+    case "step": {
+      const step: NormalizedStep = item.step;
+      if (step.status === "error" && step.isMainTrajectory) throw new StepFailure(step);
+      // The bridge reports host tool calls itself (with their results); their mirror steps would duplicate them.
+      if (step.tool?.kind === "custom" && session.hostToolNames.has(step.tool.name)) return;
+      yield* translator.translate(step);
+      return;
+    }
+    case "turn-ended": {
+      const conversation = session.conversation;
+      if (conversation !== undefined) translator.recordUsage(cumulativeUsageOf(conversation.usage));
+      translator.reset();
+      return;
+    }
+    case "tool-call":
+      yield* translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments });
+      return;
+    case "tool-result":
+      yield* translator.toolCallResult(
+        item.failed ? { toolCallId: item.toolCallId, errorMessage: item.content } : { toolCallId: item.toolCallId, output: item.content },
+      );
+      return;
+    case "interrupt":
+      // The interrupt itself travels in RUN_FINISHED's outcome when the run ends.
+      return;
+    case "state-snapshot":
+      yield { type: EventType.STATE_SNAPSHOT, snapshot: item.snapshot };
+      return;
+    case "state-delta":
+      yield { type: EventType.STATE_DELTA, delta: item.delta };
+      return;
+  }
+}

@@ -1,0 +1,168 @@
+import type { RunAgentInput, Tool } from "@ag-ui/core";
+import type { ConversationConfig, Conversation, UserInputPart } from "@ag-ui-antigravity/harness";
+import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
+import type { HarnessPool, PoolLease } from "@ag-ui-antigravity/pool";
+import { StepTranslator } from "@ag-ui-antigravity/translator";
+import type { ForwardedMessage } from "../input/new-user-messages.js";
+import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
+import type { ThreadStore } from "./thread-store.js";
+
+/** Everything a session needs from its agent. */
+export interface SessionEnvironment {
+  pool: HarnessPool;
+  threadStore: ThreadStore;
+  /** The harness conversation config shared by every thread (model, instructions, builtins, ...). */
+  baseConfig: ConversationConfig;
+  partition: { storageDirectory?: string; env?: Record<string, string> };
+  bridgeOptions: HitlBridgeOptions;
+  structuredOutputAs: "state" | "custom";
+  model: string;
+  /** The thread's own workspace, when the agent has a workspace root. */
+  workspaceFor(threadId: string): Promise<string | undefined>;
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface SessionSeed {
+  conversationId?: string;
+  forwarded: ForwardedMessage[];
+  toolSignature: string;
+}
+
+/**
+ * One thread's live state: the harness conversation (a pool lease), the human-in-the-loop bridge
+ * whose parked promises outlive a run, and the translator whose memory spans the turn. Runs use it
+ * one at a time (the session manager's per-thread lock).
+ */
+export class AntigravitySession implements ManagedSession {
+  readonly threadId: string;
+  readonly bridge: HitlBridge;
+  readonly translator: StepTranslator;
+  readonly toolSignature: string;
+  /** User messages forwarded to the conversation, oldest first. */
+  forwarded: ForwardedMessage[];
+  /** Set when a run met a dead harness: the next run rebuilds the session. */
+  harnessLost = false;
+  /** Host tools the bridge reports itself; their mirror steps are not translated again. */
+  hostToolNames: ReadonlySet<string> = new Set();
+  readonly #environment: SessionEnvironment;
+  #lease: PoolLease<Conversation> | undefined;
+  #conversationId: string | undefined;
+  #closed = false;
+
+  constructor(threadId: string, seed: SessionSeed, environment: SessionEnvironment) {
+    this.threadId = threadId;
+    this.#environment = environment;
+    this.toolSignature = seed.toolSignature;
+    this.forwarded = [...seed.forwarded];
+    this.#conversationId = seed.conversationId;
+    this.bridge = new HitlBridge(environment.bridgeOptions);
+    this.translator = new StepTranslator({
+      structuredOutput: environment.structuredOutputAs,
+      usage: { provider: "google-antigravity", model: environment.model },
+    });
+  }
+
+  get isParked(): boolean {
+    return this.bridge.hasParked;
+  }
+
+  /** Whether a harness turn is in progress (possibly parked across runs). */
+  get hasTurn(): boolean {
+    return this.bridge.hasTurn;
+  }
+
+  get conversation(): Conversation | undefined {
+    return this.#lease?.conversation;
+  }
+
+  get conversationId(): string | undefined {
+    return this.#lease?.conversation.id ?? this.#conversationId;
+  }
+
+  /**
+   * The harness conversation, opened on first use with this run's client tools. A thread that
+   * had a conversation before (swept, evicted, rebuilt, restarted) resumes it by id.
+   */
+  async openConversation(tools: readonly Tool[], options: { signal?: AbortSignal }): Promise<Conversation> {
+    if (this.#lease !== undefined) return this.#lease.conversation;
+    const pieces = this.bridge.harnessPieces(tools);
+    this.hostToolNames = pieces.hostToolNames;
+    const base = this.#environment.baseConfig;
+    const workspace = await this.#environment.workspaceFor(this.threadId);
+    const workspaces = [...(base.workspaces ?? []), ...(workspace === undefined ? [] : [workspace])];
+    const config: ConversationConfig = {
+      ...base,
+      ...(workspaces.length > 0 ? { workspaces } : {}),
+      customTools: pieces.customTools,
+      hooks: { ...base.hooks, ...pieces.hooks },
+      ...(this.#conversationId === undefined ? {} : { conversationId: this.#conversationId, continuation: "create-or-resume" as const }),
+    };
+    const lease = await this.#environment.pool.acquire({
+      config,
+      partition: this.#environment.partition,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    this.#lease = lease;
+    this.#conversationId = lease.conversation.id;
+    // The session learns that its harness died from the lease, not from the next failing send.
+    lease.signal.addEventListener(
+      "abort",
+      () => {
+        if (!this.#closed) this.harnessLost = true;
+      },
+      { once: true },
+    );
+    if (lease.conversation.history.length > 0 || this.forwarded.length > 0) {
+      this.#environment.warn({ threadId: this.threadId, conversationId: lease.conversation.id, historySteps: lease.conversation.history.length }, "thread resumed its conversation");
+    }
+    await this.remember();
+    return lease.conversation;
+  }
+
+  /** Starts a harness turn; what the HITL bridge calls when it starts queued input. */
+  startTurn(parts: UserInputPart[], context: { preamble: string | undefined; signal: AbortSignal }) {
+    const conversation = this.#lease?.conversation;
+    if (conversation === undefined) throw new Error("the conversation is not open");
+    const input: UserInputPart[] = context.preamble === undefined ? parts : [{ text: context.preamble }, ...parts];
+    return conversation.send(input, { signal: context.signal });
+  }
+
+  /** Tells the pool whether this conversation waits on a human (placement packs parked ones). */
+  markParked(parked: boolean): void {
+    this.#lease?.setParked(parked);
+  }
+
+  /** Drops the conversation (not the thread): the next `openConversation` resumes or starts anew. */
+  async dropConversation(options: { forgetId: boolean }): Promise<void> {
+    const lease = this.#lease;
+    this.#lease = undefined;
+    if (options.forgetId) this.#conversationId = undefined;
+    await lease?.release();
+  }
+
+  /** Records the thread in the persisted thread map, so it can resume after its session is gone. */
+  async remember(): Promise<void> {
+    const conversationId = this.conversationId;
+    if (conversationId === undefined) return;
+    await this.#environment.threadStore.set(this.threadId, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
+  }
+
+  async close(reason: SessionCloseReason): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.bridge.close();
+    try {
+      await this.remember();
+    } catch (error) {
+      this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume");
+    }
+    try {
+      await this.#lease?.release();
+    } catch (error) {
+      this.#environment.warn({ threadId: this.threadId, reason, error }, "closing the conversation failed");
+    }
+    this.#lease = undefined;
+  }
+}
+
+export type { RunAgentInput };
