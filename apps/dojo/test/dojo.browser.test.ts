@@ -270,6 +270,7 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       await send(page, "Plan a product launch");
       await page.getByTestId("task-step").first().waitFor();
       await page.getByTestId("stop-button").click();
+      await page.getByTestId("run-stopped").waitFor();
       await waitForStatus(page, "idle");
       expect(await page.getByTestId("run-error").count()).toBe(0);
       expect(await page.getByTestId("task-progress").getAttribute("data-complete")).toBe("false");

@@ -22,6 +22,8 @@ export interface AgentSession {
   isRunning: boolean;
   pendingInterrupts: Interrupt[];
   error: RunErrorInfo | undefined;
+  /** True when the last run was stopped by the user (not an error). */
+  stopped: boolean;
   sendMessage(text: string): void;
   resume(entries: ResumeEntry[]): void;
   answerToolCall(toolCallId: string, content: string): void;
@@ -65,6 +67,10 @@ export function useAgentSession(
   const [isRunning, setIsRunning] = useState(false);
   const [pendingInterrupts, setPendingInterrupts] = useState<Interrupt[]>(() => agent.pendingInterrupts);
   const [error, setError] = useState<RunErrorInfo | undefined>(undefined);
+  const [stopped, setStopped] = useState(false);
+  // Set by stop(): the client then reports the abort as RUN_ERROR{code:"abort"}, which the user
+  // asked for and so is not shown as a failure.
+  const stopRequested = useRef(false);
   const effectsRef = useRef(effects);
   effectsRef.current = effects;
   const onSavedRef = useRef(onSaved);
@@ -75,7 +81,10 @@ export function useAgentSession(
     const subscription = agent.subscribe({
       onMessagesChanged: ({ messages: changed }) => setMessages([...changed]),
       onStateChanged: ({ state: changed }) => setState(changed),
-      onRunErrorEvent: ({ event }) => setError({ message: event.message, code: event.code }),
+      onRunErrorEvent: ({ event }) => {
+        if (stopRequested.current && event.code === "abort") setStopped(true);
+        else setError({ message: event.message, code: event.code });
+      },
     });
     return () => subscription.unsubscribe();
   }, [agent]);
@@ -105,6 +114,8 @@ export function useAgentSession(
       const tools = feature.frontendTools.map((tool) => tool.definition);
       for (let followUp = 0; followUp <= maximumAutomaticFollowUps; followUp += 1) {
         setError(undefined);
+        setStopped(false);
+        stopRequested.current = false;
         setIsRunning(true);
         let failed = false;
         try {
@@ -117,7 +128,7 @@ export function useAgentSession(
           failed = true;
           // A RUN_ERROR was already shown with its code; anything else (HTTP status, a stream the
           // verifier rejected) is shown as the error itself.
-          setError((current) => current ?? { message: thrown instanceof Error ? thrown.message : String(thrown), code: undefined });
+          if (!stopRequested.current) setError((current) => current ?? { message: thrown instanceof Error ? thrown.message : String(thrown), code: undefined });
         } finally {
           setIsRunning(false);
           setPendingInterrupts([...agent.pendingInterrupts]);
@@ -171,10 +182,13 @@ export function useAgentSession(
     [agent, persist],
   );
 
-  const stop = useCallback(() => agent.abortRun(), [agent]);
+  const stop = useCallback(() => {
+    stopRequested.current = true;
+    agent.abortRun();
+  }, [agent]);
 
   const waiting = pendingInterrupts.length > 0 || unansweredFrontendCalls(messages, feature.frontendTools).some(({ tool }) => tool.mode === "interactive");
   const status: RunStatus = isRunning ? "running" : error !== undefined ? "error" : waiting ? "waiting" : "idle";
 
-  return { threadId, messages, state, status, isRunning, pendingInterrupts, error, sendMessage, resume, answerToolCall, updateState, stop };
+  return { threadId, messages, state, status, isRunning, pendingInterrupts, error, stopped, sendMessage, resume, answerToolCall, updateState, stop };
 }

@@ -34,6 +34,11 @@ export function ChatPanel({ feature, session, background }: ChatPanelProps) {
         <MessageList feature={feature} session={session} />
         {blockedByInterrupts && <InterruptPanel session={session} />}
         {session.error !== undefined && <RunErrorBanner error={session.error} />}
+        {session.stopped && (
+          <div className="run-stopped" data-testid="run-stopped">
+            You stopped this run.
+          </div>
+        )}
       </div>
       <Composer
         suggestions={session.messages.length === 0 ? feature.suggestions : []}

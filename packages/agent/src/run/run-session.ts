@@ -1,5 +1,5 @@
 import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
-import type { NormalizedStep } from "@ag-ui-antigravity/harness";
+import { HarnessError, type NormalizedStep } from "@ag-ui-antigravity/harness";
 import type { RunItem } from "@ag-ui-antigravity/hitl";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
@@ -59,10 +59,15 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     await session.remember();
   };
 
+  // The last model-call error of the turn: if the harness then fails the turn, it names the cause.
+  let lastModelError: StepFailure | undefined;
   try {
     for await (const item of hitlRun.items({ signal })) {
       options.touch();
-      if (item.type === "step") await deliver();
+      if (item.type === "step") {
+        await deliver();
+        if (isModelError(item.step)) lastModelError = new StepFailure(item.step);
+      }
       yield* eventsOf(item, session);
     }
     if (signal.aborted) throw Object.assign(new Error("The client disconnected."), { name: "AbortError" });
@@ -85,11 +90,10 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     hitlRun.finish();
     session.markParked(session.isParked);
     const closing = translator.closeRun();
-    if (error instanceof StepFailure) {
-      // The harness is still retrying or winding down the failed turn: stop it, so the thread is usable.
-      session.conversation?.cancel();
+    if (lastModelError !== undefined && HarnessError.isInstance(error) && error.code === "TURN_FAILED") {
+      options.log("warn", { threadId: input.threadId, runId: input.runId, error }, "the model call failed");
       yield* closing;
-      yield error.runError();
+      yield lastModelError.runError();
       return;
     }
     const aborted = signal.aborted;
@@ -109,7 +113,6 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
   switch (item.type) {
     case "step": {
       const step: NormalizedStep = item.step;
-      if (step.status === "error" && step.isMainTrajectory) throw new StepFailure(step);
       // The bridge reports host tool calls itself (with their results); their mirror steps would duplicate them.
       if (step.tool?.kind === "custom" && session.hostToolNames.has(step.tool.name)) return;
       yield* translator.translate(step);
@@ -130,7 +133,12 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
       );
       return;
     case "interrupt":
-      // The interrupt itself travels in RUN_FINISHED's outcome when the run ends.
+      // The interrupt travels in RUN_FINISHED's outcome. An approval of a host tool shows its pending
+      // call now, so the client can render what it is asked to approve; when the call then runs, the
+      // translator recognises the id and does not start it twice.
+      if (item.approval !== undefined && session.hostToolNames.has(item.approval.toolName)) {
+        yield* translator.toolCall({ toolCallId: item.approval.toolCallId, toolCallName: item.approval.toolName, arguments: item.approval.arguments });
+      }
       return;
     case "state-snapshot":
       yield { type: EventType.STATE_SNAPSHOT, snapshot: item.snapshot };
@@ -139,4 +147,9 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
       yield { type: EventType.STATE_DELTA, delta: item.delta };
       return;
   }
+}
+
+/** A failed model call (an error step of the main trajectory that is not a tool's failure). */
+function isModelError(step: NormalizedStep): boolean {
+  return step.status === "error" && step.isMainTrajectory && step.tool === undefined && step.error !== undefined;
 }

@@ -142,7 +142,7 @@ describe("StepTranslator under random delivery", () => {
         expect(deltas(EventType.TEXT_MESSAGE_CONTENT).join("").length).toBe(steps.reduce((sum, scripted) => sum + scripted.finalText.length, 0));
         expect(deltas(EventType.REASONING_MESSAGE_CONTENT).join("").length).toBe(steps.reduce((sum, scripted) => sum + scripted.finalThinking.length, 0));
       }),
-      { numRuns: 4000 },
+      { numRuns: 150 },
     );
   });
 });

@@ -1,0 +1,104 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AntigravityAgent } from "@ag-ui-antigravity/agent";
+import { createAgentRouter } from "@ag-ui-antigravity/express";
+import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
+import express, { type Express } from "express";
+import type { Logger } from "pino";
+import { demoFeatures, type DemoFeature } from "./agents/demo-agent-environment.js";
+import { createDemoAgents } from "./agents/demo-agents.js";
+import type { HarnessChoice } from "./harness/harness-choice.js";
+import { createDojoRouter } from "./http/dojo-routes.js";
+import { createErrorHandler, notFoundHandler } from "./http/json-errors.js";
+import { createMetricsHandler } from "./http/metrics-route.js";
+import { fieldsFirstLogger, messageFirstLogger } from "./logging/logger-adapters.js";
+
+export interface DemoServerConfig {
+  harness: HarnessChoice;
+  logger: Logger;
+  /** The built dojo (`apps/dojo/dist`), served under /dojo/. */
+  dojoDistDirectory: string;
+  /** Parent of the server's temporary root (per-thread workspaces, write_file sandboxes); default the OS temp dir. */
+  temporaryParent?: string;
+  /** How long each agentic_generative_ui step takes (default 700 ms, slow enough to watch). */
+  taskStepDelayMs?: number;
+  /** Pool settings beyond the binary path and logger, e.g. a shorter idle grace in tests. */
+  pool?: Partial<HarnessPoolSettings>;
+}
+
+export interface DemoServer {
+  app: Express;
+  agents: Readonly<Record<DemoFeature, AntigravityAgent>>;
+  pool: HarnessPool;
+  /** Holds `workspaces/` (one short directory per thread) and `files/` (write_file sandboxes); removed on close. */
+  temporaryRoot: string;
+  /** Closes every agent (their sessions end and parked turns are released), then stops every harness process. Idempotent. */
+  close(options?: { deadlineMs?: number }): Promise<void>;
+}
+
+export const defaultShutdownDeadlineMs = 10_000;
+
+/**
+ * Builds the demo server: one agent per dojo feature on one shared harness pool, the agent routes
+ * (`POST /<feature>`, `GET /<feature>/capabilities`, `GET /healthz`), `GET /metrics`, and the dojo
+ * under `/dojo/`. Listening is the caller's job (main.ts, or a test on port 0).
+ */
+export async function createDemoServer(config: DemoServerConfig): Promise<DemoServer> {
+  const { harness, logger } = config;
+  // A short name: thread workspaces live under it, and some tools print or pass their paths around.
+  const temporaryRoot = await mkdtemp(join(config.temporaryParent ?? tmpdir(), "agd-"));
+  const workspaceRoot = join(temporaryRoot, "workspaces");
+  const sandboxRoot = join(temporaryRoot, "files");
+  await Promise.all([mkdir(workspaceRoot), mkdir(sandboxRoot)]);
+
+  const pool = new HarnessPool({
+    ...config.pool,
+    harness: { binaryPath: harness.binaryPath, logger: messageFirstLogger(logger, "harness") },
+    logger: messageFirstLogger(logger, "pool"),
+  });
+  const agents = createDemoAgents({
+    harness,
+    pool,
+    workspaceRoot,
+    sandboxRoot,
+    taskStepDelayMs: config.taskStepDelayMs ?? 700,
+    logger: fieldsFirstLogger(logger, "agent"),
+  });
+  const startedAt = Date.now();
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(createDojoRouter(config.dojoDistDirectory));
+  app.get(
+    "/metrics",
+    createMetricsHandler(() => ({
+      harness: { kind: harness.kind, reason: harness.reason },
+      uptimeMs: Date.now() - startedAt,
+      pool: pool.metrics(),
+      agents: Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats()])),
+    })),
+  );
+  app.use(createAgentRouter(agents, { logger: fieldsFirstLogger(logger, "http") }));
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(fieldsFirstLogger(logger, "http")));
+
+  let closing: Promise<void> | undefined;
+  const close = async (deadlineMs: number): Promise<void> => {
+    const deadline = Date.now() + deadlineMs;
+    const results = await Promise.allSettled(demoFeatures.map((feature) => agents[feature].close()));
+    for (const [index, result] of results.entries()) {
+      if (result.status === "rejected") logger.warn({ err: result.reason, agent: demoFeatures[index] }, "an agent failed to close");
+    }
+    await pool.close({ deadlineMs: Math.max(deadline - Date.now(), 0) });
+    await rm(temporaryRoot, { recursive: true, force: true });
+  };
+
+  return {
+    app,
+    agents,
+    pool,
+    temporaryRoot,
+    close: (options = {}) => (closing ??= close(options.deadlineMs ?? defaultShutdownDeadlineMs)),
+  };
+}

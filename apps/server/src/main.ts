@@ -1,0 +1,82 @@
+// The demo server's entry point (`pnpm start` runs the built copy): reads the environment, decides
+// which harness to use and says why, listens, and shuts everything down on SIGINT / SIGTERM.
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { createDemoServer, defaultShutdownDeadlineMs } from "./app.js";
+import { chooseHarness, parseHarnessPreference, type HarnessChoice } from "./harness/harness-choice.js";
+import { createLogger } from "./logging/create-logger.js";
+import { defaultDojoDistDirectory } from "./package-paths.js";
+import { readServerEnvironment } from "./server-environment.js";
+
+function describeChoice(choice: HarnessChoice): string {
+  if (choice.kind === "real") return `Using the real Antigravity harness with Gemini (${choice.model ?? "the harness's default model"}): ${choice.reason}.`;
+  return (
+    `Using the harness EMULATOR with scripted demo scenarios (no model, no key needed), because ${choice.reason}. ` +
+    "For Gemini: set GEMINI_API_KEY and install the harness (pip install google-antigravity) or set ANTIGRAVITY_HARNESS_PATH."
+  );
+}
+
+async function main(): Promise<void> {
+  const environment = readServerEnvironment(process.env);
+  const logger = createLogger({ level: environment.logLevel, pretty: process.stdout.isTTY === true });
+
+  const harness = await chooseHarness({ preference: parseHarnessPreference(environment.harnessPreference), env: process.env });
+  if (harness.kind === "real") logger.info({ harness: harness.kind, binaryPath: harness.binaryPath }, describeChoice(harness));
+  else logger.warn({ harness: harness.kind, binaryPath: harness.binaryPath }, describeChoice(harness));
+
+  const dojoDistDirectory = environment.dojoDistDirectory ?? defaultDojoDistDirectory();
+  if (!existsSync(join(dojoDistDirectory, "index.html"))) {
+    logger.warn({ dojoDistDirectory }, "The dojo is not built, so /dojo/ explains how to build it: pnpm --filter @ag-ui-antigravity/dojo build (or pnpm start at the repository root).");
+  }
+
+  const demo = await createDemoServer({ harness, logger, dojoDistDirectory });
+  const server = createServer(demo.app);
+
+  let shuttingDown = false;
+  const shutDown = (reason: string, exitCode: number): void => {
+    if (shuttingDown) {
+      logger.warn({ reason }, "already shutting down");
+      return;
+    }
+    shuttingDown = true;
+    logger.info({ reason, deadlineMs: defaultShutdownDeadlineMs }, "shutting down: draining sessions and stopping every harness");
+    // The deadline is a promise to whoever sent the signal; past it, exit regardless.
+    const hardStop = setTimeout(() => {
+      logger.error({ deadlineMs: defaultShutdownDeadlineMs }, "shutdown overran its deadline; exiting anyway");
+      process.exit(1);
+    }, defaultShutdownDeadlineMs);
+    server.close();
+    // Closing the agents ends their runs, so open streams finish; the harnesses get what is left of the deadline.
+    demo
+      .close({ deadlineMs: defaultShutdownDeadlineMs - 1_000 })
+      .catch((error: unknown) => logger.error({ err: error }, "shutdown failed"))
+      .finally(() => {
+        server.closeAllConnections();
+        clearTimeout(hardStop);
+        logger.info({}, "stopped");
+        process.exitCode = exitCode;
+        // pino's transport and stdout flush on exit; nothing else should be left running.
+        process.exit();
+      });
+  };
+  process.on("SIGINT", () => shutDown("SIGINT", 0));
+  process.on("SIGTERM", () => shutDown("SIGTERM", 0));
+
+  server.on("error", (error) => {
+    logger.fatal({ err: error, host: environment.host, port: environment.port }, "the server could not listen");
+    shutDown("listen failed", 1);
+  });
+  server.listen(environment.port, environment.host, () => {
+    // The bound port, not the requested one: PORT=0 asks the OS to pick.
+    const url = `http://${environment.host}:${(server.address() as AddressInfo).port}`;
+    logger.info({ harness: harness.kind, dojo: `${url}/dojo/` }, `listening on ${url}`);
+  });
+}
+
+main().catch((error: unknown) => {
+  // Before the logger exists, or when startup itself failed: stderr is all there is.
+  console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
+  process.exit(1);
+});

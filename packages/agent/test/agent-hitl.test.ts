@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BaseEvent, Message, RunFinishedEvent } from "@ag-ui/core";
+import { EventType } from "@ag-ui/core";
+import { getState, setState } from "@ag-ui-antigravity/hitl";
+import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { AntigravityAgent } from "../src/index.js";
+
+const agents: AntigravityAgent[] = [];
+const directories: string[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+afterAll(async () => {
+  await expectNoChildProcesses();
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+function makeAgent(options: ConstructorParameters<typeof AntigravityAgent>[0] = {}): AntigravityAgent {
+  const saveDir = mkdtempSync(join(tmpdir(), "agent-hitl-"));
+  directories.push(saveDir);
+  const agent = new AntigravityAgent({ harness: "emulator", saveDir, ...options });
+  agents.push(agent);
+  return agent;
+}
+
+const user = (content: string): Message => ({ id: randomUUID(), role: "user", content });
+
+async function runWith(agent: AntigravityAgent, parameters: Parameters<AntigravityAgent["runAgent"]>[0] = {}) {
+  const events: BaseEvent[] = [];
+  await agent.runAgent(parameters, { onEvent: ({ event }) => void events.push(event) });
+  const finished = events.find((event) => event.type === EventType.RUN_FINISHED) as RunFinishedEvent | undefined;
+  return { events, finished };
+}
+
+const lastAssistantText = (agent: AntigravityAgent) =>
+  String(agent.messages.filter((message) => message.role === "assistant" && typeof message.content === "string").at(-1)?.content ?? "");
+
+describe("human in the loop through the agent", () => {
+  it("runs a server tool that writes state before its result, and the model reads the result", async () => {
+    const agent = makeAgent({
+      serverTools: [
+        {
+          name: "get_weather",
+          description: "Current weather for a city",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          handler: async (args) => {
+            setState({ ...(getState() as Record<string, unknown>), lastCity: args.city });
+            return { city: args.city, temperature: 21, conditions: "sunny" };
+          },
+        },
+      ],
+    });
+    agent.addMessage(user("Please call get_weather for Paris"));
+    const { events } = await runWith(agent);
+    const types = events.map((event) => event.type);
+    const stateIndex = types.findIndex((type) => type === EventType.STATE_SNAPSHOT || type === EventType.STATE_DELTA);
+    const resultIndex = types.indexOf(EventType.TOOL_CALL_RESULT);
+    expect(types).toContain(EventType.TOOL_CALL_START);
+    expect(stateIndex).toBeGreaterThan(-1);
+    expect(resultIndex).toBeGreaterThan(stateIndex);
+    expect(agent.state).toMatchObject({ lastCity: expect.any(String) });
+    expect(lastAssistantText(agent)).toContain("sunny");
+  });
+
+  it("parks a frontend tool, ends the run, and resumes when a later run brings the tool result", async () => {
+    const agent = makeAgent();
+    const tools = [
+      {
+        name: "generate_haiku",
+        description: "Show a haiku to the user",
+        parameters: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
+      },
+    ];
+    agent.addMessage(user("Use generate_haiku about autumn"));
+    const first = await runWith(agent, { tools });
+    expect(first.finished?.outcome).toBeUndefined();
+    const call = agent.messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).find((toolCall) => toolCall.function.name === "generate_haiku");
+    expect(call).toBeDefined();
+    expect(JSON.parse(call!.function.arguments)).toMatchObject({ topic: expect.any(String) });
+    expect(agent.stats().sessions.parkedSessions).toBe(1);
+
+    agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: call!.id, content: "haiku shown and liked" });
+    await runWith(agent, { tools });
+    expect(lastAssistantText(agent)).toContain("haiku shown and liked");
+    expect(agent.stats().sessions.parkedSessions).toBe(0);
+  });
+
+  it("turns ask_question into an interrupt whose answer, sent as a resume entry, reaches the model", async () => {
+    const agent = makeAgent({ builtinTools: ["ask_question"] });
+    agent.addMessage(user("ask me to choose between tea, coffee or juice"));
+    const first = await runWith(agent);
+    expect(first.finished?.outcome?.type).toBe("interrupt");
+    const interrupt = first.finished?.outcome?.type === "interrupt" ? first.finished.outcome.interrupts[0] : undefined;
+    expect(interrupt?.responseSchema).toBeDefined();
+    const choices = (interrupt?.metadata as { questions?: Array<{ choices: Array<{ id: string; text: string }> }> } | undefined)?.questions?.[0]?.choices ?? [];
+    const coffee = choices.find((choice) => choice.text.includes("coffee"));
+    expect(coffee).toBeDefined();
+
+    await runWith(agent, { resume: [{ interruptId: interrupt!.id, status: "resolved", payload: { answers: [{ selected: [coffee!.id] }] } }] });
+    expect(lastAssistantText(agent)).toContain("coffee");
+  });
+
+  it("gates a tool behind an approval interrupt; a denial reaches the model", async () => {
+    const calls: unknown[] = [];
+    const agent = makeAgent({
+      toolApproval: true,
+      serverTools: [
+        {
+          name: "write_note",
+          description: "Writes a note to disk",
+          parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+          handler: async (args) => {
+            calls.push(args);
+            return { written: true };
+          },
+        },
+      ],
+    });
+    agent.addMessage(user("call write_note with hello"));
+    const first = await runWith(agent);
+    expect(first.finished?.outcome?.type).toBe("interrupt");
+    const interrupt = first.finished?.outcome?.type === "interrupt" ? first.finished.outcome.interrupts[0] : undefined;
+    await runWith(agent, { resume: [{ interruptId: interrupt!.id, status: "resolved", payload: { approved: false, reason: "not today" } }] });
+    expect(calls).toHaveLength(0);
+    expect(lastAssistantText(agent)).toContain("not today");
+  });
+});
