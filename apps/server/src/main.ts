@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   let shuttingDown = false;
   const shutDown = (reason: string, exitCode: number): void => {
     if (shuttingDown) {
-      logger.warn({ reason }, "already shutting down");
+      logger.debug({ reason }, "already shutting down");
       return;
     }
     shuttingDown = true;

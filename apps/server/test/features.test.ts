@@ -1,10 +1,9 @@
 // Every demo route driven by @ag-ui/client's HttpAgent against the real server on the emulator.
 // HttpAgent runs its verifier on every event, so each completed run is also a protocol check.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxDirectory } from "../src/tools/write-file-tool.js";
 import { clientFor, recordRun, say, toolMessage, type RecordedRun } from "./support/agent-runs.js";
 import { startDemoServer, type RunningDemoServer } from "./support/demo-server.js";
 import { changeBackgroundTool, generateHaikuTool, generateTaskStepsTool } from "./support/dojo-frontend-tools.js";
@@ -250,12 +249,10 @@ describe("questions", () => {
 
 /** The write_file sandboxes are per conversation; the test does not know the conversation id, so it looks in each. */
 async function findWrittenFile(temporaryRoot: string, name: string): Promise<string | undefined> {
-  const { readdir } = await import("node:fs/promises");
   const root = join(temporaryRoot, "files", "tool_approval");
   for (const directory of await readdir(root)) {
     const content = await readFile(join(root, directory, name), "utf8").catch(() => undefined);
     if (content !== undefined) return content;
   }
-  // Keep the import used for the sandbox layout: the directory names are its digests.
-  return sandboxDirectory(root, "unknown") === root ? undefined : undefined;
+  return undefined;
 }

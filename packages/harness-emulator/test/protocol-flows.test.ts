@@ -24,6 +24,15 @@ function isStep(message: Message, state?: string): boolean {
   return message["stepUpdate"] !== undefined && (state === undefined || message["stepUpdate"].state === state);
 }
 
+/** The next waiting step not answered yet: waiting steps are re-broadcast, and each must be answered once. */
+async function nextWaiting(conversation: RawConversation, answered: Set<string>): Promise<Message> {
+  const message = await conversation.next(
+    (candidate) => isStep(candidate, "STATE_WAITING_FOR_USER") && !answered.has(`${candidate["stepUpdate"].trajectoryId}:${candidate["stepUpdate"].stepIndex}`),
+  );
+  answered.add(`${message["stepUpdate"].trajectoryId}:${message["stepUpdate"].stepIndex}`);
+  return message;
+}
+
 function finalText(messages: Message[]): string {
   const answers = messages.filter(
     (message) => message["stepUpdate"]?.state === "STATE_DONE" && message["stepUpdate"].source === "SOURCE_MODEL" && message["stepUpdate"].target === "TARGET_USER" && message["stepUpdate"].text,
@@ -147,8 +156,9 @@ describe("builtin_tools.json", () => {
   it("runs every builtin for real on the confirmation path; arguments grow at DONE", async () => {
     const { conversation } = await open(configFor("builtins", { workspaces: [{ filesystemWorkspace: { directory: workspace } }] }));
     conversation.send({ userInput: "confirm-all" });
-    for (let index = 0; index < 7; index++) {
-      const waiting = await conversation.next((message) => isStep(message, "STATE_WAITING_FOR_USER") && message["stepUpdate"].toolConfirmationRequest !== undefined);
+    const answered = new Set<string>();
+    for (let index = 0; index < 9; index++) {
+      const waiting = await nextWaiting(conversation, answered);
       conversation.send(
         clientMessage("builtin_tools.json", 1, (json) => {
           json.toolConfirmation.trajectoryId = waiting["stepUpdate"].trajectoryId;
@@ -158,7 +168,7 @@ describe("builtin_tools.json", () => {
     }
     const turn = await conversation.untilIdle();
     expect(finalText(turn)).toBe("All builtins ran.");
-    expectOrderedShapes(expected("builtin_tools.json", 0, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17), conversation.messages);
+    expectOrderedShapes(expected("builtin_tools.json", 0, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 23), conversation.messages);
     const done = (field: string): any => conversation.messages.find((message) => isStep(message, "STATE_DONE") && message["stepUpdate"][field])!["stepUpdate"][field];
     expect(done("listDirectory").results).toEqual(
       expect.arrayContaining([{ name: "file.py", fileSize: "15" }, { name: "sub", isDirectory: true }]),
@@ -195,7 +205,7 @@ describe("builtin_tools.json", () => {
       reply.callHookResponse.requestId = request.requestId;
       conversation.send(reply);
     }
-    expectOrderedShapes(expected("builtin_tools.json", 24, 28, 26, 29, 30, 31, 36), hookRequests);
+    expectOrderedShapes(expected("builtin_tools.json", 24, 28, 26, 29, 30, 31, 36, 33, 34, 35), hookRequests);
     const commandSteps = conversation.messages.filter((message) => message["stepUpdate"]?.runCommand);
     const denied = commandSteps.filter((message) => message["stepUpdate"].runCommand.commandLine === "rm -rf /").at(-1);
     expect(denied?.["stepUpdate"]).toMatchObject({ state: "STATE_ERROR", errorMessage: "blocked by policy" });
@@ -320,10 +330,11 @@ describe("tool_confirmation.json", () => {
   it("runs the tool after acceptance and fails the step after a rejection", async () => {
     const { conversation } = await open(configFor("builtins", { workspaces: [{ filesystemWorkspace: { directory: workspace } }] }));
     conversation.send({ userInput: "confirm-all" });
-    const waiting = await conversation.next((message) => isStep(message, "STATE_WAITING_FOR_USER"));
+    const answered = new Set<string>();
+    const waiting = await nextWaiting(conversation, answered);
     conversation.send({ toolConfirmation: { trajectoryId: waiting["stepUpdate"].trajectoryId, stepIndex: waiting["stepUpdate"].stepIndex, accepted: false } });
-    for (let index = 0; index < 6; index++) {
-      const next = await conversation.next((message) => isStep(message, "STATE_WAITING_FOR_USER") && message["stepUpdate"].stepIndex !== waiting["stepUpdate"].stepIndex);
+    for (let index = 0; index < 8; index++) {
+      const next = await nextWaiting(conversation, answered);
       conversation.send({ toolConfirmation: { trajectoryId: next["stepUpdate"].trajectoryId, stepIndex: next["stepUpdate"].stepIndex, accepted: true } });
     }
     await conversation.untilIdle();

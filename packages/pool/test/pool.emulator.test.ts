@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { activeHandleCounts, expectNoActiveHandles, expectNoChildProcesses, isProcessAlive } from "@ag-ui-antigravity/testing";
-import { PoolError, type HarnessPool, type PoolLease } from "../src/index.js";
-import type { Conversation } from "@ag-ui-antigravity/harness";
+import { HarnessPool, PoolError, type PoolLease } from "../src/index.js";
+import { HarnessError, type Conversation } from "@ag-ui-antigravity/harness";
 import { deferred, emulatorPool, plainConfig, TemporaryDirectories, timed, toolConfig } from "./support/emulator-pool.js";
 
 const pools: HarnessPool[] = [];
@@ -131,6 +131,39 @@ describe("HarnessPool against the emulator", () => {
     expect(next.pid).not.toBe(pid);
     expect(await say(next, "again")).toBe("ok: again");
     expect(pool.metrics().totals.crashes).toBe(1);
+  });
+
+  it("backs off when processes keep dying, instead of respawning hot", async () => {
+    const pool = track(emulatorPool({ spawnBackoff: { initialDelayMs: 500 } }));
+    const waitForDeath = (lease: PoolLease<Conversation>) =>
+      new Promise<void>((resolve) => lease.signal.addEventListener("abort", () => resolve(), { once: true }));
+    const first = await pool.acquire({ config: plainConfig() });
+    const firstDeath = waitForDeath(first);
+    void first.conversation.send("exit").result.catch(() => undefined);
+    await firstDeath;
+    // One crash is replaced at once.
+    const second = await pool.acquire({ config: plainConfig() });
+    const secondDeath = waitForDeath(second);
+    void second.conversation.send("exit").result.catch(() => undefined);
+    await secondDeath;
+    const refused = await pool.acquire({ config: plainConfig() }).catch((error: unknown) => error);
+    expect(PoolError.isInstance(refused) && refused.code).toBe("SPAWN_BACKOFF");
+    expect((refused as PoolError).retryAfterMs).toBeGreaterThan(0);
+    expect(pool.metrics().partitions[0]).toMatchObject({ crashes: 2, consecutiveFailures: 2 });
+    await new Promise((resolve) => setTimeout(resolve, (refused as PoolError).retryAfterMs! + 50));
+    const recovered = await pool.acquire({ config: plainConfig() });
+    expect(await say(recovered, "recovered")).toBe("ok: recovered");
+  });
+
+  it("reports a harness that cannot start as SPAWN_FAILED with the client's error as cause", async () => {
+    const pool = track(
+      new HarnessPool({ healthCheckIntervalMs: 0, harness: { binaryPath: "/nonexistent/localharness" }, spawnBackoff: { initialDelayMs: 5_000 } }),
+    );
+    const failures = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) failures.push(await pool.acquire({ config: plainConfig() }).catch((error: unknown) => error));
+    expect(failures.map((error) => PoolError.isInstance(error) && error.code)).toEqual(["SPAWN_FAILED", "SPAWN_FAILED", "SPAWN_BACKOFF"]);
+    expect(HarnessError.isInstance((failures[0] as PoolError).cause)).toBe(true);
+    expect(pool.metrics().totals).toMatchObject({ spawnFailures: 2, backoffRefusals: 1 });
   });
 
   it("keeps a parked conversation from blocking its siblings", async () => {

@@ -1,7 +1,7 @@
 import type { Interrupt, Message, ResumeEntry } from "@ag-ui/client";
 import { useState } from "react";
-import { toolCallsOf } from "../agent/conversation";
 import { isRecord, parseJsonSafely, prettyJson } from "../agent/json";
+import { approvalRequestOf, denialPayload } from "../features/approval";
 
 interface ApprovalInterruptProps {
   interrupt: Interrupt;
@@ -14,22 +14,14 @@ type Mode = "choose" | "deny" | "edit";
 
 /**
  * A tool call waiting for approval. Approve sends `{ approved: true }`; deny sends
- * `{ approved: false, message }`; edit sends `{ approved: true, editedArgs }` (a full replacement),
+ * `{ approved: false, reason }`; edit sends `{ approved: true, editedArgs }` (a full replacement),
  * offered only when the interrupt's responseSchema declares `editedArgs`.
  */
 export function ApprovalInterrupt({ interrupt, messages, disabled, onAnswer }: ApprovalInterruptProps) {
-  const metadata = isRecord(interrupt.metadata) ? interrupt.metadata : {};
-  const toolCall = toolCallsOf(messages).find((call) => call.id === interrupt.toolCallId);
-  const metadataName = metadata["tool_name"] ?? metadata["toolName"];
-  const toolName = typeof metadataName === "string" ? metadataName : (toolCall?.function.name ?? "a tool");
-  const metadataArgs = metadata["args"] ?? metadata["arguments"];
-  const originalArgs = metadataArgs !== undefined ? (typeof metadataArgs === "string" ? (parseJsonSafely(metadataArgs) ?? metadataArgs) : metadataArgs) : parseJsonSafely(toolCall?.function.arguments);
-  const properties = isRecord(interrupt.responseSchema) && isRecord(interrupt.responseSchema["properties"]) ? interrupt.responseSchema["properties"] : {};
-  const canEdit = "editedArgs" in properties;
-
+  const request = approvalRequestOf(interrupt, messages);
   const [mode, setMode] = useState<Mode>("choose");
   const [reason, setReason] = useState("");
-  const [editedText, setEditedText] = useState(() => prettyJson(originalArgs ?? {}));
+  const [editedText, setEditedText] = useState(() => prettyJson(request.args));
   const editedArgs = parseJsonSafely(editedText);
   const editError = mode === "edit" && !isRecord(editedArgs) ? "The arguments must be a JSON object." : undefined;
 
@@ -37,9 +29,9 @@ export function ApprovalInterrupt({ interrupt, messages, disabled, onAnswer }: A
 
   return (
     <div className="interrupt-card approval" data-testid="approval-interrupt" data-interrupt-id={interrupt.id}>
-      <div className="interrupt-title">{interrupt.message ?? `Allow the agent to run ${toolName}?`}</div>
+      <div className="interrupt-title">{interrupt.message ?? `Allow the agent to run ${request.toolName}?`}</div>
       <div className="approval-tool">
-        <span className="card-label">Tool</span> <code data-testid="approval-tool-name">{toolName}</code>
+        <span className="card-label">Tool</span> <code data-testid="approval-tool-name">{request.toolName}</code>
       </div>
       {mode === "edit" ? (
         <>
@@ -48,7 +40,7 @@ export function ApprovalInterrupt({ interrupt, messages, disabled, onAnswer }: A
         </>
       ) : (
         <pre className="code-block" data-testid="approval-args">
-          {prettyJson(originalArgs ?? {})}
+          {prettyJson(request.args)}
         </pre>
       )}
       {mode === "deny" && (
@@ -68,7 +60,7 @@ export function ApprovalInterrupt({ interrupt, messages, disabled, onAnswer }: A
             <button type="button" className="button secondary" data-testid="deny-button" disabled={disabled} onClick={() => setMode("deny")}>
               Deny…
             </button>
-            {canEdit && (
+            {request.canEdit && (
               <button type="button" className="button secondary" data-testid="edit-args-button" disabled={disabled} onClick={() => setMode("edit")}>
                 Edit arguments…
               </button>
@@ -83,13 +75,7 @@ export function ApprovalInterrupt({ interrupt, messages, disabled, onAnswer }: A
             <button type="button" className="button secondary" disabled={disabled} onClick={() => setMode("choose")}>
               Back
             </button>
-            <button
-              type="button"
-              className="button danger"
-              data-testid="deny-confirm"
-              disabled={disabled}
-              onClick={() => resolve(reason.trim() === "" ? { approved: false } : { approved: false, message: reason.trim() })}
-            >
+            <button type="button" className="button danger" data-testid="deny-confirm" disabled={disabled} onClick={() => resolve(denialPayload(request, reason))}>
               Deny
             </button>
           </>

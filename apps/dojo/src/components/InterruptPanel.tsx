@@ -1,6 +1,7 @@
 import type { Interrupt, ResumeEntry } from "@ag-ui/client";
 import { useState } from "react";
 import { isRecord } from "../agent/json";
+import { isApprovalInterrupt } from "../features/approval";
 import type { AgentSession } from "../agent/useAgentSession";
 import { ApprovalInterrupt } from "./ApprovalInterrupt";
 import { QuestionInterrupt } from "./QuestionInterrupt";
@@ -59,9 +60,7 @@ interface InterruptCardProps {
 
 /** Picks the UI by what the interrupt carries; unknown reasons still get a form, never a failure. */
 function InterruptCard({ interrupt, session, onAnswer }: InterruptCardProps) {
-  const schemaProperties = isRecord(interrupt.responseSchema) && isRecord(interrupt.responseSchema["properties"]) ? interrupt.responseSchema["properties"] : {};
-  const isApproval = interrupt.reason === "tool_approval" || interrupt.reason === "tool_call" || (interrupt.toolCallId !== undefined && "approved" in schemaProperties);
-  if (isApproval) return <ApprovalInterrupt interrupt={interrupt} messages={session.messages} disabled={session.isRunning} onAnswer={onAnswer} />;
+  if (isApprovalInterrupt(interrupt)) return <ApprovalInterrupt interrupt={interrupt} messages={session.messages} disabled={session.isRunning} onAnswer={onAnswer} />;
   if (isRecord(interrupt.metadata) && Array.isArray(interrupt.metadata["questions"]))
     return <QuestionInterrupt interrupt={interrupt} disabled={session.isRunning} onAnswer={onAnswer} />;
   return <SchemaInterrupt interrupt={interrupt} disabled={session.isRunning} onAnswer={onAnswer} />;

@@ -1,35 +1,6 @@
 import type { Interrupt, ResumeEntry } from "@ag-ui/client";
 import { useState } from "react";
-import { isRecord } from "../agent/json";
-
-interface QuestionOption {
-  id: string;
-  text: string;
-}
-
-interface Question {
-  question: string;
-  multiSelect: boolean;
-  options: QuestionOption[];
-}
-
-/** Reads `metadata.questions`: `[{ question, is_multi_select, options: [{ id, text }] }]` (strings accepted as options). */
-function questionsOf(interrupt: Interrupt): Question[] {
-  const raw = isRecord(interrupt.metadata) ? interrupt.metadata["questions"] : undefined;
-  if (!Array.isArray(raw)) return [];
-  return raw.filter(isRecord).map((question) => {
-    const options = Array.isArray(question["options"]) ? question["options"] : Array.isArray(question["choices"]) ? question["choices"] : [];
-    return {
-      question: typeof question["question"] === "string" ? question["question"] : "",
-      multiSelect: question["is_multi_select"] === true || question["isMultiSelect"] === true,
-      options: options.flatMap((option, index): QuestionOption[] => {
-        if (typeof option === "string") return [{ id: String(index), text: option }];
-        if (isRecord(option) && typeof option["text"] === "string") return [{ id: typeof option["id"] === "string" ? option["id"] : String(index), text: option["text"] }];
-        return [];
-      }),
-    };
-  });
-}
+import { questionAnswerPayload, questionsOf } from "../features/questions";
 
 interface QuestionInterruptProps {
   interrupt: Interrupt;
@@ -37,10 +8,7 @@ interface QuestionInterruptProps {
   onAnswer(entry: ResumeEntry): void;
 }
 
-/**
- * The agent's multiple-choice questions. The answer is
- * `{ responses: [{ selected_option_ids, freeform_response, skipped }] }`, one entry per question in order.
- */
+/** The agent's multiple-choice questions, each with a free-text box; answered in the shape its responseSchema asks for. */
 export function QuestionInterrupt({ interrupt, disabled, onAnswer }: QuestionInterruptProps) {
   const questions = questionsOf(interrupt);
   const [selected, setSelected] = useState<string[][]>(() => questions.map(() => []));
@@ -55,12 +23,8 @@ export function QuestionInterrupt({ interrupt, disabled, onAnswer }: QuestionInt
       }),
     );
   const submit = (): void => {
-    const responses = questions.map((_, index) => {
-      const ids = selected[index] ?? [];
-      const text = (freeform[index] ?? "").trim();
-      return { selected_option_ids: ids, freeform_response: text, skipped: ids.length === 0 && text === "" };
-    });
-    onAnswer({ interruptId: interrupt.id, status: "resolved", payload: { responses } });
+    const selections = questions.map((_, index) => ({ selectedIds: selected[index] ?? [], freeform: freeform[index] ?? "" }));
+    onAnswer({ interruptId: interrupt.id, status: "resolved", payload: questionAnswerPayload(interrupt, questions, selections) });
   };
   const anything = selected.some((ids) => ids.length > 0) || freeform.some((text) => text.trim() !== "");
 

@@ -146,7 +146,7 @@ export class TurnRunner {
     } catch (error) {
       if (this.#signal.aborted) {
         // What the real harness prints when a halt cancels the in-flight model request.
-        context.logger.warn(`conversation ${context.cascadeId}: received model response error: context canceled`);
+        if (context.channel.open) context.logger.warn(`conversation ${context.cascadeId}: received model response error: context canceled`);
         this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
         return;
       }

@@ -4,7 +4,11 @@ import { basename, dirname, join } from "node:path";
 import { EmulatorError } from "../errors/emulator-error.js";
 import type { WorkspaceGuard } from "./workspace-guard.js";
 
-/** Builtins the emulator executes for real, by wire name. */
+/**
+ * Builtins the emulator knows, by wire name. The first seven run for real; image generation, web
+ * search and URL reading are answered with canned results because the emulator has no model and
+ * no network.
+ */
 export const builtinToolNames = [
   "list_directory",
   "view_file",
@@ -13,6 +17,9 @@ export const builtinToolNames = [
   "create_file",
   "edit_file",
   "run_command",
+  "generate_image",
+  "search_web",
+  "read_url_content",
 ] as const;
 export type BuiltinToolName = (typeof builtinToolNames)[number];
 
@@ -29,6 +36,9 @@ export const builtinActionField: Record<BuiltinToolName, string> = {
   create_file: "createFile",
   edit_file: "editFile",
   run_command: "runCommand",
+  generate_image: "generateImage",
+  search_web: "searchWeb",
+  read_url_content: "readUrlContent",
 };
 
 /** A builtin call: what the step shows first, then what it shows at DONE, and what hooks and the model see. */
@@ -280,6 +290,49 @@ export function planBuiltin(name: BuiltinToolName, args: Record<string, unknown>
           await writeFile(filePath, content, "utf8");
           const summary = `Applied ${replacements.length} edits to ${filePath}`;
           return { action: { filePath, diffBlock }, text: summary, hookResult: JSON.stringify({ summary }), modelResult: summary };
+        },
+      };
+    }
+    case "generate_image": {
+      const prompt = requireString(args, name, "prompt", "Prompt");
+      const aspectRatio = stringArgument(args, "aspect_ratio", "AspectRatio") ?? "1:1";
+      const imageName = stringArgument(args, "image_name", "ImageName") ?? (prompt.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "") || "image");
+      const inputs: Record<string, unknown> = { prompt };
+      const imagePaths = Array.isArray(args["image_paths"]) ? args["image_paths"].filter((path): path is string => typeof path === "string") : [];
+      if (imagePaths.length > 0) inputs["imagePaths"] = imagePaths.map((path) => guard.check(path));
+      if (stringArgument(args, "aspect_ratio", "AspectRatio") !== undefined) inputs["aspectRatio"] = aspectRatio;
+      return {
+        inputs,
+        run: () =>
+          Promise.resolve({
+            action: { ...inputs, imageName, aspectRatio },
+            hookResult: JSON.stringify({ image_name: imageName }),
+            modelResult: `Generated image ${imageName} (${aspectRatio}, emulated: no image was rendered)`,
+          }),
+      };
+    }
+    case "search_web": {
+      const query = requireString(args, name, "query", "Query");
+      const domain = stringArgument(args, "domain", "Domain");
+      const inputs: Record<string, unknown> = domain === undefined ? { query } : { query, domain };
+      const summary = `${query} search results (emulated: the emulator has no network access)`;
+      return {
+        inputs,
+        run: () => Promise.resolve({ action: { ...inputs, summary }, hookResult: JSON.stringify({ summary }), modelResult: summary }),
+      };
+    }
+    case "read_url_content": {
+      const url = requireString(args, name, "url", "Url");
+      return {
+        inputs: { url },
+        run: () => {
+          const title = new URL(url).hostname;
+          const summary = `Content of ${url} (emulated: the emulator has no network access)`;
+          return Promise.resolve({
+            action: { url, title, summary, contentPath: "" },
+            hookResult: JSON.stringify({ title, summary, content_path: "" }),
+            modelResult: summary,
+          });
         },
       };
     }

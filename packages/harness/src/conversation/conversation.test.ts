@@ -478,6 +478,29 @@ describe("triggers and harness-started turns", () => {
     await conversation.close();
   });
 
+  it("queues a user turn behind a running trigger turn; a cancelled queued turn frees send at once", async () => {
+    const { conversation, connection } = await openConversation({ triggers: [{ message: "tick", intervalMs: 30 }] });
+    const first = conversation.send("first");
+    await connection.next("userInput");
+    connection.send(idle());
+    await first.result;
+    await connection.next("automatedTrigger");
+    const cancelled = conversation.send("cancel me");
+    expect(() => conversation.send("third")).toThrow(expect.objectContaining({ code: "TURN_BUSY" }));
+    cancelled.cancel();
+    await expect(cancelled.result).resolves.toMatchObject({ cancelled: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    const queued = conversation.send("after the trigger");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(connection.count("userInput")).toBe(1);
+    connection.send(idle());
+    await connection.next("userInput", { where: (text) => text === "after the trigger" });
+    connection.send(textStep(7, "STATE_DONE", "queued answer"));
+    connection.send(idle());
+    await expect(queued.result).resolves.toMatchObject({ origin: "user", text: "queued answer" });
+    expect(connection.received.some((message) => message.userInput === "cancel me")).toBe(false);
+  });
+
   it("delivers steps that arrive with no turn running as a harness-started turn", async () => {
     const { conversation, connection } = await openConversation();
     const turns: Promise<unknown>[] = [];

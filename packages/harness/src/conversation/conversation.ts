@@ -425,12 +425,12 @@ export class Conversation {
     queueMicrotask(() => {
       if (this.#terminated || this.#closing !== undefined) return;
       const queued = this.#queuedTurn;
-      if (queued !== undefined && (this.#activeTurn === undefined || this.#activeTurn.settled)) {
+      // A queued turn cancelled before it started leaves the queue at once, so `send` is free again.
+      if (queued?.tracker.settled === true) this.#queuedTurn = undefined;
+      else if (queued !== undefined && (this.#activeTurn === undefined || this.#activeTurn.settled)) {
         this.#queuedTurn = undefined;
-        if (!queued.tracker.settled) {
-          this.#startTurn(queued.tracker, queued.message);
-          return;
-        }
+        this.#startTurn(queued.tracker, queued.message);
+        return;
       }
       this.#triggers.flush();
     });

@@ -106,3 +106,23 @@ describe("faults and long waits", () => {
     if (seen[0] !== undefined) expect((await seen[0].result).text).toBe("trigger ack: tick");
   });
 });
+
+describe("misbehaving harness", () => {
+  it("a WebSocket the harness drops mid-turn fails only that conversation, with CONNECTION_CLOSED", async () => {
+    const harness = await fixture.start();
+    const dropped = await harness.openConversation({ model: FLOWS_MODEL, workspaces: ["/tmp"] });
+    const healthy = await harness.openConversation({ model: FLOWS_MODEL, workspaces: ["/tmp"] });
+    await expect(dropped.send("please drop the socket").result).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    await dropped.closed;
+    expect(harness.conversationCount).toBe(1);
+    expect((await healthy.send("plain still").result).text).toBe("Final answer");
+  });
+
+  it("a malformed frame is logged and skipped; the turn completes", async () => {
+    const warnings: string[] = [];
+    const harness = await fixture.start({ logger: { warn: (message) => void warnings.push(message) } });
+    const conversation = await harness.openConversation({ model: FLOWS_MODEL, workspaces: ["/tmp"] });
+    expect((await conversation.send("send something malformed").result).text).toBe("Recovered.");
+    expect(warnings.some((message) => message.includes("does not parse"))).toBe(true);
+  });
+});

@@ -88,6 +88,7 @@ describe("deadlines and teardown", () => {
     expect(failures).toHaveLength(1);
     expect(HitlError.isInstance(failures[0]) && failures[0].code).toBe("CLOSED");
     expect(bridge.signal.aborted).toBe(true);
+    await bridge.closed;
     expect(() => bridge.beginRun(runInput(), { startTurn: harness.startTurn })).toThrow(expect.objectContaining({ code: "CLOSED" }));
   });
 
@@ -116,6 +117,7 @@ describe("turn scope", () => {
     expect(bridge.hasTurn).toBe(true);
     bridge.close();
     expect(await pending).toEqual({ done: false, value: { type: "turn-ended" } });
+    await bridge.closed;
     expect(ended).toBe(2);
     unsubscribe();
   });

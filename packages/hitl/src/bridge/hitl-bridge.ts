@@ -82,6 +82,8 @@ export class HitlBridge {
   #state: unknown;
   #stateUndelivered = false;
   readonly #turnEndListeners = new Set<() => void>();
+  #markClosed: () => void = () => undefined;
+  readonly #closedPromise = new Promise<void>((resolve) => (this.#markClosed = resolve));
 
   constructor(options: HitlBridgeOptions = {}) {
     this.#options = options;
@@ -94,6 +96,11 @@ export class HitlBridge {
   /** Aborted when the bridge closes. */
   get signal(): AbortSignal {
     return this.#closeController.signal;
+  }
+
+  /** Settles once `close()` was called and the turn it halted has drained. */
+  get closed(): Promise<void> {
+    return this.#closedPromise;
   }
 
   /** Ids of everything parked, interrupts and frontend tool calls. */
@@ -218,7 +225,8 @@ export class HitlBridge {
     this.#lot.failAll(error);
     const turn = this.#turn;
     this.#turn = undefined;
-    if (turn !== undefined) void turn.halt();
+    const draining = turn === undefined ? this.#draining : turn.halt();
+    void Promise.resolve(draining).then(() => this.#markClosed());
     this.#pendingInputs = [];
   }
 

@@ -1,8 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HarnessProcess, type Conversation, type ConversationConfig } from "@ag-ui-antigravity/harness";
 import { emulatorBinPath, expectNoChildProcesses } from "@ag-ui-antigravity/testing";
 import { HitlBridge, interrupt, setState, type HarnessCustomTool, type HitlBridgeOptions, type InterruptAnswer, type RunItem, type StartTurn } from "../../src/index.js";
+import { countHandles, expectNoHandlesBeyond, type HandleCounts } from "../support/handle-baseline.js";
 import { driveRun, runInput, verify } from "../support/mini-agent.js";
 
 /** How long the client stays away from a parked turn; raise it for a soak (HITL_TEST_PARK_MS=600000). */
@@ -13,16 +14,25 @@ const changeColor = { name: "change_color", description: "Changes the page colou
 const repeatedCallsModel = `emulator:${fileURLToPath(new URL("../scenarios/repeated-calls.json", import.meta.url))}`;
 
 const processes: HarnessProcess[] = [];
+const bridges: HitlBridge[] = [];
+let baseline: HandleCounts = new Map();
+
+beforeEach(() => {
+  baseline = countHandles();
+});
 
 afterEach(async () => {
+  for (const bridge of bridges.splice(0)) bridge.close();
   await Promise.all(processes.splice(0).map((harness) => harness.close({ gracePeriodMs: 2_000 })));
   await expectNoChildProcesses();
+  await expectNoHandlesBeyond(baseline);
 });
 
 async function session(options: HitlBridgeOptions = {}, config: Partial<ConversationConfig> = {}) {
   const harness = await HarnessProcess.start({ binaryPath: emulatorBinPath, handshakeTimeoutMs: 30_000, env: { ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "1" } });
   processes.push(harness);
   const bridge = new HitlBridge({ settleMs: 100, ...options });
+  bridges.push(bridge);
   const pieces = bridge.harnessPieces([changeColor]);
   const conversation: Conversation = await harness.openConversation({
     model: "emulator:demo",
@@ -104,7 +114,6 @@ describe("the bridge over the harness client and the emulator", () => {
     await verify(refused.events);
     expect(refused.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "ANSWER_FOR_FRONTEND_TOOL" });
     expect(bridge.parkedIds).toHaveLength(1);
-    bridge.close();
   });
 
   it("asks before a builtin tool runs and passes the decision on", async () => {

@@ -266,6 +266,7 @@ export class StepTranslator {
       name: "subagent",
       stepName: this.#uniqueStepName(`subagent:${trajectoryId}`),
       trajectoryId,
+      announcedByTrajectory: true,
       finished: false,
     };
     this.#turn.invocations.push(invocation);
@@ -345,14 +346,14 @@ export class StepTranslator {
     if (this.#options.subagentEvents === "step") this.#activate(invocation, events);
     const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
     call.invocation = invocation;
-    if (shown) invocation.parentMessageId = scope.assistantMessageId as string;
+    if (shown && scope.assistantMessageId !== undefined) invocation.parentMessageId = scope.assistantMessageId;
     this.#activate(invocation, events);
     return call;
   }
 
   #invocationOfCall(tool: StepToolCall, scope: Scope, toolCallId: string | undefined): SubagentInvocation {
     // A subagent trajectory seen before the call that spawned it is that call's subagent.
-    const orphan = this.#turn.invocations.find((invocation) => invocation.parentToolCallId === undefined && invocation.trajectoryId !== undefined && !invocation.finished && invocation.name === "subagent");
+    const orphan = this.#turn.invocations.find((invocation) => invocation.announcedByTrajectory && invocation.parentToolCallId === undefined && !invocation.finished);
     const argumentName = SUBAGENT_NAME_ARGUMENTS.map((key) => tool.arguments[key]).find((value): value is string => typeof value === "string" && value !== "");
     if (orphan !== undefined) {
       if (toolCallId !== undefined) orphan.parentToolCallId = toolCallId;
@@ -363,6 +364,7 @@ export class StepTranslator {
       subagentRunId,
       name: argumentName ?? "subagent",
       stepName: this.#uniqueStepName(argumentName ?? `subagent:${subagentRunId}`),
+      announcedByTrajectory: false,
       finished: false,
     };
     if (toolCallId !== undefined) invocation.parentToolCallId = toolCallId;

@@ -25,6 +25,8 @@ export interface SubagentInvocation {
   parentSubagentRunId?: string;
   /** The subagent's trajectory, once its first step has been seen. */
   trajectoryId?: string;
+  /** Its trajectory showed up before any call spawned it; the next call that does is linked to it. */
+  announcedByTrajectory: boolean;
   /** The subagent's answer: its structured output, else the text of its last finished step. */
   answer?: unknown;
   /** The answer is the subagent's structured output, which later text does not replace. */

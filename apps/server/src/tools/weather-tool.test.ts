@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { simulatedWeather } from "./weather-tool.js";
+
+describe("simulatedWeather", () => {
+  it("is deterministic per place, whatever its case or padding, and differs between places", () => {
+    expect(simulatedWeather(" tokyo ")).toEqual({ ...simulatedWeather("Tokyo"), location: "tokyo" });
+    expect(simulatedWeather("Tokyo")).not.toEqual({ ...simulatedWeather("Paris"), location: "Tokyo" });
+  });
+
+  it("stays in plausible ranges", () => {
+    for (const place of ["Tokyo", "Paris", "San Francisco", "New York", "Reykjavik", "", "Ushuaia"]) {
+      const report = simulatedWeather(place);
+      expect(report.temperature).toBeGreaterThanOrEqual(-5);
+      expect(report.temperature).toBeLessThanOrEqual(30);
+      expect(report.humidity).toBeGreaterThanOrEqual(30);
+      expect(report.humidity).toBeLessThanOrEqual(95);
+      expect(report.wind_speed).toBeGreaterThanOrEqual(3);
+      expect(report.conditions).not.toBe("");
+    }
+    expect(simulatedWeather("").location).toBe("Unknown");
+  });
+});

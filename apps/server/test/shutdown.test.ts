@@ -1,0 +1,69 @@
+// `node dist/main.js` as users run it: it says which harness it uses, prints its URL, and on
+// SIGTERM stops itself and every harness process it started within the 10 s budget.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { childPidsOf, expectNoChildProcesses, isProcessAlive } from "@ag-ui-antigravity/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { clientFor, say } from "./support/agent-runs.js";
+
+const mainPath = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+
+let child: ChildProcessWithoutNullStreams | undefined;
+
+afterEach(() => {
+  // Only if a test failed half-way: the server and its process group must not outlive the suite.
+  if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  child = undefined;
+});
+
+function waitForOutput(server: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => {
+      server.stdout.off("data", onData);
+      reject(new Error(`no ${pattern} within ${timeoutMs} ms; output so far:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString("utf8");
+      const match = pattern.exec(output);
+      if (match === null) return;
+      clearTimeout(timer);
+      server.stdout.off("data", onData);
+      resolve(match);
+    };
+    server.stdout.on("data", onData);
+  });
+}
+
+describe("the built server as a process", () => {
+  it("starts on the emulator saying why, serves runs, and stops with its harnesses within 10 s of SIGTERM", async () => {
+    expect(existsSync(mainPath), "run pnpm build first").toBe(true);
+    child = spawn(process.execPath, [mainPath], {
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ANTIGRAVITY_DEMO_HARNESS: "emulator", LOG_LEVEL: "info" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const server = child;
+    let stdout = "";
+    server.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    const [, url] = await waitForOutput(server, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 20_000);
+    // Not a terminal, so the logs are JSON lines; the harness decision is one of them.
+    expect(stdout).toMatch(/"harness":"emulator".*Using the harness EMULATOR/);
+
+    // A parked run keeps its conversation (and so a harness process) alive: the hard case for shutdown.
+    const agent = clientFor(url!, "questions");
+    const asked = await say(agent, "Help me pick a programming language");
+    expect(asked.finished.outcome?.type).toBe("interrupt");
+    const harnessPids = childPidsOf(server.pid);
+    expect(harnessPids.length).toBeGreaterThanOrEqual(1);
+
+    const startedAt = Date.now();
+    server.kill("SIGTERM");
+    const exitCode = await new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect(exitCode).toBe(0);
+    expect(stdout).toContain("shutting down");
+    for (const pid of harnessPids) expect(isProcessAlive(pid), `harness process ${pid} outlived the server`).toBe(false);
+    await expectNoChildProcesses();
+  });
+});

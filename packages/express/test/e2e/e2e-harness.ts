@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HttpAgent } from "@ag-ui/client";
+import type { BaseEvent, Message, RunAgentInput, RunFinishedEvent, RunErrorEvent } from "@ag-ui/core";
+import { EventType } from "@ag-ui/core";
+import { AntigravityAgent, type AntigravityAgentOptions } from "@ag-ui-antigravity/agent";
+import { fixturesDir, listenOnEphemeralPort, type EphemeralServer } from "@ag-ui-antigravity/testing";
+import { createAntigravityApp, type AgentRouterOptions } from "../../src/index.js";
+
+/** A real server for one test: Express on port 0, AntigravityAgents on the emulator behind it. */
+export interface E2EServer {
+  url: string;
+  agents: Record<string, AntigravityAgent>;
+  close(): Promise<void>;
+}
+
+export const e2eScenario = join(fixturesDir, "scenarios", "agent-e2e.json");
+
+export async function startE2EServer(
+  agentOptions: Record<string, AntigravityAgentOptions>,
+  routerOptions: AgentRouterOptions = {},
+): Promise<E2EServer> {
+  const saveDir = mkdtempSync(join(tmpdir(), "express-e2e-"));
+  const agents = Object.fromEntries(
+    Object.entries(agentOptions).map(([name, options]) => [name, new AntigravityAgent({ harness: "emulator", saveDir, ...options })]),
+  );
+  let server: EphemeralServer;
+  server = await listenOnEphemeralPort(createAntigravityApp(agents, routerOptions));
+  return {
+    url: server.url,
+    agents,
+    close: async () => {
+      await server.close();
+      await Promise.all(Object.values(agents).map((agent) => agent.close()));
+      rmSync(saveDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const userMessage = (content: string): Message => ({ id: randomUUID(), role: "user", content });
+
+/** An HttpAgent on one thread, collecting the events of each run (the client verifies them as it goes). */
+export class ThreadClient {
+  readonly agent: HttpAgent;
+  events: BaseEvent[] = [];
+
+  constructor(url: string, options: { threadId?: string; headers?: Record<string, string> } = {}) {
+    this.agent = new HttpAgent({ url, threadId: options.threadId ?? randomUUID(), ...(options.headers === undefined ? {} : { headers: options.headers }) });
+  }
+
+  async say(text: string, parameters: Parameters<HttpAgent["runAgent"]>[0] = {}): Promise<BaseEvent[]> {
+    this.agent.addMessage(userMessage(text));
+    return this.run(parameters);
+  }
+
+  async run(parameters: Parameters<HttpAgent["runAgent"]>[0] = {}): Promise<BaseEvent[]> {
+    this.events = [];
+    await this.agent.runAgent(parameters, { onEvent: ({ event }) => void this.events.push(event) });
+    return this.events;
+  }
+
+  get finished(): RunFinishedEvent | undefined {
+    return this.events.find((event) => event.type === EventType.RUN_FINISHED) as RunFinishedEvent | undefined;
+  }
+
+  get runError(): RunErrorEvent | undefined {
+    return this.events.find((event) => event.type === EventType.RUN_ERROR) as RunErrorEvent | undefined;
+  }
+
+  get interrupts() {
+    const outcome = this.finished?.outcome;
+    return outcome?.type === "interrupt" ? outcome.interrupts : [];
+  }
+
+  lastAssistantText(): string {
+    const message = this.agent.messages.filter((candidate) => candidate.role === "assistant" && typeof candidate.content === "string").at(-1);
+    return String(message?.content ?? "");
+  }
+}
+
+/** POSTs a RunAgentInput by hand, for status checks HttpAgent would turn into exceptions. */
+export async function postRun(url: string, input: Partial<RunAgentInput>, headers: Record<string, string> = {}) {
+  const body: RunAgentInput = { threadId: randomUUID(), runId: randomUUID(), messages: [], tools: [], context: [], state: {}, forwardedProps: {}, ...input };
+  return fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...headers }, body: JSON.stringify(body) });
+}
