@@ -288,6 +288,7 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       await page.getByTestId("approval-interrupt").waitFor();
       await waitForStatus(page, "waiting");
       expect(await page.getByTestId("approval-tool-name").textContent()).toBe("write_file");
+      expect(await page.getByTestId("interrupt-deadline").textContent()).toMatch(/^answer by /);
       expect(await page.locator('[data-testid="tool-call-card"][data-tool-name="write_file"]').getAttribute("data-status")).toBe("awaiting-approval");
       expect(await page.getByTestId("chat-input").isDisabled()).toBe(true);
       await saveReadmeScreenshot(page, "tool-approval");
@@ -309,7 +310,7 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       await page.getByTestId("deny-confirm").click();
       await waitForReply(page, "Understood, I did not run write_file (Not today).");
       await waitForStatus(page, "idle");
-      expect(sent.at(-1)?.resume?.[0]).toMatchObject({ status: "resolved", payload: { approved: false, message: "Not today" } });
+      expect(sent.at(-1)?.resume?.[0]).toMatchObject({ status: "resolved", payload: { approved: false, reason: "Not today" } });
     });
   });
 
@@ -326,14 +327,14 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       await page.getByTestId("question-interrupt").waitFor();
       await waitForStatus(page, "waiting");
 
-      await page.locator('[data-testid="question-option"][data-option-id="python"]').click();
+      await page.locator('[data-testid="question-option"]', { hasText: "Python" }).click();
       await page.getByTestId("question-submit").click();
       await waitForReply(page, "Great choice: Python.");
       await waitForStatus(page, "idle");
       expect(await page.getByTestId("interrupt-panel").count()).toBe(0);
       expect(sent.at(-1)?.resume?.[0]).toMatchObject({
         status: "resolved",
-        payload: { responses: [{ selected_option_ids: ["python"], freeform_response: "", skipped: false }] },
+        payload: { answers: [{ selected: ["1"], skipped: false }] },
       });
     });
   });

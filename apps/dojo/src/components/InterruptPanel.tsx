@@ -25,6 +25,8 @@ export function InterruptPanel({ session }: { session: AgentSession }) {
       setAnswers(next);
     }
   };
+  // The client refuses to resume an expired interrupt, so the earliest deadline is worth showing.
+  const deadline = earliestDeadline(interrupts);
   const cancelAll = (): void => session.resume(interrupts.map((interrupt) => ({ interruptId: interrupt.id, status: "cancelled" })));
 
   return (
@@ -33,6 +35,11 @@ export function InterruptPanel({ session }: { session: AgentSession }) {
         <span className="interrupt-pause" aria-hidden="true" />
         The agent is waiting for you
         {interrupts.length > 1 && <span className="interrupt-count">{interrupts.length} requests, answer each</span>}
+        {deadline !== undefined && (
+          <span className="interrupt-deadline" data-testid="interrupt-deadline" title={deadline.toISOString()}>
+            answer by {deadline.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
+          </span>
+        )}
       </div>
       {interrupts.map((interrupt) =>
         answers[interrupt.id] !== undefined ? (
@@ -50,6 +57,11 @@ export function InterruptPanel({ session }: { session: AgentSession }) {
       </div>
     </div>
   );
+}
+
+function earliestDeadline(interrupts: readonly Interrupt[]): Date | undefined {
+  const times = interrupts.map((interrupt) => (interrupt.expiresAt === undefined ? Number.NaN : Date.parse(interrupt.expiresAt))).filter((time) => Number.isFinite(time));
+  return times.length === 0 ? undefined : new Date(Math.min(...times));
 }
 
 interface InterruptCardProps {

@@ -33,7 +33,7 @@ export interface ThreadMemory {
   parkedInterrupts: Interrupt[];
   parkedToolCalls: Map<string, { toolCallId: string; name: string; args: Record<string, unknown> }>;
   frontendCalls: Set<string>;
-  /** The reason of the interrupt the thread is parked on, so a resume reaches the script that asked. */
+  /** Which script's interrupt the thread is parked on ("question" or "budget"), so a resume reaches the script that asked. */
   lastInterruptReason?: string | undefined;
 }
 
@@ -205,13 +205,16 @@ function toolApproval(input: RunAgentInput, memory: ThreadMemory): RunBody {
     const parked = memory.parkedToolCalls.get(resume.interruptId);
     if (parked === undefined) throw new ScriptError(`No parked approval has the id ${resume.interruptId}.`, "unknown_interrupt");
     memory.parkedToolCalls.delete(resume.interruptId);
-    const payload = (resume.payload ?? {}) as { approved?: unknown; message?: unknown; editedArgs?: unknown };
-    if (resume.status === "cancelled" || payload.approved === false) {
-      const why = typeof payload.message === "string" ? payload.message : "no reason given";
+    const payload = (resume.payload ?? {}) as Record<string, unknown>;
+    const unknownKeys = Object.keys(payload).filter((key) => !["approved", "reason", "editedArgs"].includes(key));
+    if (unknownKeys.length > 0) throw new ScriptError(`The approval answer has keys its responseSchema does not allow: ${unknownKeys.join(", ")}.`, "invalid_resume_payload");
+    if (resume.status === "cancelled" || payload["approved"] === false) {
+      const why = typeof payload["reason"] === "string" ? payload["reason"] : "no reason given";
       return { steps: [toolResult(parked.toolCallId, `The user denied this tool call: ${why}`), ...textMessage(`Understood, I did not run ${parked.name} (${why}).`)], ending: { kind: "success" } };
     }
-    if (payload.approved !== true) throw new ScriptError("An approval payload needs approved: true or false.", "invalid_resume_payload");
-    const args = typeof payload.editedArgs === "object" && payload.editedArgs !== null ? (payload.editedArgs as Record<string, unknown>) : parked.args;
+    if (payload["approved"] !== true) throw new ScriptError("An approval payload needs approved: true or false.", "invalid_resume_payload");
+    const edited = payload["editedArgs"];
+    const args = typeof edited === "object" && edited !== null ? (edited as Record<string, unknown>) : parked.args;
     const path = String(args["path"]);
     return {
       steps: [toolResult(parked.toolCallId, JSON.stringify({ ok: true, path, bytes: String(args["content"]).length })), ...textMessage(`Approved: I wrote ${path}.`)],
@@ -221,17 +224,24 @@ function toolApproval(input: RunAgentInput, memory: ThreadMemory): RunBody {
   const messageId = nextId("message");
   const toolCallId = nextId("call-write_file");
   const args = { path: "notes.txt", content: "hello" };
+  // The shape @ag-ui-antigravity/hitl gives an approval interrupt.
   const interrupt: Interrupt = {
     id: nextId("approval"),
-    reason: "tool_approval",
+    reason: "tool_call",
     message: "Allow the agent to run write_file?",
     toolCallId,
     responseSchema: {
       type: "object",
-      properties: { approved: { type: "boolean" }, message: { type: "string" }, editedArgs: { type: "object" } },
+      properties: {
+        approved: { type: "boolean" },
+        reason: { type: "string" },
+        editedArgs: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] },
+      },
       required: ["approved"],
+      additionalProperties: false,
     },
-    metadata: { tool_name: "write_file", args },
+    expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    metadata: { kind: "antigravity:tool_approval", toolName: "write_file", arguments: args },
   };
   memory.parkedToolCalls.set(interrupt.id, { toolCallId, name: "write_file", args });
   const intro = "I will write the file once you approve.";
@@ -245,11 +255,7 @@ function toolApproval(input: RunAgentInput, memory: ThreadMemory): RunBody {
   };
 }
 
-const languageOptions = [
-  { id: "typescript", text: "TypeScript" },
-  { id: "python", text: "Python" },
-  { id: "go", text: "Go" },
-];
+const languageChoices = ["TypeScript", "Python", "Go"];
 
 const budgetSchema = {
   type: "object",
@@ -278,43 +284,51 @@ function budgetQuestion(input: RunAgentInput, resume: { status: string; payload?
 function questions(input: RunAgentInput, memory: ThreadMemory): RunBody {
   const resume = input.resume?.[0];
   const answering = memory.lastInterruptReason;
-  if (resume === undefined ? /weekend/i.test(lastUserText(input)) : answering === "input_required") {
+  if (resume === undefined ? /weekend/i.test(lastUserText(input)) : answering === "budget") {
     const body = budgetQuestion(input, resume);
-    memory.lastInterruptReason = resume === undefined ? "input_required" : undefined;
+    memory.lastInterruptReason = resume === undefined ? "budget" : undefined;
     return body;
   }
-  memory.lastInterruptReason = resume === undefined ? "ask_question" : undefined;
+  memory.lastInterruptReason = resume === undefined ? "question" : undefined;
   if (resume !== undefined) {
     if (resume.status === "cancelled") return { steps: textMessage("No problem, we can decide later."), ending: { kind: "success" } };
-    const payload = resume.payload as { responses?: Array<{ selected_option_ids?: string[]; freeform_response?: string }> } | undefined;
-    const response = payload?.responses?.[0];
-    if (response === undefined || !Array.isArray(response.selected_option_ids)) throw new ScriptError("A question answer needs { responses: [{ selected_option_ids, ... }] }.", "invalid_resume_payload");
-    const chosen = languageOptions.filter((option) => response.selected_option_ids?.includes(option.id)).map((option) => option.text);
-    const answer = chosen.length > 0 ? chosen.join(" and ") : (response.freeform_response ?? "");
-    return { steps: textMessage(`Great choice: ${answer}. Let's start there.`), ending: { kind: "success" } };
+    const payload = resume.payload as { answers?: Array<{ selected?: unknown; freeform?: unknown }> } | undefined;
+    const answer = payload?.answers?.[0];
+    if (answer === undefined || !Array.isArray(answer.selected)) throw new ScriptError("A question answer needs { answers: [{ selected, freeform?, skipped? }] }.", "invalid_resume_payload");
+    const chosen = languageChoices.filter((_, index) => (answer.selected as unknown[]).includes(String(index)));
+    const text = chosen.length > 0 ? chosen.join(" and ") : typeof answer.freeform === "string" ? answer.freeform : "";
+    return { steps: textMessage(`Great choice: ${text}. Let's start there.`), ending: { kind: "success" } };
   }
   const intro = "Before I suggest anything, one question.";
   const messageId = nextId("message");
   const question = "Which language would you like to learn?";
+  // The shape @ag-ui-antigravity/hitl gives the harness's ask_question.
   const interrupt: Interrupt = {
     id: nextId("question"),
-    reason: "ask_question",
+    reason: "input_required",
     message: question,
     responseSchema: {
       type: "object",
       properties: {
-        responses: {
+        answers: {
           type: "array",
           minItems: 1,
-          items: {
-            type: "object",
-            properties: { selected_option_ids: { type: "array", items: { type: "string" } }, freeform_response: { type: "string" }, skipped: { type: "boolean" } },
-          },
+          maxItems: 1,
+          items: [
+            {
+              type: "object",
+              title: question,
+              properties: { selected: { type: "array", items: { type: "string", enum: ["0", "1", "2"] }, maxItems: 1 }, freeform: { type: "string" }, skipped: { type: "boolean" } },
+              additionalProperties: false,
+            },
+          ],
         },
       },
-      required: ["responses"],
+      required: ["answers"],
+      additionalProperties: false,
     },
-    metadata: { questions: [{ question, is_multi_select: false, options: languageOptions }] },
+    expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    metadata: { kind: "antigravity:question", questions: [{ question, multiSelect: false, choices: languageChoices.map((text, index) => ({ id: String(index), text })) }] },
   };
   return {
     steps: [...textMessage(intro, messageId), snapshotWith(input, { id: messageId, role: "assistant", content: intro })],

@@ -14,9 +14,17 @@ describe("chooseHarness", () => {
 
   it("falls back to the emulator and says what is missing", async () => {
     const noKey = await chooseHarness({ preference: "auto", env: {}, findBinary: found });
-    expect(noKey).toMatchObject({ kind: "emulator", reason: "GEMINI_API_KEY is not set" });
+    expect(noKey).toMatchObject({ kind: "emulator", reason: "GEMINI_API_KEY is not set (localharness was found at /opt/antigravity/localharness)" });
+    const badPath = await chooseHarness({
+      preference: "auto",
+      env: { GEMINI_API_KEY: "key" },
+      findBinary: async () => {
+        throw new Error("localharness not found: the ANTIGRAVITY_HARNESS_PATH /nowhere is not an executable file. Install it with pip.");
+      },
+    });
+    expect(badPath.reason).toBe("no localharness binary (localharness not found: the ANTIGRAVITY_HARNESS_PATH /nowhere is not an executable file)");
     const neither = await chooseHarness({ preference: "auto", env: {}, findBinary: notFound });
-    expect(neither.reason).toBe("no localharness binary (localharness not found. Searched:); GEMINI_API_KEY is not set");
+    expect(neither.reason).toBe("no localharness binary (localharness not found in ANTIGRAVITY_HARNESS_PATH, python3's site-packages or PATH); GEMINI_API_KEY is not set");
     expect(neither.binaryPath).toBe(emulatorBinaryPath());
   });
 

@@ -32,6 +32,16 @@ export function emulatorBinaryPath(): string {
   return createRequire(import.meta.url).resolve("@ag-ui-antigravity/harness-emulator/bin");
 }
 
+/**
+ * One line about why no binary was found. The discovery error lists every place it searched, one
+ * per line; the startup message keeps its first sentence and names the places in short.
+ */
+function describeMissingBinary(error: unknown): string {
+  const firstLine = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+  const sentence = firstLine.replace(/\s*Searched:\s*$/, "").replace(/\. Install it.*$/, "").replace(/\.$/, "");
+  return sentence.endsWith("localharness not found") ? `${sentence} in ANTIGRAVITY_HARNESS_PATH, python3's site-packages or PATH` : sentence;
+}
+
 export interface ChooseHarnessOptions {
   preference: HarnessPreference;
   env: NodeJS.ProcessEnv;
@@ -58,7 +68,7 @@ export async function chooseHarness(options: ChooseHarnessOptions): Promise<Harn
   try {
     binaryPath = await findBinary(env);
   } catch (error) {
-    notFound = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
+    notFound = describeMissingBinary(error);
   }
 
   if (binaryPath !== undefined && apiKey !== "") {
@@ -66,7 +76,7 @@ export async function chooseHarness(options: ChooseHarnessOptions): Promise<Harn
   }
   const missing = [
     ...(binaryPath === undefined ? [`no localharness binary (${notFound ?? "not found"})`] : []),
-    ...(apiKey === "" ? ["GEMINI_API_KEY is not set"] : []),
+    ...(apiKey === "" ? [binaryPath === undefined ? "GEMINI_API_KEY is not set" : `GEMINI_API_KEY is not set (localharness was found at ${binaryPath})`] : []),
   ].join("; ");
   if (preference === "real") throw new HarnessChoiceError(`ANTIGRAVITY_DEMO_HARNESS=real, but ${missing}.`);
   return { kind: "emulator", binaryPath: emulatorBinaryPath(), reason: missing };

@@ -15,7 +15,8 @@ export interface MappedRunError {
 }
 
 /** HarnessError codes that mean the conversation (or its process) is gone. */
-const lostHarnessCodes = new Set(["CONNECTION_CLOSED", "SPAWN_FAILED", "HANDSHAKE_FAILED", "INIT_FAILED", "PROTOCOL"]);
+// TIMEOUT is among them: a turn that did not end on a halt leaves the conversation wedged (G24).
+const lostHarnessCodes = new Set(["CONNECTION_CLOSED", "SPAWN_FAILED", "HANDSHAKE_FAILED", "INIT_FAILED", "PROTOCOL", "TIMEOUT"]);
 
 /**
  * The one place where local errors become wire errors. Messages are written here for the user and
