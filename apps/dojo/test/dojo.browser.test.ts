@@ -267,7 +267,7 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
   test("agentic_generative_ui: Stop ends a streaming run without an error, and the thread can go on", async () => {
     await withPage("stop_run", async (page) => {
       await openFeature(page, "agentic_generative_ui");
-      await send(page, "Plan a product launch");
+      await send(page, "Plan a product launch slowly");
       await page.getByTestId("task-step").first().waitFor();
       await page.getByTestId("stop-button").click();
       await page.getByTestId("run-stopped").waitFor();

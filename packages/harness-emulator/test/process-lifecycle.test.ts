@@ -161,6 +161,25 @@ describe("fault actions", () => {
   });
 });
 
+describe("background escalation", () => {
+  it("ends the turn while a slow custom tool is parked and completes it later in a turn of its own", async () => {
+    const emulator = await start();
+    const conversation = await emulator.connect();
+    await conversation.init(configFor("custom", { tools: [{ name: "slow_tool", parametersJsonSchema: "{}" }] }));
+    conversation.send({ userInput: "background" });
+    const call = await conversation.next((message) => message["toolCall"] !== undefined);
+    const first = await conversation.untilIdle();
+    expect(first.some((message) => message["stepUpdate"]?.text === "Started: Tool slow_tool is still running in the background.")).toBe(true);
+    conversation.send({ toolResponse: { id: call["toolCall"].id, responseJson: '{"result": "late but fine"}' } });
+    const late = await conversation.untilIdle();
+    expect(late[0]!["trajectoryStateUpdate"]).toMatchObject({ state: "STATE_RUNNING" });
+    const mirror = late.find((message) => message["stepUpdate"]?.customTool?.toolResponse)!;
+    expect(mirror["stepUpdate"]).toMatchObject({ state: "STATE_DONE", customTool: { toolCall: { id: call["toolCall"].id } } });
+    expect(late.some((message) => message["stepUpdate"]?.text === "Background tool slow_tool finished: late but fine")).toBe(true);
+    await conversation.close();
+  });
+});
+
 describe("scenario selection", () => {
   it("takes the scenario from env (process env or InputConfig.env) when the model name does not name one", async () => {
     const emulator = await spawnEmulator({ input: { env: { ANTIGRAVITY_EMULATOR_SCENARIO: join(scenarioDirectory, "plain.json") } } });

@@ -217,6 +217,20 @@ describe("builtin_tools.json", () => {
     );
   });
 
+  it("runs a builtin with the arguments a PreTool hook rewrote", async () => {
+    const { conversation } = await open(configFor("builtins", { workspaces: [{ filesystemWorkspace: { directory: workspace } }], enabledHooks: ["LIFECYCLE_HOOK_PRE_TOOL"] }));
+    conversation.send({ userInput: "run it" });
+    const request = await conversation.next((message) => message["callHookRequest"] !== undefined);
+    conversation.send({
+      callHookResponse: { requestId: request["callHookRequest"].requestId, preToolResult: { decision: "ALLOW", modifiedArgumentsJson: JSON.stringify({ CommandLine: "echo rewritten" }) } },
+    });
+    const turn = await conversation.untilIdle();
+    expect(turn.find((message) => message["stepUpdate"]?.state === "STATE_DONE" && message["stepUpdate"].runCommand)?.["stepUpdate"].runCommand).toMatchObject({
+      commandLine: "echo rewritten",
+      combinedOutput: "rewritten\n",
+    });
+  });
+
   it("keeps builtins inside the workspaces and treats a disabled builtin as a model mistake", async () => {
     const { conversation } = await open(configFor("builtins", { workspaces: [{ filesystemWorkspace: { directory: join(workspace, "sub") } }] }));
     conversation.send({ userInput: "outside" });
@@ -312,6 +326,10 @@ describe("ask_question.json", () => {
       }),
     );
     expect(finalText(await conversation.untilIdle())).toBe("Answer: (cancelled)");
+    conversation.send({ userInput: "ask" });
+    waiting = await conversation.next((message) => isStep(message, "STATE_WAITING_FOR_USER"));
+    conversation.send({ questionResponse: { trajectoryId: waiting["stepUpdate"].trajectoryId, stepIndex: waiting["stepUpdate"].stepIndex, response: { answers: [{ unanswered: true }] } } });
+    expect(finalText(await conversation.untilIdle())).toBe("Answer: (unanswered)");
     conversation.send({ userInput: "multi" });
     waiting = await conversation.next((message) => isStep(message, "STATE_WAITING_FOR_USER"));
     expect(waiting["stepUpdate"].questionsRequest.questions[0].multipleChoice.isMultiSelect).toBe(true);

@@ -111,7 +111,8 @@ function weatherTurn(text: string): RunBody {
       ...reasoning(`The user asked about the weather in ${location}; get_weather answers that.`),
       ...textMessage(`Let me check the weather in ${location}.`, messageId),
       ...toolCall(callId, "get_weather", { location }, messageId),
-      { pauseMs: 150 },
+      // Long enough for the page's pending card to be seen before the result replaces it.
+      { pauseMs: 400 },
       toolResult(callId, JSON.stringify(weatherFor(location))),
       ...textMessage(`It is 18°C and partly cloudy in ${location}, with 72% humidity.`),
     ],
@@ -186,10 +187,12 @@ function sharedState(input: RunAgentInput): RunBody {
   return { steps, ending: { kind: "success" } };
 }
 
-function agenticGenerativeUi(): RunBody {
+function agenticGenerativeUi(input: RunAgentInput): RunBody {
+  // "slowly" stretches each step, so a test can stop the run part-way however loaded the machine is.
+  const stepPauseMs = /\bslowly\b/i.test(lastUserText(input)) ? 3_000 : 200;
   const descriptions = ["Research the market", "Write the plan", "Build the prototype", "Launch"];
   const steps: ScriptStep[] = [stateSnapshot({ steps: descriptions.map((description) => ({ description, status: "pending" })) }), ...textMessage("Working through the task now.")];
-  descriptions.forEach((_, index) => steps.push({ pauseMs: 200 }, stateDelta([{ op: "replace", path: `/steps/${index}/status`, value: "completed" }])));
+  descriptions.forEach((_, index) => steps.push({ pauseMs: stepPauseMs }, stateDelta([{ op: "replace", path: `/steps/${index}/status`, value: "completed" }])));
   steps.push(...textMessage("All four steps are done."));
   return { steps, ending: { kind: "success" } };
 }

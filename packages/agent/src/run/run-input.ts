@@ -42,8 +42,9 @@ export function planRun(options: { input: RunAgentInput; forwarded: readonly For
       "The conversation was edited while the agent waits on a reply; answer the pending request first, or start a new thread.",
     );
   }
-  const { transcript, lastUserMessage } = transcriptUpTo(input.messages, reading.userMessageIndex);
-  const userMessages = input.messages.filter((message): message is UserMessage => message.role === "user").slice(0, reading.userMessageIndex + 1);
+  // The client's history, as it now stands, is the truth: the rebuilt conversation gets all of it.
+  const userMessages = input.messages.filter((message): message is UserMessage => message.role === "user");
+  const { transcript, lastUserMessage } = transcriptUpTo(input.messages, userMessages.length - 1);
   const attachments = lastUserMessage === undefined ? [] : promptPartsOf(lastUserMessage.content).filter((part) => part.kind === "media");
   const preface =
     reading.reason === "regenerate"

@@ -158,7 +158,7 @@ export class SessionManager<Session extends ManagedSession> {
         expired.push([threadId, entry.session, entry.session.isParked ? "parked-timeout" : "idle-timeout"]);
       }
     }
-    for (const [threadId, , reason] of expired) this.#entries.delete(threadId);
+    for (const [threadId] of expired) this.#entries.delete(threadId);
     await Promise.all(
       expired.map(async ([threadId, session, reason]) => {
         this.#options.logger.info?.({ threadId, reason }, "session retired");

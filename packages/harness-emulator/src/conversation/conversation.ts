@@ -136,6 +136,7 @@ export class Conversation {
       commandEnv: this.#options.commandEnv,
       processControl: this.#options.processControl,
       closeSocket: (code, reason) => this.close({ code, reason }),
+      enqueueBackground: (task) => this.#enqueue(task),
       memory: { lastToolResult: "", tokensSinceCompaction: 0 },
     };
     const response: Record<string, unknown> = { cascadeId };

@@ -33,6 +33,8 @@ export interface TurnContext {
   commandEnv: Record<string, string>;
   processControl: ProcessControl;
   closeSocket(code: number, reason: string): void;
+  /** Queues work after the current turn, like a new turn (late results of background tools). */
+  enqueueBackground(task: (signal: AbortSignal) => Promise<void>): void;
   /** Mutable conversation-level memory the scripted model reads. */
   memory: { lastToolResult: string; tokensSinceCompaction: number };
 }

@@ -20,6 +20,15 @@ export interface TurnInput {
   trigger: boolean;
 }
 
+/** A custom tool call whose result has arrived and must be reported. */
+interface CustomToolCompletion {
+  base: Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source" | "target">;
+  toolCall: { id: string; name: string; argumentsJson: string };
+  name: string;
+  callId: string;
+  response: ToolResponse;
+}
+
 /** One trajectory being driven by actions: the main agent or a subagent. */
 interface TrajectoryRun {
   trajectoryId: string;
@@ -406,7 +415,7 @@ export class TurnRunner {
       action.arguments === undefined || action.arguments === "schema"
         ? sampleArguments(tool.parametersJsonSchema, this.#input.text)
         : (renderDeep(action.arguments, this.#variables) as Record<string, unknown>);
-    return this.#callCustom(run, name, args, action.confirm === true);
+    return this.#callCustom(run, name, args, { confirm: action.confirm === true, backgroundAfterMs: action.backgroundAfterMs });
   }
 
   async #confirm(step: StepUpdate): Promise<boolean> {
@@ -507,8 +516,14 @@ export class TurnRunner {
     this.#setToolResult(outcome.modelResult);
   }
 
-  async #callCustom(run: TrajectoryRun, name: string, args: Record<string, unknown>, confirm: boolean): Promise<void> {
+  async #callCustom(
+    run: TrajectoryRun,
+    name: string,
+    args: Record<string, unknown>,
+    options: { confirm: boolean; backgroundAfterMs: number | undefined },
+  ): Promise<void> {
     const context = this.#context;
+    const { confirm } = options;
     const callId = context.ids.requestId("call");
     const argumentsJson = JSON.stringify(args);
     const gate = await gateToolCall(context, { toolName: name, argumentsJson, callId, signal: this.#signal });
@@ -542,7 +557,68 @@ export class TurnRunner {
     const reply = context.pending.wait<ToolResponse>(`tool:${callId}`, { signal: this.#signal });
     context.recorder.publish({ ...base, state: "STATE_ACTIVE", customTool: { toolCall } });
     context.channel.send({ toolCall });
-    const response = await reply;
+    const escalateAfter = options.backgroundAfterMs ?? context.knobs.backgroundToolMs;
+    let response: ToolResponse | undefined;
+    if (escalateAfter > 0 && run.isMain) {
+      const timer = new AbortController();
+      const elapsed = abortableSleep(escalateAfter, { signal: AbortSignal.any([this.#signal, timer.signal]) }).then(
+        () => undefined,
+        () => undefined,
+      );
+      try {
+        response = await Promise.race([reply, elapsed]);
+      } finally {
+        timer.abort();
+      }
+      this.#signal.throwIfAborted();
+      if (response === undefined) {
+        this.#moveToBackground(run, { base, toolCall, name, callId, reply });
+        return;
+      }
+    } else {
+      response = await reply;
+    }
+    await this.#completeCustomTool(run, { base, toolCall, name, callId, response });
+  }
+
+  /**
+   * The harness may stop waiting for a slow custom tool, tell the model it runs in the background
+   * and end the turn; the result then arrives outside any turn and starts one of its own.
+   */
+  #moveToBackground(run: TrajectoryRun, call: Omit<CustomToolCompletion, "response"> & { reply: Promise<ToolResponse> }): void {
+    const context = this.#context;
+    context.logger.info(`conversation ${context.cascadeId}: tool ${call.name} (${call.toolCall.id}) moved to the background`);
+    this.#setToolResult(`Tool ${call.name} is still running in the background.`);
+    call.reply.then(
+      (response) =>
+        context.enqueueBackground((signal) =>
+          new TurnRunner(context, { text: "", parts: [], trigger: true }, { signal }).completeInBackground({ ...call, response }),
+        ),
+      // Halted or closed before the result came: nothing left to complete.
+      () => undefined,
+    );
+    void run;
+  }
+
+  /** Runs the late completion of a background tool as a turn of its own. */
+  async completeInBackground(call: CustomToolCompletion): Promise<void> {
+    const context = this.#context;
+    const main: TrajectoryRun = { trajectoryId: context.cascadeId, isMain: true, subagentName: undefined, openStep: undefined, lastText: "", finished: false };
+    try {
+      this.#sendTrajectoryState(context.cascadeId, "STATE_RUNNING");
+      await this.#completeCustomTool(main, call);
+      await this.#streamText(main, `Background tool ${call.name} finished: ${context.memory.lastToolResult}`, {});
+      this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
+    } catch (error) {
+      if (!this.#signal.aborted) context.logger.error(`conversation ${context.cascadeId}: background completion failed: ${String(error)}`);
+      this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE", this.#signal.aborted ? undefined : "Trajectory execution failed");
+    }
+  }
+
+  /** The mirror step at DONE with the response, then the tool hooks; the model sees the result. */
+  async #completeCustomTool(run: TrajectoryRun, call: CustomToolCompletion): Promise<void> {
+    const context = this.#context;
+    const { base, toolCall, name, callId, response } = call;
     const interpreted = interpretToolResponse(response);
     const toolResponse: Record<string, unknown> = { id: callId };
     if (response.responseJson !== undefined) toolResponse["responseJson"] = response.responseJson;

@@ -12,6 +12,7 @@ describe("readKnobs", () => {
       rebroadcastMs: 1000,
       triggerCrashOnEmpty: false,
       envelope: true,
+      backgroundToolMs: 0,
     });
   });
 
@@ -25,7 +26,18 @@ describe("readKnobs", () => {
         ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "0",
         ANTIGRAVITY_EMULATOR_TRIGGER_CRASH: "yes",
         ANTIGRAVITY_EMULATOR_ENVELOPE: "off",
+        ANTIGRAVITY_EMULATOR_BACKGROUND_TOOL_MS: "2500",
       }),
-    ).toEqual({ scenario: "demo", version: "0.1.8", deterministic: true, tokenDelayMs: 0, chunkSize: 12, rebroadcastMs: 0, triggerCrashOnEmpty: true, envelope: false });
+    ).toEqual({
+      scenario: "demo",
+      version: "0.1.8",
+      deterministic: true,
+      tokenDelayMs: 0,
+      chunkSize: 12,
+      rebroadcastMs: 0,
+      triggerCrashOnEmpty: true,
+      envelope: false,
+      backgroundToolMs: 2500,
+    });
   });
 });

@@ -16,6 +16,8 @@ export interface EmulatorKnobs {
   triggerCrashOnEmpty: boolean;
   /** Put `seqNum` and `timestampMicros` on every OutputEvent. */
   envelope: boolean;
+  /** Move custom tool calls to the background after this many ms without a result; 0 = never. */
+  backgroundToolMs: number;
 }
 
 const prefix = "ANTIGRAVITY_EMULATOR_";
@@ -46,5 +48,6 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
     rebroadcastMs: readNumber(env, "REBROADCAST_MS", 1000),
     triggerCrashOnEmpty: readFlag(env, "TRIGGER_CRASH", false),
     envelope: readFlag(env, "ENVELOPE", true),
+    backgroundToolMs: readNumber(env, "BACKGROUND_TOOL_MS", 0),
   };
 }

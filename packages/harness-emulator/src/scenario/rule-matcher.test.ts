@@ -33,3 +33,21 @@ describe("demo rules", () => {
     expect(ruleFor("hello")).toBe("echo");
   });
 });
+
+describe("conditions", () => {
+  it("matches on the last tool result, triggers and available tools", () => {
+    const scenario = {
+      name: "conditions",
+      rules: [
+        { name: "after-error", when: { lastToolResult: "^Error:" }, actions: [] },
+        { name: "with-tool", when: { toolAvailable: "search", trigger: false }, actions: [] },
+        { name: "fallback", when: {}, actions: [] },
+      ],
+    };
+    const config = new ConfigView({ tools: [{ name: "search" }] });
+    const match = (lastToolResult: string, trigger: boolean): string | undefined => matchRule(scenario, { text: "x", trigger, lastToolResult, config })?.rule.name;
+    expect(match("Error: boom", false)).toBe("after-error");
+    expect(match("fine", false)).toBe("with-tool");
+    expect(match("fine", true)).toBe("fallback");
+  });
+});

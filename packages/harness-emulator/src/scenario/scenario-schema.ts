@@ -22,6 +22,7 @@ export type ScenarioAction =
       tool: string;
       arguments?: Record<string, unknown> | "schema" | undefined;
       confirm?: boolean | undefined;
+      backgroundAfterMs?: number | undefined;
     }
   | {
       type: "question-ask";
@@ -53,6 +54,8 @@ export const scenarioActionSchema: z.ZodType<ScenarioAction> = z.lazy(() =>
       arguments: z.union([z.record(z.string(), z.unknown()), z.literal("schema")]).optional(),
       /** Ask the client for a tool confirmation before running it. */
       confirm: z.boolean().optional(),
+      /** Custom tools only: move the call to the background when no result came within this many ms. */
+      backgroundAfterMs: z.number().positive().optional(),
     }),
     z.object({ type: z.literal("question-ask"), questions: z.array(questionSchema).min(1), choicesFromText: z.boolean().optional() }),
     z.object({

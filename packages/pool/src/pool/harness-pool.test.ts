@@ -282,6 +282,19 @@ describe("HarnessPool failures", () => {
   });
 });
 
+describe("HarnessPool exits noticed during an open", () => {
+  it("places the acquire again when the open fails because the process has just exited", async () => {
+    const harness = new FakeHarness();
+    const pool = poolOver(harness);
+    const first = await pool.acquire({ config: { name: "a" } });
+    harness.processes[0]!.exitQuietly();
+    const lease = await pool.acquire({ config: { name: "b" } });
+    expect(lease.pid).not.toBe(first.pid);
+    expect(PoolError.isInstance(first.signal.reason) && first.signal.reason.code).toBe("PROCESS_DIED");
+    expect(pool.metrics().totals.crashes).toBe(1);
+  });
+});
+
 describe("HarnessPool process cap", () => {
   it("queues acquires beyond maxProcesses until a slot frees", async () => {
     const harness = new FakeHarness();

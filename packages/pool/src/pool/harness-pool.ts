@@ -382,9 +382,11 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     try {
       conversation = await process.openConversation(options.config, { signal: open.controller.signal });
     } catch (error) {
+      // The open may have failed because the process just exited; learn of the death now.
+      if (process.hasExited === true) this.#processGone(member);
       this.#unreserve(member);
       if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
-      throw this.#acquireError(error, callerSignal);
+      throw this.#acquireError(error, callerSignal, member.partition.key);
     } finally {
       open.dispose();
     }
@@ -414,7 +416,6 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
 
   #leaseOwner(member: PoolMember<TConfig, TConversation>): LeaseOwner {
     return {
-      parkedChanged: () => undefined,
       ending: (lease, settled) => {
         member.leases.delete(lease as PooledLease<TConversation>);
         member.closingConversations += 1;
@@ -740,10 +741,14 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
   }
 
   /** The error an acquire rejects with, most specific first: the caller's abort, then the pool closing, then the cause. */
-  #acquireError(error: unknown, callerSignal: AbortSignal | undefined): PoolError {
+  #acquireError(error: unknown, callerSignal: AbortSignal | undefined, partitionKey?: string): PoolError {
     if (callerSignal?.aborted === true) return this.#abortedError(callerSignal);
     if (!this.#accepting) return this.#closedError();
     if (PoolError.isInstance(error)) return error;
-    return new PoolError("OPEN_FAILED", "the harness process could not open the conversation", { cause: error });
+    return new PoolError(
+      "OPEN_FAILED",
+      "the harness process could not open the conversation",
+      partitionKey === undefined ? { cause: error } : { cause: error, partitionKey },
+    );
   }
 }

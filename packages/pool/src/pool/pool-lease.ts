@@ -30,9 +30,8 @@ export interface PoolLease<TConversation> {
   release(options?: { signal?: AbortSignal }): Promise<void>;
 }
 
-/** What a lease tells its pool. */
+/** What a lease tells its pool. Parking needs no notice: placement reads `parked` when it runs. */
 export interface LeaseOwner {
-  parkedChanged(): void;
   /**
    * The conversation is being closed: the slot stays taken until `settled` resolves. Returns a
    * promise that resolves once the slot is free again.
@@ -87,9 +86,8 @@ export class PooledLease<TConversation extends PooledConversation> implements Po
   }
 
   setParked(parked: boolean): void {
-    if (this.#ended || this.#parked === parked) return;
+    if (this.#ended) return;
     this.#parked = parked;
-    this.#owner.parkedChanged();
   }
 
   release(options: { signal?: AbortSignal } = {}): Promise<void> {

@@ -32,6 +32,9 @@ export async function startHarnessProcess(
   return {
     pid: harness.pid,
     signal: harness.signal,
+    get hasExited() {
+      return harness.hasExited;
+    },
     openConversation: (config, openOptions) => harness.openConversation(config, openOptions),
     close: (closeOptions) => harness.close(closeOptions),
     checkHealth: (probeOptions) => probeHttp(harness.port, probeOptions),

@@ -14,6 +14,11 @@ export interface PooledProcess<TConfig, TConversation extends PooledConversation
   readonly pid: number | undefined;
   /** Aborted when the process is gone, whoever stopped it. The pool reads an unrequested abort as a death. */
   readonly signal: AbortSignal;
+  /**
+   * True once the OS process has exited, possibly before `signal` aborts (a client may wait for
+   * the last stderr lines first). Lets an open that failed because of the exit be retried elsewhere.
+   */
+  readonly hasExited?: boolean;
   /** Opens one conversation on this process. A failure must leave the process and its other conversations alone. */
   openConversation(config: TConfig, options: { signal?: AbortSignal }): Promise<TConversation>;
   /** Stops the process in stages (stdin end, grace, SIGTERM, SIGKILL). Idempotent. */

@@ -28,6 +28,8 @@ export class FakeProcess implements PooledProcess<FakeConfig, FakeConversation> 
   readonly open = new Set<FakeConversation>();
   readonly controller = new AbortController();
   mostOpenAtOnce = 0;
+  /** Set by `exitQuietly`: the process is gone but its signal has not aborted yet. */
+  hasExited = false;
   closeCalls = 0;
   healthy = true;
   healthChecks = 0;
@@ -51,7 +53,7 @@ export class FakeProcess implements PooledProcess<FakeConfig, FakeConversation> 
   async openConversation(config: FakeConfig, options: { signal?: AbortSignal }): Promise<FakeConversation> {
     if (this.openDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.openDelayMs));
     options.signal?.throwIfAborted();
-    if (!this.alive) throw new Error("connection closed: the process is gone");
+    if (!this.alive || this.hasExited) throw new Error("connection closed: the process is gone");
     if (config.failOpen === true) throw new Error(`init failed for ${config.name}`);
     const conversation = new FakeConversation(config, this);
     this.open.add(conversation);
@@ -78,6 +80,11 @@ export class FakeProcess implements PooledProcess<FakeConfig, FakeConversation> 
     for (const conversation of this.open) conversation.closed = true;
     this.open.clear();
     this.controller.abort(new Error("exited with code 1"));
+  }
+
+  /** The OS process exits, but the client has not aborted the signal yet (it waits for stderr). */
+  exitQuietly(): void {
+    this.hasExited = true;
   }
 
   stderrTail(): readonly string[] {

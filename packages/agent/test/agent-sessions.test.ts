@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BaseEvent, Message } from "@ag-ui/core";
+import { EventType } from "@ag-ui/core";
+import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
+import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { AntigravityAgent, type AntigravityAgentOptions } from "../src/index.js";
+
+const agents: AntigravityAgent[] = [];
+const directories: string[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+afterAll(async () => {
+  await expectNoChildProcesses();
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const directory = mkdtempSync(join(tmpdir(), "agent-sessions-"));
+  directories.push(directory);
+  return directory;
+}
+
+function recordingAgent(options: AntigravityAgentOptions) {
+  const logs: Array<{ message: string; details: Record<string, unknown> }> = [];
+  const record = (details: Record<string, unknown>, message: string) => void logs.push({ message, details });
+  const agent = new AntigravityAgent({ harness: "emulator", logger: { info: record, warn: record, error: record }, ...options });
+  agents.push(agent);
+  return { agent, logs };
+}
+
+const user = (content: string): Message => ({ id: randomUUID(), role: "user", content });
+
+async function run(agent: AntigravityAgent, threadId: string, messages: Message[], extra: { tools?: Parameters<AntigravityAgent["runAgent"]>[0] extends infer P ? P extends { tools?: infer T } ? T : never : never } = {}) {
+  const copy = agent.clone();
+  copy.threadId = threadId;
+  copy.setMessages(messages);
+  const events: BaseEvent[] = [];
+  await copy.runAgent({ ...(extra.tools === undefined ? {} : { tools: extra.tools }) }, { onEvent: ({ event }) => void events.push(event) });
+  return { events, messages: copy.messages };
+}
+
+const lastText = (messages: Message[]) => String(messages.filter((message) => message.role === "assistant").at(-1)?.content ?? "");
+
+describe("sessions across runs, restarts and contract changes", () => {
+  it("a restarted server resumes a thread's conversation from the save dir", async () => {
+    const saveDir = tempDir();
+    const threadId = randomUUID();
+    const first = recordingAgent({ saveDir });
+    const history = [user("remember the word pineapple")];
+    const firstRun = await run(first.agent, threadId, history);
+    await first.agent.close();
+
+    const second = recordingAgent({ saveDir });
+    const secondRun = await run(second.agent, threadId, [...firstRun.messages, user("what was the word?")]);
+    expect(lastText(secondRun.messages)).toContain("what was the word?");
+    const resumed = second.logs.find((entry) => entry.message === "thread resumed its conversation");
+    expect(resumed?.details).toMatchObject({ threadId, historySteps: expect.any(Number) });
+    expect(Number(resumed?.details.historySteps)).toBeGreaterThan(0);
+    // Only the new message went to the harness: the first one was already in its history.
+    expect(lastText(secondRun.messages)).not.toContain("pineapple");
+  });
+
+  it("a changed tool contract rebuilds the conversation by cold resume, keeping the thread", async () => {
+    const { agent, logs } = recordingAgent({ saveDir: tempDir() });
+    const threadId = randomUUID();
+    const tool = (description: string) => [{ name: "show_card", description, parameters: { type: "object", properties: {} } }];
+    const first = await run(agent, threadId, [user("hi")], { tools: tool("first version") });
+    await run(agent, threadId, [...first.messages, user("again")], { tools: tool("second version") });
+    expect(logs.filter((entry) => entry.message === "thread resumed its conversation")).toHaveLength(1);
+  });
+
+  it("a regenerate rebuilds the conversation from the client's history instead of doing nothing", async () => {
+    const { agent } = recordingAgent({ saveDir: tempDir() });
+    const threadId = randomUUID();
+    const question = user("tell me a joke");
+    await run(agent, threadId, [question]);
+    const regenerated = await run(agent, threadId, [question]);
+    expect(regenerated.events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    expect(lastText(regenerated.messages)).toContain("new answer");
+    expect(lastText(regenerated.messages)).toContain("tell me a joke");
+  });
+
+  it("an edited earlier message rebuilds from the edited transcript", async () => {
+    const { agent } = recordingAgent({ saveDir: tempDir() });
+    const threadId = randomUUID();
+    const original = user("my name is Ada");
+    const first = await run(agent, threadId, [original]);
+    const edited = [{ ...original, content: "my name is Grace" }, ...first.messages.slice(1), user("who am I?")];
+    const second = await run(agent, threadId, edited);
+    expect(lastText(second.messages)).toContain("my name is Grace");
+    expect(lastText(second.messages)).toContain("who am I?");
+  });
+
+  it("advertises capabilities that validate against AG-UI's schema and tell the truth", async () => {
+    const { agent: chat } = recordingAgent({});
+    const capabilities = await chat.getCapabilities();
+    expect(AgentCapabilitiesSchema.safeParse(capabilities).success).toBe(true);
+    expect(capabilities.humanInTheLoop?.interrupts).toBe(false);
+    expect(capabilities.execution?.codeExecution).toBe(false);
+    const { agent: full } = recordingAgent({ builtinTools: ["ask_question", "run_command"], toolApproval: true });
+    const fullCapabilities = await full.getCapabilities();
+    expect(fullCapabilities.humanInTheLoop).toMatchObject({ interrupts: true, approvals: true });
+    expect(fullCapabilities.execution?.codeExecution).toBe(true);
+  });
+
+  it("refuses invalid options with a typed error naming the option", () => {
+    expect(() => new AntigravityAgent({ endpoint: { type: "gemini" }, baseUrl: "http://localhost:8080" })).toThrow(/baseUrl/);
+    expect(() => new AntigravityAgent({ workspaceRoot: "relative/path" })).toThrow(/workspaceRoot/);
+  });
+});
