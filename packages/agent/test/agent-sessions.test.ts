@@ -90,7 +90,7 @@ describe("sessions across runs, restarts and contract changes", () => {
     const threadId = randomUUID();
     const original = user("my name is Ada");
     const first = await run(agent, threadId, [original]);
-    const edited = [{ ...original, content: "my name is Grace" }, ...first.messages.slice(1), user("who am I?")];
+    const edited: Message[] = [{ ...original, content: "my name is Grace" } as Message, ...first.messages.slice(1), user("who am I?")];
     const second = await run(agent, threadId, edited);
     expect(lastText(second.messages)).toContain("my name is Grace");
     expect(lastText(second.messages)).toContain("who am I?");

@@ -1,6 +1,7 @@
 // The emulator as a process: authentication, shutdown and persistence, malformed input, and the
 // fault actions scenarios can trigger. Every test spawns the BUILT binary.
 import { existsSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,8 +19,23 @@ afterAll(async () => {
   for (const emulator of spawned) if (isAlive(emulator.child.pid) && emulator.child.exitCode === null) await emulator.stop();
   const leaks = await reapLeaks();
   expect(leaks).toEqual({ children: 0, sockets: 0 });
-  for (const emulator of spawned) expect(isAlive(emulator.child.pid)).toBe(false);
+  for (const emulator of spawned) {
+    expect(isAlive(emulator.child.pid)).toBe(false);
+    // The port is released: nothing listens there any more.
+    expect(await portAccepts(emulator.port)).toBe(false);
+  }
 });
+
+function portAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "localhost", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
 
 function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,13 +1,18 @@
 import type { ToolCall } from "@ag-ui/client";
 import { prettyJson } from "../agent/json";
 
-export type ToolCallStatus = "pending" | "awaiting-approval" | "waiting" | "complete";
+/**
+ * `no-result`: the run ended and the server sent no TOOL_CALL_RESULT (for example a call the user
+ * denied, when the server reports the denial only in text).
+ */
+export type ToolCallStatus = "pending" | "awaiting-approval" | "waiting" | "complete" | "no-result";
 
 const statusLabels: Record<ToolCallStatus, string> = {
   pending: "Running…",
   "awaiting-approval": "Awaiting approval",
   waiting: "Waiting for you",
   complete: "Done",
+  "no-result": "No result",
 };
 
 /** Any tool call: its name and arguments, then its result once the TOOL_CALL_RESULT (or answer) arrives. */
@@ -19,10 +24,13 @@ export function ToolCallCard({ toolCall, resultText, status }: { toolCall: ToolC
         <code className="tool-card-name">{toolCall.function.name}</code>
         <ToolStatusPill status={status} />
       </div>
-      <div className="card-label">Arguments</div>
-      <pre className="code-block" data-testid="tool-call-args">
-        {toolCall.function.arguments === "" ? "{}" : prettyJson(toolCall.function.arguments)}
-      </pre>
+      {/* Arguments matter most while the call is pending; once it is done they fold away. */}
+      <details className="tool-card-arguments" open={status !== "complete" || undefined}>
+        <summary className="card-label">Arguments</summary>
+        <pre className="code-block" data-testid="tool-call-args">
+          {toolCall.function.arguments === "" ? "{}" : prettyJson(toolCall.function.arguments)}
+        </pre>
+      </details>
       {resultText !== undefined && (
         <>
           <div className="card-label">Result</div>

@@ -25,9 +25,11 @@ export function ToolCallView({ toolCall, result, feature, session }: ToolCallVie
       ? "complete"
       : session.pendingInterrupts.some((interrupt) => interrupt.toolCallId === toolCall.id)
         ? "awaiting-approval"
-        : isFrontendTool && !session.isRunning
-          ? "waiting"
-          : "pending";
+        : session.isRunning
+          ? "pending"
+          : isFrontendTool
+            ? "waiting"
+            : "no-result";
 
   switch (toolCall.function.name) {
     case "get_weather": {

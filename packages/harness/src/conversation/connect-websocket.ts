@@ -36,23 +36,28 @@ function openOnce(url: string, options: ConnectWebSocketOptions): Promise<WebSoc
       socket.off("unexpected-response", onUnexpectedResponse);
       options.signal?.removeEventListener("abort", onAbort);
     };
+    // Terminating a socket that is still connecting emits one more 'error'; it is expected, not a crash.
+    const abandon = (): void => {
+      socket.on("error", () => undefined);
+      socket.terminate();
+    };
     const onOpen = (): void => {
       cleanup();
       resolve(socket);
     };
     const onError = (error: Error): void => {
       cleanup();
-      socket.terminate();
+      abandon();
       reject(error);
     };
     const onUnexpectedResponse = (_request: unknown, response: { statusCode?: number }): void => {
       cleanup();
-      socket.terminate();
+      abandon();
       reject(new Error(`WebSocket upgrade refused with HTTP ${String(response.statusCode)}`));
     };
     const onAbort = (): void => {
       cleanup();
-      socket.terminate();
+      abandon();
       reject(abortReason(options.signal as AbortSignal));
     };
     socket.on("open", onOpen);

@@ -31,11 +31,13 @@ export async function driveRun<TInput>(
     return { events, items, error };
   }
   const signal = options.signal;
+  const openMessages = new Map<string, string>();
   for await (const item of run.items(signal === undefined ? {} : { signal })) {
     items.push(item);
     options.onItem?.(item);
-    events.push(...eventsFor(item));
+    events.push(...eventsFor(item, openMessages));
   }
+  for (const messageId of openMessages.values()) events.push({ type: EventType.TEXT_MESSAGE_END, messageId } as BaseEvent);
   const conclusion = run.finish();
   if (conclusion.type === "interrupt") {
     if (conclusion.stateSnapshot !== undefined) events.push({ type: EventType.STATE_SNAPSHOT, snapshot: conclusion.stateSnapshot } as BaseEvent);
@@ -48,16 +50,27 @@ export async function driveRun<TInput>(
 
 let messageCounter = 0;
 
-function eventsFor(item: RunItem): BaseEvent[] {
+/** Model text steps become one message per step (opened on its first text, closed at DONE). */
+function eventsFor(item: RunItem, openMessages: Map<string, string>): BaseEvent[] {
   switch (item.type) {
     case "step": {
-      if (item.step.kind !== "text" || item.step.textDelta === "") return [];
-      const messageId = `message-${++messageCounter}`;
-      return [
-        { type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" } as BaseEvent,
-        { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: item.step.textDelta } as BaseEvent,
-        { type: EventType.TEXT_MESSAGE_END, messageId } as BaseEvent,
-      ];
+      const step = item.step;
+      if (step.kind !== "text" || step.source !== "model") return [];
+      const events: BaseEvent[] = [];
+      let messageId = openMessages.get(step.id);
+      if (step.textDelta !== "") {
+        if (messageId === undefined) {
+          messageId = `message-${++messageCounter}`;
+          openMessages.set(step.id, messageId);
+          events.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" } as BaseEvent);
+        }
+        events.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: step.textDelta } as BaseEvent);
+      }
+      if (step.status === "done" && messageId !== undefined) {
+        events.push({ type: EventType.TEXT_MESSAGE_END, messageId } as BaseEvent);
+        openMessages.delete(step.id);
+      }
+      return events;
     }
     case "tool-call":
       return [
