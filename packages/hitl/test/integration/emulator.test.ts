@@ -4,7 +4,7 @@ import { HarnessProcess, type Conversation, type ConversationConfig } from "@ag-
 import { emulatorBinPath, expectNoChildProcesses } from "@ag-ui-antigravity/testing";
 import { HitlBridge, interrupt, setState, type HarnessCustomTool, type HitlBridgeOptions, type InterruptAnswer, type RunItem, type StartTurn } from "../../src/index.js";
 import { countHandles, expectNoHandlesBeyond, type HandleCounts } from "../support/handle-baseline.js";
-import { driveRun, runInput, verify } from "../support/mini-agent.js";
+import { driveRun, MiniAgent, runInput, verify } from "../support/mini-agent.js";
 
 /** How long the client stays away from a parked turn; raise it for a soak (HITL_TEST_PARK_MS=600000). */
 const PARK_MS = Number(process.env.HITL_TEST_PARK_MS ?? 30_000);
@@ -207,5 +207,27 @@ describe("the bridge over the harness client and the emulator", () => {
     await verify(answered.events);
     expect(statuses).toEqual(["resolved", "resolved"]);
     expect(texts(answered.items)).toContain("answer 1 & answer 2");
+  });
+
+  it("a multi-run conversation applied with @ag-ui/client's reducer ends with the expected messages", async () => {
+    const { bridge, startTurn } = await session();
+    const agent = new MiniAgent(bridge, startTurn);
+    agent.messages = [{ id: "user-1", role: "user", content: "please use change_color" }];
+    await agent.runAgent({ tools: [changeColor] });
+    const call = agent.messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).at(-1);
+    expect(call?.function.name).toBe("change_color");
+    agent.messages = [...agent.messages, { id: "tool-1", role: "tool", toolCallId: call?.id ?? "", content: "teal it is" }];
+    await agent.runAgent({ tools: [changeColor] });
+    agent.messages = [...agent.messages, { id: "user-2", role: "user", content: "ask me something" }];
+    await agent.runAgent({ tools: [changeColor] });
+    const [question] = agent.pendingInterrupts;
+    expect(question?.reason).toBe("input_required");
+    await agent.runAgent({ tools: [changeColor], resume: [{ interruptId: question?.id ?? "", status: "resolved", payload: { answers: [{ selected: ["0"] }] } }] });
+    expect(agent.pendingInterrupts).toEqual([]);
+    const assistantText = agent.messages.flatMap((message) => (message.role === "assistant" && typeof message.content === "string" ? [message.content] : []));
+    expect(assistantText.join("\n")).toMatch(/I called change_color\. It returned:.*teal it is/s);
+    expect(assistantText.at(-1)).toContain("You chose: Option A");
+    expect(agent.messages.filter((message) => message.role === "user").map((message) => message.id)).toEqual(["user-1", "user-2"]);
+    expect(agent.messages.some((message) => message.role === "tool" && message.toolCallId === call?.id)).toBe(true);
   });
 });
