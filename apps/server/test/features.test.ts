@@ -4,7 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientFor, recordRun, say, toolMessage, type RecordedRun } from "./support/agent-runs.js";
+import { clientFor, recordRun, say, toolMessage, userMessage, type RecordedRun } from "./support/agent-runs.js";
 import { startDemoServer, type RunningDemoServer } from "./support/demo-server.js";
 import { changeBackgroundTool, generateHaikuTool, generateTaskStepsTool } from "./support/dojo-frontend-tools.js";
 
@@ -62,6 +62,18 @@ describe("agentic_chat", () => {
     const answered = await recordRun(agent, { tools: [changeBackgroundTool] });
     expect(answered.text).toContain("Done: the page answered");
     expect(answered.text).toContain("Background changed.");
+  });
+  it("reports a model failure as RUN_ERROR with a code, and the thread goes on afterwards", async () => {
+    const agent = clientFor(server.url, "agentic_chat");
+    agent.addMessage(userMessage("Please fail now"));
+    const events: any[] = [];
+    await agent.runAgent({}, { onEvent: ({ event }) => void events.push(event) }).catch(() => undefined);
+    const error = events.at(-1);
+    expect(error.type).toBe("RUN_ERROR");
+    expect(error.code).toMatch(/^MODEL_ERROR/);
+    expect(error.message).toContain("The model is unavailable");
+    const next = await say(agent, "Hello again");
+    expect(next.text).toMatch(/^Hello!/);
   });
 });
 

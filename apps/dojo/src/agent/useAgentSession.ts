@@ -76,8 +76,10 @@ export function useAgentSession(
   const onSavedRef = useRef(onSaved);
   onSavedRef.current = onSaved;
   const createdAt = useRef(stored?.createdAt ?? Date.now());
+  const mounted = useRef(true);
 
   useEffect(() => {
+    mounted.current = true;
     const subscription = agent.subscribe({
       onMessagesChanged: ({ messages: changed }) => setMessages([...changed]),
       onStateChanged: ({ state: changed }) => setState(changed),
@@ -86,7 +88,16 @@ export function useAgentSession(
         else setError({ message: event.message, code: event.code });
       },
     });
-    return () => subscription.unsubscribe();
+    return () => {
+      mounted.current = false;
+      subscription.unsubscribe();
+      // Leaving the thread (another thread, another page) ends its run rather than letting it
+      // stream into a view nobody sees.
+      if (agent.isRunning) {
+        stopRequested.current = true;
+        agent.abortRun();
+      }
+    };
   }, [agent]);
 
   const interactiveWaiting = useCallback(
@@ -106,7 +117,9 @@ export function useAgentSession(
       pendingInterrupts: agent.pendingInterrupts,
       waiting: agent.pendingInterrupts.length > 0 || interactiveWaiting(),
     });
-    onSavedRef.current();
+    // A run that ends after its view was left still saves the thread, but must not make the page
+    // switch back to it.
+    if (mounted.current) onSavedRef.current();
   }, [agent, feature.id, threadId, interactiveWaiting]);
 
   const run = useCallback(

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HarnessError, type ConversationConfig, type NormalizedStep, type Turn, type WireRecord } from "../../src/index.js";
+import { HarnessError, type ConversationConfig, type HarnessProcess, type NormalizedStep, type Turn, type WireRecord } from "../../src/index.js";
 import { EmulatorFixture, FLOWS_MODEL } from "./emulator.js";
 
 /**
@@ -35,6 +35,12 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
 
     async function open(config: ConversationConfig = {}, options: { inspector?: (record: WireRecord) => void; logger?: { warn: (message: string, fields?: Record<string, unknown>) => void }; storageDirectory?: string } = {}) {
       const harness = await fixture.start({ version, ...options });
+      const conversation = await harness.openConversation({ model: FLOWS_MODEL, workspaces: [workspace], ...config });
+      return { harness, conversation };
+    }
+
+    /** Another conversation on a process the test already started: the flows share one process per test. */
+    async function openOn(harness: HarnessProcess, config: ConversationConfig = {}) {
       const conversation = await harness.openConversation({ model: FLOWS_MODEL, workspaces: [workspace], ...config });
       return { harness, conversation };
     }
@@ -96,7 +102,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
 
     it("custom tool (custom_tool.json): the handler's result reaches the model; errors become tool errors", async () => {
       const calls: unknown[] = [];
-      const { conversation } = await open({
+      const { harness, conversation } = await open({
         customTools: [
           {
             name: "get_weather",
@@ -115,7 +121,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
       expect(steps.some((step) => step.kind === "custom_tool" && step.tool?.name === "get_weather")).toBe(true);
       expect((await turn.result).text).toContain("sunny in SF");
 
-      const failing = await open({
+      const failing = await openOn(harness, {
         customTools: [
           {
             name: "get_weather",
@@ -133,7 +139,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
     });
 
     it("ask_question (ask_question.json): the onQuestions answer reaches the model; the default answers unanswered", async () => {
-      const { conversation } = await open({
+      const { harness, conversation } = await open({
         builtinTools: ["list_directory", "ask_question", "finish"],
         hooks: { onQuestions: ({ questions }) => ({ answers: questions.map(() => ({ selected: [1] })) }) },
       });
@@ -142,7 +148,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
       expect(steps.some((step) => step.kind === "question" && step.questions?.[0]?.question === "Which color?")).toBe(true);
       expect((await turn.result).text).toContain("blue");
 
-      const defaulted = await open({ builtinTools: ["ask_question", "finish"] });
+      const defaulted = await openOn(harness, { builtinTools: ["ask_question", "finish"] });
       const unanswered = defaulted.conversation.send("ask me again");
       await collect(unanswered);
       expect((await unanswered.result).text).toContain("unanswered");
@@ -155,7 +161,10 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
       expect(steps.some((step) => step.tool?.name === "run_command")).toBe(true);
       expect(steps.some((step) => step.tool?.name === "run_command" && step.status === "error")).toBe(false);
 
-      const denied = await open({ builtinTools: ["run_command", "finish"], policies: [{ tool: "run_command", decision: "deny", reason: "no shell here" }] });
+      const denied = await openOn(allowed.harness, {
+        builtinTools: ["run_command", "finish"],
+        policies: [{ tool: "run_command", decision: "deny", reason: "no shell here" }],
+      });
       const refused = denied.conversation.send("confirm command please");
       const refusedSteps = await collect(refused);
       const runSteps = refusedSteps.filter((step) => step.tool?.name === "run_command");
@@ -182,7 +191,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
     });
 
     it("cancel and halt (cancel_halt.json): cancel keeps the partial text; a pre-turn denial is CANCELLED", async () => {
-      const { conversation } = await open();
+      const { harness, conversation } = await open();
       const turn = conversation.send("a slow answer");
       const seen: string[] = [];
       for await (const step of turn) {
@@ -199,7 +208,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
       await collect(next);
       expect((await next.result).text).toBe("Final answer");
 
-      const denying = await open({ hooks: { preTurn: () => ({ decision: "deny", reason: "Denied by hook" }) } });
+      const denying = await openOn(harness, { hooks: { preTurn: () => ({ decision: "deny", reason: "Denied by hook" }) } });
       await expect(denying.conversation.send("Hello").result).rejects.toMatchObject({ code: "CANCELLED", message: expect.stringContaining("Denied by hook") });
     });
 

@@ -122,6 +122,25 @@ describe("turn scope", () => {
     unsubscribe();
   });
 
+  it("passes a failed turn's error to the run and retires the turn", async () => {
+    const { bridge, harness } = setup([
+      async (turn) => {
+        turn.say("partial");
+        throw new Error("TURN_FAILED: model unavailable");
+      },
+      async (turn) => turn.say("recovered"),
+    ]);
+    const run = bridge.beginRun(runInput(), { newInput: "first", startTurn: harness.startTurn });
+    const seen: string[] = [];
+    await expect((async () => {
+      for await (const item of run.items()) seen.push(item.type);
+    })()).rejects.toThrow("model unavailable");
+    expect(seen).toEqual(["step"]);
+    expect(bridge.hasTurn).toBe(false);
+    const next = await driveRun(bridge, runInput(), { newInput: "second", startTurn: harness.startTurn });
+    expect(next.items.flatMap((item) => (item.type === "step" ? [item.step.text] : []))).toEqual(["recovered"]);
+  });
+
   it("reports its HITL capabilities", () => {
     expect(new HitlBridge({ toolApproval: true }).capabilities).toEqual({ supported: true, interrupts: true, approvals: true, approveWithEdits: true });
     expect(new HitlBridge().capabilities).toMatchObject({ approvals: false, approveWithEdits: false });

@@ -115,6 +115,8 @@ export class HitlRun {
     turn.consume();
     if (race.kind === "read-failed") {
       this.#host.turnEnded(turn);
+      // The run ends in RUN_ERROR; detach it now so the thread's next run is not refused.
+      this.finish();
       throw race.error;
     }
     if (race.result.done !== true) {

@@ -32,10 +32,15 @@ export async function driveRun<TInput>(
   }
   const signal = options.signal;
   const openMessages = new Map<string, string>();
-  for await (const item of run.items(signal === undefined ? {} : { signal })) {
-    items.push(item);
-    options.onItem?.(item);
-    events.push(...eventsFor(item, openMessages));
+  try {
+    for await (const item of run.items(signal === undefined ? {} : { signal })) {
+      items.push(item);
+      options.onItem?.(item);
+      events.push(...eventsFor(item, openMessages));
+    }
+  } catch (error) {
+    run.finish();
+    throw error;
   }
   for (const messageId of openMessages.values()) events.push({ type: EventType.TEXT_MESSAGE_END, messageId } as BaseEvent);
   const conclusion = run.finish();

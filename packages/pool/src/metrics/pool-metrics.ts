@@ -26,6 +26,8 @@ export interface PartitionMetrics {
   readonly storageDirectory: string | undefined;
   /** The names of its env variables; the values stay out of metrics because they may be secrets. */
   readonly envNames: readonly string[];
+  /** The partition's placement group, when it has one. */
+  readonly group: string | undefined;
   readonly processes: number;
   readonly conversations: number;
   readonly spawns: number;

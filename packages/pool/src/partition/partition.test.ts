@@ -8,6 +8,7 @@ describe("partitionKeyOf", () => {
     expect(partitionKeyOf({ storageDirectory: "/other", env: { A: "1", B: "2" } })).not.toBe(key);
     expect(partitionKeyOf({ storageDirectory: "/data", env: { A: "1", B: "3" } })).not.toBe(key);
     expect(partitionKeyOf({})).toBe(partitionKeyOf({ env: {} }));
+    expect(partitionKeyOf({ storageDirectory: "/data", group: "hitl" })).not.toBe(partitionKeyOf({ storageDirectory: "/data" }));
   });
 
   it("never shows env values, which may be secrets", () => {

@@ -10,6 +10,13 @@ export interface Partition {
   readonly storageDirectory?: string;
   /** Extra environment of the harness process. Order does not matter. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Keeps conversations of different groups on different processes even when the storage
+   * directory and env match; the process itself never sees it. Use it to keep agents whose
+   * conversations park for a human (HITL) apart from chat-only ones, so parked conversations do
+   * not pin processes that chat traffic would otherwise let go.
+   */
+  readonly group?: string;
 }
 
 /**
@@ -19,7 +26,7 @@ export interface Partition {
  */
 export function partitionKeyOf(partition: Partition): string {
   const env = Object.entries(partition.env ?? {}).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-  const canonical = JSON.stringify([partition.storageDirectory ?? null, env]);
+  const canonical = JSON.stringify([partition.storageDirectory ?? null, env, partition.group ?? null]);
   return `partition-${createHash("sha256").update(canonical).digest("hex").slice(0, 16)}`;
 }
 

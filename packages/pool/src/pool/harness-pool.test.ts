@@ -94,6 +94,17 @@ describe("HarnessPool placement and capacity", () => {
     expect(JSON.stringify(metrics)).not.toContain('"2"');
   });
 
+  it("keeps placement groups apart inside one storage directory and env", async () => {
+    const harness = new FakeHarness();
+    const pool = poolOver(harness);
+    const chat = await pool.acquire({ config: { name: "chat" }, partition: { storageDirectory: "/one" } });
+    const hitl = await pool.acquire({ config: { name: "hitl" }, partition: { storageDirectory: "/one", group: "hitl" } });
+    const moreHitl = await pool.acquire({ config: { name: "hitl2" }, partition: { storageDirectory: "/one", group: "hitl" } });
+    expect(hitl.processId).not.toBe(chat.processId);
+    expect(moreHitl.processId).toBe(hitl.processId);
+    expect(pool.metrics().partitions.map((partition) => partition.group)).toEqual([undefined, "hitl"]);
+  });
+
   it("reuses a released slot, and release is idempotent", async () => {
     const harness = new FakeHarness();
     const pool = poolOver(harness, { maxConversationsPerProcess: 1 });

@@ -202,6 +202,7 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
         key: record.key,
         storageDirectory: record.partition.storageDirectory,
         envNames: envNamesOf(record.partition),
+        group: record.partition.group,
         processes: members.length,
         conversations: members.reduce((sum, member) => sum + member.leases.size, 0),
         spawns: record.spawns,

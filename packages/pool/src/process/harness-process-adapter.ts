@@ -19,7 +19,7 @@ export type HarnessConversation = Conversation;
  */
 export type HarnessStartOptions = Omit<HarnessProcessOptions, "storageDirectory" | "env" | "signal">;
 
-/** Starts a real harness process for a partition and presents it to the pool. */
+/** Starts a real harness process for a partition (its storage directory and env) and presents it to the pool. */
 export async function startHarnessProcess(
   partition: Partition,
   options: HarnessStartOptions & { signal: AbortSignal },
