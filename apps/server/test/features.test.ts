@@ -60,8 +60,8 @@ describe("agentic_chat", () => {
 
     agent.addMessage(toolMessage(frontendCall.id, JSON.stringify({ status: "success", message: "Background changed." })));
     const answered = await recordRun(agent, { tools: [changeBackgroundTool] });
-    expect(answered.text).toContain("Done: the page answered");
-    expect(answered.text).toContain("Background changed.");
+    // This text follows the tool call in the scenario: the parked turn went on with the page's answer.
+    expect(answered.text).toBe("Done: I asked the page to change the background; its answer is in the card above.");
   });
   it("reports a model failure as RUN_ERROR with a code, and the thread goes on afterwards", async () => {
     const agent = clientFor(server.url, "agentic_chat");
@@ -146,7 +146,8 @@ describe("shared_state", () => {
     title: "Make Your Recipe",
     skill_level: "Intermediate",
     cooking_time: "45 min",
-    special_preferences: [],
+    // A keyword of another rule, in the state: the emulator must match the user's words only.
+    special_preferences: ["Vegetarian"],
     ingredients: [
       { icon: "🥕", name: "Carrots", amount: "3 large, grated" },
       { icon: "🌾", name: "All-Purpose Flour", amount: "2 cups" },
@@ -172,7 +173,7 @@ describe("shared_state", () => {
     expect(state.recipe.title).toBe("Potato bake");
     expect(state.recipe.ingredients.map((ingredient) => ingredient.name)).toEqual(["Carrots", "All-Purpose Flour", "Potatoes", "Garlic", "Fresh herbs"]);
     expect(state.recipe.instructions).toHaveLength(2);
-    expect(improved.text).toContain("I added garlic and fresh herbs.");
+    expect(improved.text).toBe("I added garlic and fresh herbs, and a step to finish with the herbs.");
   });
 });
 

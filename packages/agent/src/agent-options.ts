@@ -80,6 +80,11 @@ export interface AntigravityAgentOptions {
 
 const functionValue = z.custom<(...args: never[]) => unknown>((value) => typeof value === "function", { message: "must be a function" });
 const objectValue = z.record(z.string(), z.unknown());
+// A logger is any object with some of debug/info/warn/error: pino and class instances are not plain
+// records, so `objectValue` would refuse them.
+const loggerValue = z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+  message: "must be an object with debug/info/warn/error methods",
+});
 
 /**
  * Shape checks of the options the agent owns. What is passed through to the harness client
@@ -131,7 +136,7 @@ export const agentOptionsSchema = z
       .strict()
       .optional(),
     capabilities: objectValue.optional(),
-    logger: objectValue.optional(),
+    logger: loggerValue.optional(),
   })
   .strict()
   .superRefine((options, context) => {

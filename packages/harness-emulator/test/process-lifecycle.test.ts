@@ -177,6 +177,31 @@ describe("fault actions", () => {
   });
 });
 
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+describe("unicode", () => {
+  it("never splits a character across deltas, nor in bounded command output", async () => {
+    const emulator = await start();
+    const conversation = await emulator.connect();
+    await conversation.init(configFor("faults"));
+    conversation.send({ userInput: "unicode 🎉" });
+    const turn = await conversation.untilIdle();
+    for (const frame of conversation.rawFrames) expect(loneSurrogate.test(JSON.stringify(JSON.parse(frame)))).toBe(false);
+    const deltas = turn.filter((message) => message["stepUpdate"]?.textDelta).map((message) => message["stepUpdate"].textDelta as string);
+    expect(deltas.join("")).toBe("😀 héllo 日本 👍🏽 unicode 🎉");
+    for (const delta of deltas) expect(loneSurrogate.test(delta)).toBe(false);
+    const tools = await emulator.connect();
+    await tools.init(configFor("builtins", { workspaces: [{ filesystemWorkspace: { directory: emulator.storageDirectory } }] }));
+    tools.send({ userInput: "bigout" });
+    const big = await tools.untilIdle({ timeoutMs: 30_000 });
+    const output = big.find((message) => message["stepUpdate"]?.state === "STATE_DONE" && message["stepUpdate"].runCommand)!["stepUpdate"].runCommand.combinedOutput as string;
+    expect(output.length).toBe(1048575);
+    expect(output.includes("\uFFFD")).toBe(false);
+    expect(loneSurrogate.test(output)).toBe(false);
+    await Promise.all([conversation.close(), tools.close()]);
+  });
+});
+
 describe("background escalation", () => {
   it("ends the turn while a slow custom tool is parked and completes it later in a turn of its own", async () => {
     const emulator = await start();

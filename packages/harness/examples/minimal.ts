@@ -1,8 +1,9 @@
-// The README's minimal example, type-checked in CI. Run it against the emulator (no API key needed):
-//   ANTIGRAVITY_HARNESS_PATH=../harness-emulator/dist/bin.js node --experimental-strip-types examples/minimal.ts
+// The README's minimal example: type-checked in CI and run against the emulator by
+// test/integration/example.test.ts (set ANTIGRAVITY_HARNESS_PATH to the emulator's dist/bin.js to
+// try it without the real binary or an API key).
 import { HarnessError, HarnessProcess } from "../src/index.js";
 
-export async function main(): Promise<void> {
+export async function main(output: NodeJS.WritableStream = process.stdout): Promise<void> {
   const harness = await HarnessProcess.start({ signal: AbortSignal.timeout(60_000) });
   try {
     const conversation = await harness.openConversation({
@@ -17,13 +18,13 @@ export async function main(): Promise<void> {
         },
       ],
     });
-    const turn = conversation.send("What time is it? Use the tool.");
+    const turn = conversation.send("What time is it? Use the get_time tool.");
     for await (const step of turn) {
-      if (step.kind === "text") process.stdout.write(step.textDelta);
-      if (step.kind === "custom_tool" && step.status === "done") process.stdout.write(`\n[tool ${step.tool?.name}]\n`);
+      if (step.kind === "text" && step.source === "model") output.write(step.textDelta);
+      if (step.kind === "custom_tool" && step.status === "done") output.write(`\n[tool ${step.tool?.name}]\n`);
     }
     const { text, usage } = await turn.result;
-    process.stdout.write(`\n\nanswer: ${text}\ntokens: ${usage.totalTokens}\n`);
+    output.write(`\n\nanswer: ${text}\ntokens: ${usage.totalTokens}\n`);
   } catch (error) {
     if (HarnessError.isInstance(error)) process.stderr.write(`${error.code}: ${error.message}\n${error.stderrTail.join("\n")}\n`);
     throw error;

@@ -24,8 +24,8 @@ export function ToolCallCard({ toolCall, resultText, status }: { toolCall: ToolC
         <code className="tool-card-name">{toolCall.function.name}</code>
         <ToolStatusPill status={status} />
       </div>
-      {/* Arguments matter most while the call is pending; once it is done they fold away. */}
-      <details className="tool-card-arguments" open={status !== "complete" || undefined}>
+      {/* Arguments matter while the call runs or waits on a frontend answer; once done (or shown in the approval card) they fold away. */}
+      <details className="tool-card-arguments" open={status === "pending" || status === "waiting" || undefined}>
         <summary className="card-label">Arguments</summary>
         <pre className="code-block" data-testid="tool-call-args">
           {toolCall.function.arguments === "" ? "{}" : prettyJson(toolCall.function.arguments)}

@@ -1,11 +1,12 @@
 import { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import { getWeatherTool } from "../tools/weather-tool.js";
-import { sharedAgentOptions, type DemoAgentEnvironment } from "./demo-agent-environment.js";
+import { modelSeesStateSummary, sharedAgentOptions, type DemoAgentEnvironment } from "./demo-agent-environment.js";
 
 /**
  * agentic_chat: streamed chat with reasoning, a server-side `get_weather` tool, and the page's own
  * `change_background` tool (declared by the dojo in every run's `tools`; the run ends with the call
- * open and the page answers it with a ToolMessage in the next run).
+ * open and the page answers it with a ToolMessage in the next run). What the page shares as
+ * `RunAgentInput.context` (the user's name, say) reaches Gemini in the turn summary.
  */
 export function createAgenticChatAgent(environment: DemoAgentEnvironment): AntigravityAgent {
   return new AntigravityAgent({
@@ -15,5 +16,6 @@ export function createAgenticChatAgent(environment: DemoAgentEnvironment): Antig
       "When the user asks to change the background, call change_background with a CSS background value (a colour or a gradient). " +
       "Remember what the user told you earlier in the conversation.",
     serverTools: [getWeatherTool],
+    hitl: { turnSummary: modelSeesStateSummary(environment) },
   });
 }

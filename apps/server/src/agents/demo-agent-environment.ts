@@ -55,3 +55,13 @@ export function sharedAgentOptions(environment: DemoAgentEnvironment, feature: D
     logger: environment.logger,
   };
 }
+
+/**
+ * With Gemini, a summary of the run's context and shared state goes in front of each message, so
+ * the page's edits reach the model without a tool call. Not on the emulator: its scripted rules
+ * match keywords in the whole input text, and the summary (the recipe's JSON, say) would trigger
+ * them; the emulator's scenarios read state through tools instead.
+ */
+export function modelSeesStateSummary(environment: DemoAgentEnvironment): boolean {
+  return environment.harness.kind === "real";
+}

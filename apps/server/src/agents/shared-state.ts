@@ -1,10 +1,10 @@
 import { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import { readRecipeTool, updateRecipeTool } from "../tools/recipe-tools.js";
-import { sharedAgentOptions, type DemoAgentEnvironment } from "./demo-agent-environment.js";
+import { modelSeesStateSummary, sharedAgentOptions, type DemoAgentEnvironment } from "./demo-agent-environment.js";
 
 /**
  * shared_state: `{ recipe }` is edited by both sides. The page's edits arrive as the run's state
- * (and, with the turn summary on, in front of each message); the agent reads them with
+ * (and, with Gemini, in a summary in front of each message); the agent reads them with
  * `read_recipe` and writes with `update_recipe`, whose writes stream back as state events.
  */
 export function createSharedStateAgent(environment: DemoAgentEnvironment): AntigravityAgent {
@@ -15,6 +15,6 @@ export function createSharedStateAgent(environment: DemoAgentEnvironment): Antig
       "Change it only with update_recipe (prefer add_ingredients / add_instructions, which keep the user's edits), then say briefly what you changed. " +
       "Respect the dietary preferences in the recipe.",
     serverTools: [readRecipeTool, updateRecipeTool],
-    hitl: { turnSummary: true },
+    hitl: { turnSummary: modelSeesStateSummary(environment) },
   });
 }

@@ -26,6 +26,19 @@ export const closeCodes = {
   internalError: 1011,
 } as const;
 
+/** Close reasons are limited to 123 UTF-8 bytes by the WebSocket protocol; cut on a character boundary. */
+export function truncateCloseReason(reason: string): string {
+  let out = "";
+  let bytes = 0;
+  for (const character of reason) {
+    const size = Buffer.byteLength(character);
+    if (bytes + size > 123) break;
+    out += character;
+    bytes += size;
+  }
+  return out;
+}
+
 export interface ConversationOptions {
   socket: WebSocket;
   logger: Logger;
@@ -256,8 +269,7 @@ export class Conversation {
     }
     const socket = this.#options.socket;
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
-      // Close reasons are limited to 123 bytes by the WebSocket protocol.
-      socket.close(options.code ?? closeCodes.normal, Buffer.from(options.reason ?? "").subarray(0, 123).toString("utf8"));
+      socket.close(options.code ?? closeCodes.normal, truncateCloseReason(options.reason ?? ""));
     }
     this.#resolveClosed();
   }

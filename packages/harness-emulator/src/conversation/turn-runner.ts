@@ -54,9 +54,11 @@ function choicesFromText(text: string): string[] | undefined {
   return choices.length >= 2 && choices.length <= 8 ? choices : undefined;
 }
 
+/** Splits on code points, never inside a surrogate pair: a lone surrogate is invalid in protobuf JSON. */
 function chunk(text: string, size: number): string[] {
+  const codePoints = Array.from(text);
   const pieces: string[] = [];
-  for (let offset = 0; offset < text.length; offset += size) pieces.push(text.slice(offset, offset + size));
+  for (let offset = 0; offset < codePoints.length; offset += size) pieces.push(codePoints.slice(offset, offset + size).join(""));
   return pieces;
 }
 
@@ -424,7 +426,7 @@ export class TurnRunner {
     return reply.accepted === true;
   }
 
-  async #reportToolError(run: TrajectoryRun, options: { toolName: string; error: string; callId: string }): Promise<string> {
+  async #reportToolError(options: { toolName: string; error: string; callId: string }): Promise<string> {
     const context = this.#context;
     const withCallId = (args: Record<string, unknown>): Record<string, unknown> => (context.profile.hookCallIds ? { ...args, callId: options.callId } : args);
     const reply = await callHook(context, {
@@ -442,7 +444,6 @@ export class TurnRunner {
       signal: this.#signal,
     });
     this.#setToolResult(`Error: ${visible}`);
-    void run;
     return visible;
   }
 
@@ -459,7 +460,7 @@ export class TurnRunner {
     } catch (error) {
       const message = EmulatorError.isInstance(error) ? error.message : String(error);
       context.recorder.publish({ ...base, state: "STATE_ERROR", errorMessage: message });
-      await this.#reportToolError(run, { toolName: name, error: message, callId });
+      await this.#reportToolError({ toolName: name, error: message, callId });
       return;
     }
     let needsConfirmation = confirm;
@@ -477,7 +478,7 @@ export class TurnRunner {
       } catch (error) {
         const message = EmulatorError.isInstance(error) ? error.message : `invalid modified arguments: ${String(error)}`;
         context.recorder.publish({ ...base, state: "STATE_ERROR", [field]: plan.inputs, errorMessage: message });
-        await this.#reportToolError(run, { toolName: name, error: message, callId });
+        await this.#reportToolError({ toolName: name, error: message, callId });
         return;
       }
     }
@@ -502,7 +503,7 @@ export class TurnRunner {
       if (this.#signal.aborted) throw error;
       const message = EmulatorError.isInstance(error) ? error.message : (error as Error).message;
       context.recorder.publish({ ...base, state: "STATE_ERROR", [field]: plan.inputs, errorMessage: message });
-      await this.#reportToolError(run, { toolName: name, error: message, callId });
+      await this.#reportToolError({ toolName: name, error: message, callId });
       return;
     }
     const done: StepUpdate = { ...base, state: "STATE_DONE", [field]: outcome.action };
@@ -572,7 +573,7 @@ export class TurnRunner {
       }
       this.#signal.throwIfAborted();
       if (response === undefined) {
-        this.#moveToBackground(run, { base, toolCall, name, callId, reply });
+        this.#moveToBackground({ base, toolCall, name, callId, reply });
         return;
       }
     } else {
@@ -585,7 +586,7 @@ export class TurnRunner {
    * The harness may stop waiting for a slow custom tool, tell the model it runs in the background
    * and end the turn; the result then arrives outside any turn and starts one of its own.
    */
-  #moveToBackground(run: TrajectoryRun, call: Omit<CustomToolCompletion, "response"> & { reply: Promise<ToolResponse> }): void {
+  #moveToBackground(call: Omit<CustomToolCompletion, "response"> & { reply: Promise<ToolResponse> }): void {
     const context = this.#context;
     context.logger.info(`conversation ${context.cascadeId}: tool ${call.name} (${call.toolCall.id}) moved to the background`);
     this.#setToolResult(`Tool ${call.name} is still running in the background.`);
@@ -597,7 +598,6 @@ export class TurnRunner {
       // Halted or closed before the result came: nothing left to complete.
       () => undefined,
     );
-    void run;
   }
 
   /** Runs the late completion of a background tool as a turn of its own. */
@@ -627,7 +627,7 @@ export class TurnRunner {
     context.recorder.publish(done);
     if (context.knobs.rebroadcastMs > 0) context.recorder.rebroadcast(done);
     if (interpreted.error !== undefined) {
-      await this.#reportToolError(run, { toolName: name, error: interpreted.error, callId });
+      await this.#reportToolError({ toolName: name, error: interpreted.error, callId });
       return;
     }
     const postArgs: Record<string, unknown> = { toolName: name, result: response.responseJson ?? "", error: "" };

@@ -108,6 +108,22 @@ function globToRegExp(query: string): RegExp {
   return new RegExp(`^${source}$`, "i");
 }
 
+/**
+ * Decodes UTF-8, dropping a multi-byte character cut off at the end by the output bound (it would
+ * otherwise decode to a replacement character the program never printed).
+ */
+function decodeUtf8(bytes: Buffer): string {
+  let end = bytes.length;
+  let back = 0;
+  while (back < 3 && end - back - 1 >= 0 && ((bytes[end - back - 1] as number) & 0xc0) === 0x80) back += 1;
+  const lead = bytes[end - back - 1];
+  if (lead !== undefined && lead >= 0xc0) {
+    const expected = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+    if (back + 1 < expected) end -= back + 1;
+  }
+  return bytes.subarray(0, end).toString("utf8");
+}
+
 /** Runs a shell command in its own process group so an abort kills everything it started. */
 function runShell(options: { commandLine: string; cwd: string; env: Record<string, string>; signal: AbortSignal }): Promise<{ exitCode: number; output: string }> {
   return new Promise((resolvePromise, reject) => {
@@ -118,9 +134,14 @@ function runShell(options: { commandLine: string; cwd: string; env: Record<strin
       detached: true,
       shell: false,
     });
-    let output = "";
+    // Bytes are kept and decoded once: decoding per chunk would split multi-byte characters.
+    const chunks: Buffer[] = [];
+    let collected = 0;
     const append = (chunk: Buffer): void => {
-      if (output.length < maxOutputBytes) output += chunk.toString("utf8");
+      if (collected >= maxOutputBytes) return;
+      const kept = chunk.subarray(0, maxOutputBytes - collected);
+      chunks.push(kept);
+      collected += kept.length;
     };
     child.stdout.on("data", append);
     child.stderr.on("data", append);
@@ -144,7 +165,7 @@ function runShell(options: { commandLine: string; cwd: string; env: Record<strin
         reject(options.signal.reason);
         return;
       }
-      resolvePromise({ exitCode: code ?? (signalName === null ? 0 : 128), output: output.slice(0, maxOutputBytes) });
+      resolvePromise({ exitCode: code ?? (signalName === null ? 0 : 128), output: decodeUtf8(Buffer.concat(chunks)) });
     });
   });
 }

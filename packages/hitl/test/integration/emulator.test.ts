@@ -1,90 +1,23 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HarnessProcess, type Conversation, type ConversationConfig } from "@ag-ui-antigravity/harness";
-import { emulatorBinPath, expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { HitlBridge, interrupt, setState, type HarnessCustomTool, type HitlBridgeOptions, type InterruptAnswer, type RunItem, type StartTurn } from "../../src/index.js";
-import { countHandles, expectNoHandlesBeyond, type HandleCounts } from "../support/handle-baseline.js";
+import { interrupt, setState, type HarnessCustomTool, type InterruptAnswer } from "../../src/index.js";
+import { changeColor, EmulatorSessions, modelText } from "../support/emulator-session.js";
 import { driveRun, MiniAgent, runInput, verify } from "../support/mini-agent.js";
-
-/** How long the client stays away from a parked turn; raise it for a soak (HITL_TEST_PARK_MS=600000). */
-const PARK_MS = Number(process.env.HITL_TEST_PARK_MS ?? 30_000);
-
-const changeColor = { name: "change_color", description: "Changes the page colour", parameters: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } };
 
 const repeatedCallsModel = `emulator:${fileURLToPath(new URL("../scenarios/repeated-calls.json", import.meta.url))}`;
 
-const processes: HarnessProcess[] = [];
-const bridges: HitlBridge[] = [];
-let baseline: HandleCounts = new Map();
-
-beforeEach(() => {
-  baseline = countHandles();
-});
-
-afterEach(async () => {
-  for (const bridge of bridges.splice(0)) bridge.close();
-  await Promise.all(processes.splice(0).map((harness) => harness.close({ gracePeriodMs: 2_000 })));
-  await expectNoChildProcesses();
-  await expectNoHandlesBeyond(baseline);
-});
-
-async function session(options: HitlBridgeOptions = {}, config: Partial<ConversationConfig> = {}) {
-  const harness = await HarnessProcess.start({ binaryPath: emulatorBinPath, handshakeTimeoutMs: 30_000, env: { ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "1" } });
-  processes.push(harness);
-  const bridge = new HitlBridge({ settleMs: 100, ...options });
-  bridges.push(bridge);
-  const pieces = bridge.harnessPieces([changeColor]);
-  const conversation: Conversation = await harness.openConversation({
-    model: "emulator:demo",
-    workspaces: ["/tmp"],
-    builtinTools: ["list_directory", "ask_question", "finish"],
-    turnTimeoutMs: false,
-    customTools: pieces.customTools,
-    hooks: pieces.hooks,
-    ...config,
-  });
-  const startTurn: StartTurn<string> = (text, { preamble, signal }) => conversation.send(preamble === undefined ? text : `${preamble}\n\n${text}`, { signal });
-  return { bridge, startTurn, conversation };
-}
-
-function texts(items: RunItem[]): string {
-  return items.flatMap((item) => (item.type === "step" && item.step.kind === "text" && item.step.source === "model" ? [item.step.textDelta] : [])).join("");
-}
+const sessions = new EmulatorSessions();
+beforeEach(() => sessions.begin());
+afterEach(() => sessions.end());
 
 describe("the bridge over the harness client and the emulator", () => {
-  it(
-    `parks a frontend tool, survives the client detaching, and resumes ${PARK_MS} ms later from a ToolMessage`,
-    async () => {
-      const { bridge, startTurn } = await session();
-      const detach = new AbortController();
-      const first = await driveRun(bridge, runInput({ tools: [changeColor] }), {
-        newInput: "please use change_color",
-        startTurn,
-        signal: detach.signal,
-        onItem: (item) => item.type === "tool-call" && detach.abort(),
-      });
-      await verify(first.events);
-      const call = first.items.find((item) => item.type === "tool-call");
-      expect(call).toMatchObject({ type: "tool-call", source: "frontend", toolName: "change_color" });
-      expect(first.conclusion).toMatchObject({ type: "pending-tools" });
-      const toolCallId = call?.type === "tool-call" ? call.toolCallId : "";
-      await new Promise((resolve) => setTimeout(resolve, PARK_MS));
-      const second = await driveRun(bridge, runInput({ tools: [changeColor], messages: [{ id: "tool-1", role: "tool", toolCallId, content: "the page is teal now" }] }), { startTurn });
-      await verify(second.events);
-      expect(texts(second.items)).toContain("I called change_color. It returned:");
-      expect(texts(second.items)).toContain("the page is teal now");
-      expect(second.conclusion).toEqual({ type: "completed" });
-    },
-    PARK_MS + 60_000,
-  );
-
   it.each([
     ["a resume entry", (id: string) => ({ resume: [{ interruptId: id, status: "resolved" as const, payload: { answers: [{ selected: ["1"] }] } }] })],
     ["a bare forwardedProps.command", () => ({ forwardedProps: { command: "Option B" } })],
     ["forwardedProps.command { interruptId, payload }", (id: string) => ({ forwardedProps: { command: { interruptId: id, payload: { answers: [{ selected: ["1"] }] } } } })],
     ["CopilotKit's { resume, interruptEvent }", (id: string) => ({ forwardedProps: { command: { resume: "Option B", interruptEvent: JSON.stringify({ id }) } } })],
   ])("answers a question interrupt through %s", async (_label, answer) => {
-    const { bridge, startTurn } = await session();
+    const { bridge, startTurn } = await sessions.open();
     const first = await driveRun(bridge, runInput(), { newInput: "ask me something", startTurn });
     await verify(first.events);
     expect(first.conclusion?.type).toBe("interrupt");
@@ -92,11 +25,11 @@ describe("the bridge over the harness client and the emulator", () => {
     expect(question).toMatchObject({ reason: "input_required", metadata: { questions: [{ choices: [{ text: "Option A" }, { text: "Option B" }, { text: "Option C" }] }] } });
     const second = await driveRun(bridge, runInput(answer(question?.id ?? "")), { startTurn });
     await verify(second.events);
-    expect(texts(second.items)).toContain("You chose: Option B");
+    expect(modelText(second.items)).toContain("You chose: Option B");
   });
 
   it("refuses an answer that breaks the responseSchema and keeps the question parked", async () => {
-    const { bridge, startTurn } = await session();
+    const { bridge, startTurn } = await sessions.open();
     const first = await driveRun(bridge, runInput(), { newInput: "ask me something", startTurn });
     const [question] = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts : [];
     const refused = await driveRun(bridge, runInput({ resume: [{ interruptId: question?.id ?? "", status: "resolved", payload: { answers: [{ selected: ["9"] }] } }] }), { startTurn });
@@ -104,11 +37,11 @@ describe("the bridge over the harness client and the emulator", () => {
     expect(refused.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "INVALID_ANSWER" });
     expect(bridge.parkedIds).toEqual([question?.id]);
     const answered = await driveRun(bridge, runInput({ resume: [{ interruptId: question?.id ?? "", status: "resolved", payload: { answers: [{ selected: ["2"] }] } }] }), { startTurn });
-    expect(texts(answered.items)).toContain("You chose: Option C");
+    expect(modelText(answered.items)).toContain("You chose: Option C");
   });
 
   it("refuses an interrupt answer offered to a parked frontend tool", async () => {
-    const { bridge, startTurn } = await session();
+    const { bridge, startTurn } = await sessions.open();
     await driveRun(bridge, runInput({ tools: [changeColor] }), { newInput: "please use change_color", startTurn });
     const refused = await driveRun(bridge, runInput({ tools: [changeColor], forwardedProps: { command: "teal" } }), { startTurn });
     await verify(refused.events);
@@ -117,23 +50,23 @@ describe("the bridge over the harness client and the emulator", () => {
   });
 
   it("asks before a builtin tool runs and passes the decision on", async () => {
-    const { bridge, startTurn } = await session({ toolApproval: true });
+    const { bridge, startTurn } = await sessions.open({ toolApproval: true });
     const first = await driveRun(bridge, runInput(), { newInput: "list the files", startTurn });
     const [approval] = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts : [];
     expect(approval).toMatchObject({ reason: "tool_call", metadata: { toolName: "list_directory" } });
     const second = await driveRun(bridge, runInput({ resume: [{ interruptId: approval?.id ?? "", status: "resolved", payload: { approved: false, reason: "not now" } }] }), { startTurn });
     await verify(second.events);
-    expect(texts(second.items)).toContain("Error: not now");
+    expect(modelText(second.items)).toContain("Error: not now");
     expect(second.conclusion).toEqual({ type: "completed" });
   });
 
   it("approves a builtin tool call, and it runs", async () => {
-    const { bridge, startTurn } = await session({ toolApproval: true });
+    const { bridge, startTurn } = await sessions.open({ toolApproval: true });
     const first = await driveRun(bridge, runInput(), { newInput: "list the files", startTurn });
     const [approval] = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts : [];
     const second = await driveRun(bridge, runInput({ forwardedProps: { command: { interruptId: approval?.id ?? "", payload: "yes" } } }), { startTurn });
     await verify(second.events);
-    expect(texts(second.items)).toMatch(/The workspace contains: (?!Error)/);
+    expect(modelText(second.items)).toMatch(/The workspace contains: (?!Error)/);
   });
 
   it("emits state before a server tool's result, and tells cancelled from abandoned", async () => {
@@ -149,7 +82,7 @@ describe("the bridge over the harness client and the emulator", () => {
         return answer.status;
       },
     };
-    const { bridge, startTurn } = await session({ serverTools: [bookSlot] });
+    const { bridge, startTurn } = await sessions.open({ serverTools: [bookSlot] });
     const first = await driveRun(bridge, runInput({ tools: [changeColor], state: {} }), { newInput: "please use book_slot", startTurn });
     await verify(first.events);
     expect(first.items.filter((item) => item.type !== "step").map((item) => item.type)).toEqual(["tool-call", "state-snapshot", "interrupt"]);
@@ -158,17 +91,17 @@ describe("the bridge over the harness client and the emulator", () => {
     await verify(cancelled.events);
     const order = cancelled.items.filter((item) => item.type !== "step").map((item) => item.type);
     expect(order).toEqual(["tool-result", "turn-ended"]);
-    expect(texts(cancelled.items)).toContain("cancelled");
+    expect(modelText(cancelled.items)).toContain("cancelled");
 
     await driveRun(bridge, runInput({ tools: [changeColor] }), { newInput: "please use book_slot again", startTurn });
     const movedOn = await driveRun(bridge, runInput({ tools: [changeColor] }), { newInput: "forget it, hello", startTurn });
     await verify(movedOn.events);
     expect(answers.map((answer) => answer.status)).toEqual(["cancelled", "abandoned"]);
-    expect(texts(movedOn.items)).toContain('You said: "forget it, hello"');
+    expect(modelText(movedOn.items)).toContain('You said: "forget it, hello"');
   });
 
   it("dispatches a frontend tool once per (name, arguments) in a turn", async () => {
-    const { bridge, startTurn } = await session({}, { model: repeatedCallsModel });
+    const { bridge, startTurn } = await sessions.open({}, { model: repeatedCallsModel });
     const first = await driveRun(bridge, runInput({ tools: [changeColor] }), { newInput: "repeat it", startTurn });
     const calls = first.items.filter((item) => item.type === "tool-call");
     expect(calls).toHaveLength(1);
@@ -180,7 +113,7 @@ describe("the bridge over the harness client and the emulator", () => {
     expect(secondCalls).toMatchObject([{ toolName: "change_color", arguments: { color: "blue" } }]);
     const blueId = secondCalls[0]?.type === "tool-call" ? secondCalls[0].toolCallId : "";
     const third = await driveRun(bridge, runInput({ tools: [changeColor], messages: [{ id: "t2", role: "tool", toolCallId: blueId, content: "blue done" }] }), { startTurn });
-    expect(texts([...second.items, ...third.items])).toMatch(/first: .*red done.*second: .*red done.*third: .*blue done/);
+    expect(modelText([...second.items, ...third.items])).toMatch(/first: .*red done.*second: .*red done.*third: .*blue done/);
   });
 
   it("refuses an id-less answer while several interrupts wait, resolving none, then takes answers by id", async () => {
@@ -195,7 +128,7 @@ describe("the bridge over the harness client and the emulator", () => {
         return answers.map((answer) => answer.payload).join(" & ");
       },
     };
-    const { bridge, startTurn } = await session({ serverTools: [doubleCheck] });
+    const { bridge, startTurn } = await sessions.open({ serverTools: [doubleCheck] });
     const first = await driveRun(bridge, runInput(), { newInput: "please use double_check", startTurn });
     const interrupts = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts : [];
     expect(interrupts.map((entry) => entry.reason)).toEqual(["demo:first", "demo:second"]);
@@ -206,11 +139,11 @@ describe("the bridge over the harness client and the emulator", () => {
     const answered = await driveRun(bridge, runInput({ resume: interrupts.map((entry, index) => ({ interruptId: entry.id, status: "resolved" as const, payload: `answer ${index + 1}` })) }), { startTurn });
     await verify(answered.events);
     expect(statuses).toEqual(["resolved", "resolved"]);
-    expect(texts(answered.items)).toContain("answer 1 & answer 2");
+    expect(modelText(answered.items)).toContain("answer 1 & answer 2");
   });
 
   it("a multi-run conversation applied with @ag-ui/client's reducer ends with the expected messages", async () => {
-    const { bridge, startTurn } = await session();
+    const { bridge, startTurn } = await sessions.open();
     const agent = new MiniAgent(bridge, startTurn);
     agent.messages = [{ id: "user-1", role: "user", content: "please use change_color" }];
     await agent.runAgent({ tools: [changeColor] });

@@ -1,0 +1,171 @@
+// The whole stack for one fault case: Express on port 0 in front of AntigravityAgents on emulator
+// processes, driven by @ag-ui/client's HttpAgent or by hand-made requests. Shaped after
+// packages/express/test/e2e/e2e-harness.ts, plus what the fault cases need on top: a recording
+// logger, the pool's pids, and the agents' own state.
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HttpAgent } from "@ag-ui/client";
+import { EventType, type BaseEvent, type Message, type RunAgentInput, type RunErrorEvent, type RunFinishedEvent } from "@ag-ui/core";
+import { AntigravityAgent, type AntigravityAgentOptions } from "@ag-ui-antigravity/agent";
+import { createAntigravityApp, type AgentRouterOptions } from "@ag-ui-antigravity/express";
+import { fixturesDir, listenOnEphemeralPort, type EphemeralServer } from "@ag-ui-antigravity/testing";
+
+export const reliabilityModel = `emulator:${join(fixturesDir, "scenarios", "reliability.json")}`;
+export const faultsModel = `emulator:${join(fixturesDir, "scenarios", "faults.json")}`;
+
+export interface LogLine {
+  level: "debug" | "info" | "warn" | "error";
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** A pino-shaped logger that keeps every line, for assertions on what the operator sees. */
+export class RecordingLogger {
+  readonly lines: LogLine[] = [];
+  readonly debug = (details: Record<string, unknown>, message = ""): void => void this.lines.push({ level: "debug", message, details });
+  readonly info = (details: Record<string, unknown>, message = ""): void => void this.lines.push({ level: "info", message, details });
+  readonly warn = (details: Record<string, unknown>, message = ""): void => void this.lines.push({ level: "warn", message, details });
+  readonly error = (details: Record<string, unknown>, message = ""): void => void this.lines.push({ level: "error", message, details });
+
+  matching(pattern: RegExp, level?: LogLine["level"]): LogLine[] {
+    return this.lines.filter((line) => pattern.test(line.message) && (level === undefined || line.level === level));
+  }
+}
+
+export interface Stack {
+  url: string;
+  agents: Record<string, AntigravityAgent>;
+  logger: RecordingLogger;
+  saveDir: string;
+  server: EphemeralServer;
+  close(): Promise<void>;
+}
+
+export async function startStack(
+  agentOptions: Record<string, AntigravityAgentOptions>,
+  routerOptions: AgentRouterOptions = {},
+): Promise<Stack> {
+  const saveDir = mkdtempSync(join(tmpdir(), "reliability-"));
+  const logger = new RecordingLogger();
+  const agents = Object.fromEntries(
+    Object.entries(agentOptions).map(([name, options]) => [name, new AntigravityAgent({ harness: "emulator", saveDir, logger, ...options })]),
+  );
+  const server = await listenOnEphemeralPort(createAntigravityApp(agents, { logger, ...routerOptions }));
+  let closing: Promise<void> | undefined;
+  return {
+    url: server.url,
+    agents,
+    logger,
+    saveDir,
+    server,
+    close: () => {
+      closing ??= (async () => {
+        await server.close();
+        await Promise.all(Object.values(agents).map((agent) => agent.close({ deadlineMs: 5_000 })));
+        rmSync(saveDir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
+
+export const userMessage = (content: string): Message => ({ id: randomUUID(), role: "user", content });
+
+/** An HttpAgent on one thread, keeping the events of its latest run and when each arrived. */
+export class ThreadClient {
+  readonly agent: HttpAgent;
+  events: BaseEvent[] = [];
+  arrivals: number[] = [];
+
+  constructor(url: string, options: { threadId?: string; headers?: Record<string, string> } = {}) {
+    this.agent = new HttpAgent({ url, threadId: options.threadId ?? randomUUID(), ...(options.headers === undefined ? {} : { headers: options.headers }) });
+  }
+
+  get threadId(): string {
+    return this.agent.threadId;
+  }
+
+  async say(text: string, parameters: Parameters<HttpAgent["runAgent"]>[0] = {}): Promise<BaseEvent[]> {
+    this.agent.addMessage(userMessage(text));
+    return this.run(parameters);
+  }
+
+  async run(parameters: Parameters<HttpAgent["runAgent"]>[0] = {}): Promise<BaseEvent[]> {
+    this.events = [];
+    this.arrivals = [];
+    await this.agent.runAgent(parameters, {
+      onEvent: ({ event }) => {
+        this.events.push(event);
+        this.arrivals.push(performance.now());
+      },
+    });
+    return this.events;
+  }
+
+  has(type: EventType): boolean {
+    return this.events.some((event) => event.type === type);
+  }
+
+  arrivalOf(type: EventType): number | undefined {
+    const index = this.events.findIndex((event) => event.type === type);
+    return index < 0 ? undefined : this.arrivals[index];
+  }
+
+  get finished(): RunFinishedEvent | undefined {
+    return this.events.find((event) => event.type === EventType.RUN_FINISHED) as RunFinishedEvent | undefined;
+  }
+
+  get runError(): RunErrorEvent | undefined {
+    return this.events.find((event) => event.type === EventType.RUN_ERROR) as RunErrorEvent | undefined;
+  }
+
+  lastAssistantText(): string {
+    const message = this.agent.messages.filter((candidate) => candidate.role === "assistant" && typeof candidate.content === "string").at(-1);
+    return String(message?.content ?? "");
+  }
+}
+
+/** A RunAgentInput with every field, for hand-made requests. */
+export function runInput(input: Partial<RunAgentInput> = {}): RunAgentInput {
+  return { threadId: randomUUID(), runId: randomUUID(), messages: [], tools: [], context: [], state: {}, forwardedProps: {}, ...input };
+}
+
+/** POSTs a RunAgentInput by hand, for status checks HttpAgent would turn into exceptions. */
+export function postRun(url: string, input: Partial<RunAgentInput>, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
+    body: JSON.stringify(runInput(input)),
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+/** Reads an SSE response to its end and returns the `type` of every event. */
+export async function eventTypesOf(response: Response): Promise<string[]> {
+  const text = await response.text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => String((JSON.parse(line.slice(5)) as { type?: unknown }).type));
+}
+
+export async function waitFor(condition: () => boolean, options: { timeoutMs?: number; what: string }): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Heap in use after full collections (the test process runs with --expose-gc). */
+export async function settledHeapBytes(): Promise<number> {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (collect === undefined) throw new Error("run with --expose-gc");
+  for (let round = 0; round < 4; round += 1) {
+    collect();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return process.memoryUsage().heapUsed;
+}
