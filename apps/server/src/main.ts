@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutDown("SIGTERM", 0));
 
   server.on("error", (error) => {
-    logger.fatal({ err: error, host: environment.host, port: environment.port }, "the server could not listen");
+    logger.fatal({ err: error, host: environment.host, port: environment.port }, "the server could not listen (another server on this port? set PORT to choose another)");
     shutDown("listen failed", 1);
   });
   server.listen(environment.port, environment.host, () => {

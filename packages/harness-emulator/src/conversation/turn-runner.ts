@@ -579,7 +579,7 @@ export class TurnRunner {
     } else {
       response = await reply;
     }
-    await this.#completeCustomTool(run, { base, toolCall, name, callId, response });
+    await this.#completeCustomTool({ base, toolCall, name, callId, response });
   }
 
   /**
@@ -606,7 +606,7 @@ export class TurnRunner {
     const main: TrajectoryRun = { trajectoryId: context.cascadeId, isMain: true, subagentName: undefined, openStep: undefined, lastText: "", finished: false };
     try {
       this.#sendTrajectoryState(context.cascadeId, "STATE_RUNNING");
-      await this.#completeCustomTool(main, call);
+      await this.#completeCustomTool(call);
       await this.#streamText(main, `Background tool ${call.name} finished: ${context.memory.lastToolResult}`, {});
       this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
     } catch (error) {
@@ -616,7 +616,7 @@ export class TurnRunner {
   }
 
   /** The mirror step at DONE with the response, then the tool hooks; the model sees the result. */
-  async #completeCustomTool(run: TrajectoryRun, call: CustomToolCompletion): Promise<void> {
+  async #completeCustomTool(call: CustomToolCompletion): Promise<void> {
     const context = this.#context;
     const { base, toolCall, name, callId, response } = call;
     const interpreted = interpretToolResponse(response);

@@ -122,6 +122,22 @@ describe("turns", () => {
     expect(steps.at(-1)?.text).toBe("partial done");
   });
 
+  it("a late duplicate idle from the previous turn does not end the next one", async () => {
+    const { conversation, connection } = await openConversation();
+    const first = conversation.send("one");
+    await connection.next("userInput");
+    connection.send(textStep(1, "STATE_DONE", "first answer"));
+    connection.send(idle());
+    await first.result;
+    const second = conversation.send("two");
+    await connection.next("userInput", { where: (text) => text === "two" });
+    connection.send(idle());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    connection.send(textStep(2, "STATE_DONE", "second answer"));
+    connection.send(idle());
+    await expect(second.result).resolves.toMatchObject({ text: "second answer" });
+  });
+
   it("does not end the turn on a subagent's idle", async () => {
     const { conversation, connection } = await openConversation();
     const turn = conversation.send("delegate");
@@ -240,6 +256,16 @@ describe("turns", () => {
     await conversation.closed;
     expect(conversation.signal.aborted).toBe(true);
     expect(() => conversation.send("again")).toThrow(expect.objectContaining({ code: "CONNECTION_CLOSED" }));
+  });
+
+  it("close() during a turn rejects it with CONNECTION_CLOSED and refuses new turns", async () => {
+    const { conversation, connection } = await openConversation();
+    const turn = conversation.send("x");
+    await connection.next("userInput");
+    await conversation.close();
+    await expect(turn.result).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+    expect(() => conversation.send("y")).toThrow(expect.objectContaining({ code: "CONNECTION_CLOSED" }));
+    expect(fake.forgotten).toContain(conversation);
   });
 
   it("logs an unknown main-trajectory state instead of ending or hanging silently", async () => {

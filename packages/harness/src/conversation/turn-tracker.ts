@@ -14,6 +14,12 @@ export const IDLE_SETTLE_MS = 100;
 export const HALT_DRAIN_MS = 5_000;
 /** After a fatal model error step, how long to wait for the harness to end the trajectory. */
 export const FATAL_DRAIN_MS = 2_000;
+/**
+ * An idle with no error before the turn's first step may be a late duplicate of the previous
+ * turn's idle (the harness may send FULLY_IDLE more than once). It ends the turn only if nothing
+ * else arrives for this long.
+ */
+export const EARLY_IDLE_GRACE_MS = 1_000;
 /** Unread steps kept per turn before the oldest are dropped. */
 const MAX_BUFFERED_STEPS = 10_000;
 const FATAL_HTTP_CODES = new Set([400, 401, 403]);
@@ -55,6 +61,7 @@ export class TurnTracker {
   #fatalError: HarnessError | undefined;
   #settleTimer: NodeJS.Timeout | undefined;
   #drainTimer: NodeJS.Timeout | undefined;
+  #earlyIdleTimer: NodeJS.Timeout | undefined;
   #parked = 0;
   #usageAtStart: TokenUsage | undefined;
   readonly #stopController = new AbortController();
@@ -139,6 +146,7 @@ export class TurnTracker {
 
   observeStep(step: NormalizedStep): void {
     if (this.#settled) return;
+    this.#cancelEarlyIdle();
     this.#stepIds.add(step.id);
     this.#queue.push(step);
     if (step.isMainTrajectory) {
@@ -165,10 +173,15 @@ export class TurnTracker {
     const trajectoryId = update.trajectoryId ?? "";
     const state = update.state ?? "STATE_UNSPECIFIED";
     const terminal = isTerminalIdleState(state) || state === "STATE_CANCELLED" || state === 3;
-    // A terminal update before any step is the main trajectory's (e.g. a pre-turn hook denial).
-    if (this.#mainTrajectoryId === undefined && (terminal || trajectoryId === this.#options.conversationId())) {
-      this.#mainTrajectoryId = trajectoryId;
+    if (this.#mainTrajectoryId === undefined) {
+      if (isTerminalIdleState(state) && !update.error && this.#stopReason === undefined) {
+        this.#scheduleEarlyIdle();
+        return;
+      }
+      // A terminal update before any step is the main trajectory's (e.g. a pre-turn hook denial).
+      if (terminal || trajectoryId === this.#options.conversationId()) this.#mainTrajectoryId = trajectoryId;
     }
+    if (trajectoryId === this.#mainTrajectoryId) this.#cancelEarlyIdle();
     if (trajectoryId !== this.#mainTrajectoryId) {
       if (update.error) this.#options.logger.warn("subagent trajectory reported an error", { trajectoryId, error: update.error });
       return;
@@ -251,6 +264,20 @@ export class TurnTracker {
     this.#settleTimer.unref();
   }
 
+  #scheduleEarlyIdle(): void {
+    if (this.#earlyIdleTimer !== undefined) return;
+    this.#earlyIdleTimer = setTimeout(() => {
+      this.#earlyIdleTimer = undefined;
+      this.#finishWithResult(this.#stopReason === "cancel");
+    }, EARLY_IDLE_GRACE_MS);
+    this.#earlyIdleTimer.unref();
+  }
+
+  #cancelEarlyIdle(): void {
+    clearTimeout(this.#earlyIdleTimer);
+    this.#earlyIdleTimer = undefined;
+  }
+
   #cancelSettle(): void {
     clearTimeout(this.#settleTimer);
     this.#settleTimer = undefined;
@@ -298,6 +325,7 @@ export class TurnTracker {
     if (!this.#stopController.signal.aborted) this.#stopController.abort(new HarnessError("CANCELLED", "the turn ended"));
     this.#timer?.stop();
     this.#cancelSettle();
+    this.#cancelEarlyIdle();
     clearTimeout(this.#drainTimer);
     this.#drainTimer = undefined;
     this.#removeAbortListener?.();
