@@ -57,14 +57,22 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     harness: { binaryPath: harness.binaryPath, logger: messageFirstLogger(logger, "harness") },
     logger: messageFirstLogger(logger, "pool"),
   });
-  const agents = createDemoAgents({
-    harness,
-    pool,
-    workspaceRoot,
-    sandboxRoot,
-    taskStepDelayMs: config.taskStepDelayMs ?? 700,
-    logger: fieldsFirstLogger(logger, "agent"),
-  });
+  let agents: Record<DemoFeature, AntigravityAgent>;
+  try {
+    agents = createDemoAgents({
+      harness,
+      pool,
+      workspaceRoot,
+      sandboxRoot,
+      taskStepDelayMs: config.taskStepDelayMs ?? 700,
+      logger: fieldsFirstLogger(logger, "agent"),
+    });
+  } catch (error) {
+    // An invalid agent option: nothing is running yet, but the pool and the directory are ours to undo.
+    await pool.close({ deadlineMs: 0 });
+    await rm(temporaryRoot, { recursive: true, force: true });
+    throw error;
+  }
   const startedAt = Date.now();
 
   const app = express();

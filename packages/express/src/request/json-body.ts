@@ -1,5 +1,13 @@
+import { isUtf8 } from "node:buffer";
 import express, { type Request, type Response } from "express";
 import type { HttpErrorReply } from "../errors/http-error.js";
+
+/**
+ * Deepest nesting of arrays and objects a body may have. Deeper bodies are refused before any
+ * agent sees them: libraries further down (state cloning, JSON encoders) recurse, and a body of
+ * `[[[[…` within the size limit would exhaust their stack.
+ */
+export const MAX_BODY_DEPTH = 512;
 
 export type JsonBodyResult = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reply: HttpErrorReply };
 
@@ -16,7 +24,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
  */
 export function createJsonBodyReader(options: { maxBodyBytes: number }): (request: Request, response: Response) => Promise<JsonBodyResult> {
   // The media type is checked before the parser runs, so the parser accepts whatever reaches it.
-  const parse = express.json({ limit: options.maxBodyBytes, strict: true, type: () => true });
+  const parse = express.json({ limit: options.maxBodyBytes, strict: true, type: () => true, verify: refuseInvalidUtf8 });
   return (request, response) =>
     new Promise<JsonBodyResult>((resolve) => {
       if (!isJsonMediaType(request.headers["content-type"])) {
@@ -40,9 +48,37 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
           resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
           return;
         }
+        if (exceedsDepth(body, MAX_BODY_DEPTH)) {
+          resolve({ ok: false, reply: { status: 400, code: "INVALID_INPUT", message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.` } });
+          return;
+        }
         resolve({ ok: true, body });
       });
     });
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1). The decoder would turn invalid bytes into U+FFFD and hand the agent
+ * text the client never sent, so such a body is refused instead. Other `utf-*` charsets are decoded
+ * by body-parser as declared.
+ */
+function refuseInvalidUtf8(_request: unknown, _response: unknown, buffer: Buffer, encoding: string): void {
+  if (!/^utf-?8$/i.test(encoding) || isUtf8(buffer)) return;
+  throw Object.assign(new Error("The request body is not valid UTF-8."), { type: "entity.invalid.utf8" });
+}
+
+/** Whether arrays and objects nest deeper than `limit`, walked without recursion. */
+function exceedsDepth(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 /** The same test body-parser makes: a body is announced by a non-zero length or a transfer coding. */
@@ -62,10 +98,20 @@ function replyForParserError(error: unknown): HttpErrorReply {
     case "encoding.unsupported":
     case "charset.unsupported":
       return { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "The request body's encoding or charset is not supported." };
+    case "entity.invalid.utf8":
+      return { status: 400, code: "INVALID_JSON", message: "The request body is not valid UTF-8." };
     case "request.size.invalid":
     case "request.aborted":
       return { status: 400, code: "INVALID_JSON", message: "The request body ended early." };
     default:
+      // A Content-Encoding the client declared but did not honour (gzip that is not gzip): zlib's
+      // error, which body-parser passes on with a 400 status and no type.
+      if (isZlibError(error)) return { status: 400, code: "INVALID_JSON", message: "The request body could not be decompressed." };
       return { status: 500, code: "INTERNAL_ERROR", message: "The request body could not be read." };
   }
+}
+
+function isZlibError(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && code.startsWith("Z_");
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { NormalizedStep } from "../steps/normalized-step.js";
-import { BUILTIN_TOOL_NAMES } from "./builtin-tools.js";
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tools.js";
 
 // Handlers and hooks are functions; zod checks that they are callable and nothing more.
 const callable = <Fn>(what: string) =>
@@ -302,10 +302,101 @@ export const conversationConfigSchema = z
     });
   });
 
-/** What a conversation is configured with; validated by `openConversation` (CONFIG_INVALID names the field). */
-export type ConversationConfig = z.input<typeof conversationConfigSchema>;
+/** A policy: allow, deny or confirm calls of a tool (builtin, custom or MCP); `*` is a wildcard. */
+export interface PolicyRule {
+  tool: string;
+  decision: "allow" | "deny" | "confirm";
+  /** Restrict the rule to one MCP server. */
+  server?: string | undefined;
+  /** Told to the model when the rule denies. */
+  reason?: string | undefined;
+}
+
+/** An MCP server the harness starts (stdio: `command`) or connects to (HTTP: `url`). */
+export interface McpServer {
+  name: string;
+  command?: string | undefined;
+  args?: string[] | undefined;
+  env?: Record<string, string> | undefined;
+  url?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  enabledTools?: string[] | undefined;
+  disabledTools?: string[] | undefined;
+  /** Bounds each tool call, not start-up. */
+  timeoutSeconds?: number | undefined;
+}
+
+/** A custom subagent; its `tools` name custom tools of the conversation (calls route through it). */
+export interface Subagent {
+  name: string;
+  description: string;
+  systemInstructions?: string | undefined;
+  builtinTools?: BuiltinToolName[] | undefined;
+  tools?: string[] | undefined;
+}
+
+/**
+ * What a conversation is configured with. `openConversation` validates it (CONFIG_INVALID names
+ * the field at fault) and applies the safety gate.
+ */
+export interface ConversationConfig {
+  /** Text model name (default `gemini-3.6-flash`; `emulator:<scenario>` selects an emulator scenario). */
+  model?: string | undefined;
+  /** Image model name, or false for none. */
+  imageModel?: string | false | undefined;
+  endpoint?:
+    | { type: "gemini"; baseUrl?: string | undefined; headers?: Record<string, string> | undefined; apiKey?: string | undefined }
+    | { type: "vertex"; project: string; location: string; baseUrl?: string | undefined; headers?: Record<string, string> | undefined }
+    | undefined;
+  /** Root URL of a local OpenAI-compatible server (the harness appends /v1/chat/completions); excludes `endpoint`. */
+  baseUrl?: string | undefined;
+  /** Gemini API key; default GEMINI_API_KEY from the process's `env` option, then from process.env. */
+  apiKey?: string | undefined;
+  thinkingLevel?: "minimal" | "low" | "medium" | "high" | "extra_high" | undefined;
+  serviceTier?: "standard" | "priority" | "flex" | undefined;
+  /** A string is appended to the harness's instructions; `mode: "replace"` swaps them out. */
+  systemInstructions?: string | { text: string; mode?: "append" | "replace" | undefined; identity?: string | undefined } | undefined;
+  /** Absolute paths (or file:// URLs); default the current directory. */
+  workspaces?: string[] | undefined;
+  /** Tell the model its workspace roots in a delimited note (default true). */
+  announceWorkspaces?: boolean | undefined;
+  /** Default: list_directory, search_directory, find_file, view_file, finish. */
+  builtinTools?: BuiltinToolName[] | undefined;
+  customTools?: CustomTool[] | undefined;
+  mcpServers?: McpServer[] | undefined;
+  subagents?: Subagent[] | undefined;
+  /** JSON Schema of the structured output (the `finish` tool's argument). */
+  responseSchema?: Record<string, unknown> | undefined;
+  /** Resume (or create) this conversation id. */
+  conversationId?: string | undefined;
+  continuation?: "resume" | "create-or-resume" | "create-only" | undefined;
+  compactionThreshold?: number | undefined;
+  skillsPaths?: string[] | undefined;
+  appDataDirectory?: string | undefined;
+  /** Harness-side retries of model API errors (429/503) and malformed model output. */
+  retry?:
+    | {
+        maxRetries?: number | undefined;
+        initialDelayMs?: number | undefined;
+        multiplier?: number | undefined;
+        jitter?: number | undefined;
+        modelOutputMaxRetries?: number | undefined;
+      }
+    | undefined;
+  truncation?: { mode: "truncate"; maxTokens: number } | { mode: "error"; maxTokens: number; message?: string | undefined } | undefined;
+  hooks?: ConversationHooks | undefined;
+  policies?: PolicyRule[] | undefined;
+  /** Also send the policies to the harness as `policyConfig` (0.1.10+ harnesses only). */
+  sendPoliciesToHarness?: boolean | undefined;
+  /** Sent as automated triggers every `intervalMs` while the conversation is idle, after its first turn. */
+  triggers?: { message: string; intervalMs: number }[] | undefined;
+  /** Per-turn timeout (default 300 000 ms); false turns it off. Paused while a handler or hook waits. */
+  turnTimeoutMs?: number | false | undefined;
+}
+
 /** A validated config with defaults applied. */
 export type ResolvedConversationConfig = z.output<typeof conversationConfigSchema>;
-export type PolicyRule = z.output<typeof policySchema>;
-export type McpServer = z.output<typeof mcpServerSchema>;
-export type Subagent = z.output<typeof subagentSchema>;
+
+// The hand-written interface is what users see; this keeps it in step with what the schema accepts.
+const _configMatchesSchema = (config: ConversationConfig): z.input<typeof conversationConfigSchema> => config;
+void _configMatchesSchema;

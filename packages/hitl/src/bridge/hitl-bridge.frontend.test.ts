@@ -87,6 +87,21 @@ describe("frontend tools", () => {
     expect([...pieces.hostToolNames]).toEqual(["ping"]);
   });
 
+  it("tells when the client's tool contract changed since the harness was configured", () => {
+    const bridge = new HitlBridge();
+    const other = { name: "other", description: "Other", parameters: { type: "object", properties: { b: { type: "string" }, a: { type: "number" } } } };
+    bridge.harnessPieces([changeColor, other]);
+    const reordered = { ...other, parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "string" } } } };
+    expect(bridge.toolsChanged([reordered, changeColor])).toBe(false);
+    expect(bridge.toolsChanged([changeColor])).toBe(true);
+    expect(bridge.toolsChanged([changeColor, { ...other, description: "Changed" }])).toBe(true);
+    expect(bridge.toolsChanged([changeColor, { ...other, parameters: { type: "object" } }])).toBe(true);
+    expect(new HitlBridge({ frontendTools: false }).toolsChanged([changeColor])).toBe(true);
+    const off = new HitlBridge({ frontendTools: false });
+    off.harnessPieces([changeColor]);
+    expect(off.toolsChanged([other])).toBe(false);
+  });
+
   it("can leave client tools out of the harness", () => {
     const pieces = new HitlBridge({ frontendTools: false }).harnessPieces([changeColor]);
     expect(pieces.customTools).toEqual([]);

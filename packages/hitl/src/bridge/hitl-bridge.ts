@@ -9,6 +9,7 @@ import { approvalDecision, approvalInterrupt, coerceApprovalPayload } from "../i
 import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
 import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
 import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
+import { canonicalJson } from "../json/canonical-json.js";
 import { diffJson } from "../json/json-patch-diff.js";
 import { isPlainObject, type JsonValue } from "../json/json-value.js";
 import type { FrontendToolOutcome, ParkedInterrupt, ParkedItem } from "../parking/parked-item.js";
@@ -72,6 +73,7 @@ export class HitlBridge {
   readonly #closeController = new AbortController();
   readonly #serverTools = new Map<string, HarnessCustomTool>();
   #frontendTools = new Map<string, FrontendToolDefinition>();
+  #toolContract: string | undefined;
   #turn: TurnScope | undefined;
   #draining: Promise<void> | undefined;
   #run: HitlRun | undefined;
@@ -153,6 +155,7 @@ export class HitlBridge {
       hostToolNames.add(tool.name);
     }
     this.#frontendTools = new Map();
+    this.#toolContract = this.#contractOf(clientTools);
     if (this.#options.frontendTools !== false) {
       for (const definition of frontendToolDefinitions(clientTools, this.#validator)) {
         if (this.#serverTools.has(definition.name)) {
@@ -174,6 +177,23 @@ export class HitlBridge {
     if (this.#options.questions !== false) hooks.onQuestions = (args) => this.#onQuestions(args);
     if (this.#options.toolApproval === true) hooks.preTool = (args) => this.#preTool(args, silentToolNames);
     return { customTools, hooks, hostToolNames, silentToolNames };
+  }
+
+  /**
+   * Whether these client tools differ (name, description or schema, in any order) from the ones the
+   * harness was last configured with by `harnessPieces`: the conversation must then be rebuilt,
+   * because harness tools are fixed per conversation. Always false when frontend tools are off.
+   *
+   * @throws HitlError INVALID_TOOL_SCHEMA naming the tool.
+   */
+  toolsChanged(clientTools: readonly Tool[]): boolean {
+    return this.#contractOf(clientTools) !== this.#toolContract;
+  }
+
+  #contractOf(clientTools: readonly Tool[]): string {
+    if (this.#options.frontendTools === false) return "";
+    const definitions = frontendToolDefinitions(clientTools, this.#validator);
+    return canonicalJson([...definitions].sort((left, right) => left.name.localeCompare(right.name)));
   }
 
   /**

@@ -48,6 +48,12 @@ type Race =
  * One AG-UI run attached to a thread's bridge. `items()` yields the turn's steps interleaved with the
  * bridge's notifications and stops when the turn ends or parks on a human; `finish()` says how the
  * run must end and detaches it, after which notifications wait for the next run.
+ *
+ * @example
+ * const run = bridge.beginRun(input, { newInput: text, startTurn });
+ * for await (const item of run.items({ signal })) forward(item);
+ * const conclusion = run.finish();
+ * emit({ type: EventType.RUN_FINISHED, threadId, runId, ...(conclusion.type === "interrupt" ? { outcome: { type: "interrupt", interrupts: conclusion.interrupts } } : {}) });
  */
 export class HitlRun {
   /** Whether a STATE_SNAPSHOT already went out in this run (later writes go as deltas). */

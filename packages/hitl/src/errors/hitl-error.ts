@@ -32,6 +32,14 @@ export interface HitlErrorOptions {
 /**
  * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
  * and across duplicated installs, where `instanceof` does not.
+ *
+ * @example
+ * try {
+ *   run = bridge.beginRun(input, { startTurn });
+ * } catch (error) {
+ *   if (HitlError.isInstance(error)) emit({ type: EventType.RUN_ERROR, message: error.message, code: error.code });
+ *   else throw error;
+ * }
  */
 export class HitlError extends Error {
   readonly code: HitlErrorCode;

@@ -19,7 +19,12 @@ export function interrupt(reason: string, options: InterruptOptions = {}, callOp
   return scope.raiseInterrupt(reason, options, callOptions.signal);
 }
 
-/** A copy of the thread's shared state: the client's latest, or a newer one a tool wrote. */
+/**
+ * A copy of the thread's shared state: the client's latest, or a newer one a tool wrote.
+ *
+ * @example
+ * const { items = [] } = getState() as { items?: string[] };
+ */
 export function getState(): unknown {
   return structuredClone(currentScope("getState").readState());
 }
@@ -30,6 +35,9 @@ export function getState(): unknown {
  * write is kept and delivered at the start of the next run.
  *
  * @throws TypeError when `state` is not a plain object of JSON values.
+ *
+ * @example
+ * setState({ ...(getState() as object), items: [...items, "milk"] });
  */
 export function setState(state: Record<string, unknown>): void {
   const scope = currentScope("setState");
@@ -39,7 +47,12 @@ export function setState(state: Record<string, unknown>): void {
   scope.writeState(structuredClone(state));
 }
 
-/** The run's `RunAgentInput.context`: the ambient `{ description, value }` entries the client sent. */
+/**
+ * The run's `RunAgentInput.context`: the ambient `{ description, value }` entries the client sent.
+ *
+ * @example
+ * const page = getContext().find((entry) => entry.description === "current page")?.value;
+ */
 export function getContext(): Context[] {
   return structuredClone(currentScope("getContext").readContext());
 }

@@ -1,0 +1,50 @@
+// Frames a harness should not send (the emulator's fault actions json-malform and field-unknown):
+// the turn goes on, nothing crashes, and what was not understood is named for the operator.
+import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type Stack, ThreadClient, faultsModel, startStack } from "../support/stack.js";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+afterAll(async () => {
+  await expectNoChildProcesses();
+});
+
+interface DriftCount {
+  kind: string;
+  path: string;
+  value: string | number;
+  count: number;
+}
+
+describe("malformed and unknown harness frames", () => {
+  it("a frame that is not JSON and frames with unknown fields, enum values and events: no crash, every turn answers, the drift report names them", async () => {
+    stack = await startStack({ chat: { model: faultsModel } });
+    const client = new ThreadClient(`${stack.url}/chat`);
+    for (const fault of ["malformed", "unknown-field", "unknown-enum", "unknown-event"]) {
+      await client.say(fault);
+      expect(client.runError, fault).toBeUndefined();
+      expect(client.lastAssistantText(), fault).toBe("after");
+    }
+    await client.say("and then");
+    expect(client.lastAssistantText()).toBe("ok: and then");
+    expect((await stack.agents.chat!.poolMetrics()).totals.crashes).toBe(0);
+
+    // The frame that does not parse is logged when it arrives, with the parser's reason.
+    const malformed = stack.logger.matching(/does not parse/, "warn");
+    expect(malformed).toHaveLength(1);
+    expect(String(malformed[0]!.details["error"])).toMatch(/JSON/i);
+
+    // The drift report is logged once, when the harness process stops.
+    await stack.close();
+    const reports = stack.logger.matching(/protocol drift/, "warn");
+    expect(reports).toHaveLength(1);
+    const drift = reports[0]!.details["drift"] as { enumValues: DriftCount[]; unknownFields: DriftCount[]; total: number };
+    expect(drift.unknownFields.map((entry) => entry.value)).toEqual(expect.arrayContaining(["futureField", "brandNewEvent"]));
+    expect(drift.enumValues.map((entry) => entry.value)).toContain("STATE_FROM_THE_FUTURE");
+    expect(drift.total).toBeGreaterThanOrEqual(3);
+  });
+});
