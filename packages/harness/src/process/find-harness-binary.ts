@@ -28,7 +28,8 @@ async function isExecutableFile(path: string): Promise<boolean> {
   try {
     const info = await stat(path);
     if (!info.isFile()) return false;
-    if (process.platform !== "win32") await access(path, constants.X_OK);
+    // A Node script (the emulator) runs through this Node, so it needs no execute bit.
+    if (process.platform !== "win32" && !/\.(c|m)?js$/.test(path)) await access(path, constants.X_OK);
     return true;
   } catch {
     return false;
