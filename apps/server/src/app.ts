@@ -9,7 +9,9 @@ import type { Logger } from "pino";
 import { demoFeatures, type DemoFeature } from "./agents/demo-agent-environment.js";
 import { createDemoAgents } from "./agents/demo-agents.js";
 import type { HarnessChoice } from "./harness/harness-choice.js";
+import { defaultTaskStepDelayMs } from "./server-environment.js";
 import { createDojoRouter } from "./http/dojo-routes.js";
+import { DrainGate, waitUntilIdle } from "./http/drain-gate.js";
 import { createErrorHandler, notFoundHandler } from "./http/json-errors.js";
 import { createMetricsHandler } from "./http/metrics-route.js";
 import { fieldsFirstLogger, messageFirstLogger } from "./logging/logger-adapters.js";
@@ -33,7 +35,10 @@ export interface DemoServer {
   pool: HarnessPool;
   /** Holds `workspaces/` (one short directory per thread) and `files/` (write_file sandboxes); removed on close. */
   temporaryRoot: string;
-  /** Closes every agent (their sessions end and parked turns are released), then stops every harness process. Idempotent. */
+  /**
+   * Refuses new runs, lets streaming ones finish (up to half the deadline), closes every agent (their
+   * sessions end and parked turns are released), then stops every harness process. Idempotent.
+   */
   close(options?: { deadlineMs?: number }): Promise<void>;
 }
 
@@ -46,7 +51,7 @@ export const defaultShutdownDeadlineMs = 10_000;
  */
 export async function createDemoServer(config: DemoServerConfig): Promise<DemoServer> {
   const { harness, logger } = config;
-  // A short name: thread workspaces live under it, and some tools print or pass their paths around.
+  // A short name: thread workspaces live under it, and the harness tells the model their paths.
   const temporaryRoot = await mkdtemp(join(config.temporaryParent ?? tmpdir(), "agd-"));
   const workspaceRoot = join(temporaryRoot, "workspaces");
   const sandboxRoot = join(temporaryRoot, "files");
@@ -64,7 +69,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       pool,
       workspaceRoot,
       sandboxRoot,
-      taskStepDelayMs: config.taskStepDelayMs ?? 700,
+      taskStepDelayMs: config.taskStepDelayMs ?? defaultTaskStepDelayMs,
       logger: fieldsFirstLogger(logger, "agent"),
     });
   } catch (error) {
@@ -87,13 +92,21 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       agents: Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats()])),
     })),
   );
+  const drainGate = new DrainGate();
+  app.use(drainGate.handler);
   app.use(createAgentRouter(agents, { logger: fieldsFirstLogger(logger, "http") }));
   app.use(notFoundHandler);
   app.use(createErrorHandler(fieldsFirstLogger(logger, "http")));
 
   let closing: Promise<void> | undefined;
+  const runsInFlight = (): number => demoFeatures.reduce((total, feature) => total + agents[feature].stats().sessions.busySessions, 0);
   const close = async (deadlineMs: number): Promise<void> => {
     const deadline = Date.now() + deadlineMs;
+    // Drain: no new runs, and the streaming ones get up to half the deadline to finish. Runs parked on
+    // a human are not in flight; closing the agents releases them.
+    drainGate.begin();
+    const drained = await waitUntilIdle(runsInFlight, deadlineMs / 2);
+    if (!drained) logger.warn({ runsInFlight: runsInFlight() }, "runs still streaming at the drain deadline are being stopped");
     const results = await Promise.allSettled(demoFeatures.map((feature) => agents[feature].close()));
     for (const [index, result] of results.entries()) {
       if (result.status === "rejected") logger.warn({ err: result.reason, agent: demoFeatures[index] }, "an agent failed to close");

@@ -10,6 +10,8 @@ export interface ServerEnvironment {
   harnessPreference: string | undefined;
   /** `DOJO_DIST_DIR`: serve the dojo from elsewhere than apps/dojo/dist. */
   dojoDistDirectory: string | undefined;
+  /** `DEMO_TASK_STEP_MS`: how long each agentic_generative_ui step takes (default 700; tests use less). */
+  taskStepDelayMs: number;
 }
 
 export class ServerEnvironmentError extends Error {
@@ -19,6 +21,7 @@ export class ServerEnvironmentError extends Error {
 
 export const defaultPort = 8027;
 export const defaultHost = "127.0.0.1";
+export const defaultTaskStepDelayMs = 700;
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
@@ -28,11 +31,17 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
   const portText = nonEmpty(env.PORT);
   const port = portText === undefined ? defaultPort : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ServerEnvironmentError(`PORT must be an integer from 0 to 65535 (got ${JSON.stringify(env.PORT)}).`);
+  const stepText = nonEmpty(env.DEMO_TASK_STEP_MS);
+  const taskStepDelayMs = stepText === undefined ? defaultTaskStepDelayMs : Number(stepText);
+  if (!Number.isInteger(taskStepDelayMs) || taskStepDelayMs < 0 || taskStepDelayMs > 60_000) {
+    throw new ServerEnvironmentError(`DEMO_TASK_STEP_MS must be an integer from 0 to 60000 (got ${JSON.stringify(env.DEMO_TASK_STEP_MS)}).`);
+  }
   return {
     port,
     host: nonEmpty(env.HOST) ?? defaultHost,
     logLevel: nonEmpty(env.LOG_LEVEL) ?? "info",
     harnessPreference: nonEmpty(env.ANTIGRAVITY_DEMO_HARNESS),
     dojoDistDirectory: nonEmpty(env.DOJO_DIST_DIR),
+    taskStepDelayMs,
   };
 }

@@ -36,11 +36,22 @@ function waitForOutput(server: ChildProcessWithoutNullStreams, pattern: RegExp, 
   });
 }
 
+/** Waits until /metrics shows a run in progress on agentic_generative_ui. */
+async function waitForStreamingRun(url: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const metrics = (await (await fetch(`${url}/metrics`)).json()) as { agents: Record<string, { sessions: { busySessions: number } }> };
+    if ((metrics.agents["agentic_generative_ui"]?.sessions.busySessions ?? 0) > 0) return;
+    if (Date.now() > deadline) throw new Error("the agentic_generative_ui run never started");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe("the built server as a process", () => {
-  it("starts on the emulator saying why, serves runs, and stops with its harnesses within 10 s of SIGTERM", async () => {
+  it("starts on the emulator saying why, serves runs, drains on SIGTERM and stops with its harnesses within 10 s", async () => {
     expect(existsSync(mainPath), "run pnpm build first").toBe(true);
     child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ANTIGRAVITY_DEMO_HARNESS: "emulator", LOG_LEVEL: "info" },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ANTIGRAVITY_DEMO_HARNESS: "emulator", LOG_LEVEL: "info", DEMO_TASK_STEP_MS: "150" },
       stdio: ["pipe", "pipe", "pipe"],
     });
     const server = child;
@@ -57,9 +68,18 @@ describe("the built server as a process", () => {
     const harnessPids = childPidsOf(server.pid);
     expect(harnessPids.length).toBeGreaterThanOrEqual(1);
 
+    // A run that is streaming when the signal arrives is drained: it finishes instead of being cut.
+    const streaming = clientFor(url!, "agentic_generative_ui");
+    const inFlight = say(streaming, "Plan a product launch");
+    await waitForStreamingRun(url!);
+
     const startedAt = Date.now();
+    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
     server.kill("SIGTERM");
-    const exitCode = await new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+    const drained = await inFlight;
+    expect(drained.finished.type).toBe("RUN_FINISHED");
+    expect((streaming.state as { steps: { status: string }[] }).steps.every((step) => step.status === "completed")).toBe(true);
+    const exitCode = await exited;
     expect(Date.now() - startedAt).toBeLessThan(10_000);
     expect(exitCode).toBe(0);
     expect(stdout).toContain("shutting down");

@@ -70,14 +70,15 @@ describe("threads", () => {
   });
 
   it("10 000 threads created and dropped: sessions, remembered threads, owners, conversations and the heap stay within the caps", async () => {
-    const caps = { maxSessions: 24, maxRememberedThreads: 200, maxThreadOwners: 300 };
+    const caps = { maxSessions: 96, maxRememberedThreads: 200, maxThreadOwners: 300, perProcess: 32 };
+    const inFlight = 64;
     stack = await startStack(
-      { chat: { model: reliabilityModel, sessions: { maxSessions: caps.maxSessions, maxRememberedThreads: caps.maxRememberedThreads }, pool: { healthCheckIntervalMs: 0 } } },
+      { chat: { model: reliabilityModel, sessions: { maxSessions: caps.maxSessions, maxRememberedThreads: caps.maxRememberedThreads }, pool: { healthCheckIntervalMs: 0, maxConversationsPerProcess: caps.perProcess } } },
       { maxThreadOwners: caps.maxThreadOwners, authorize: (request) => request.header("x-user") ?? null },
     );
     const chat = stack.agents.chat!;
     const url = new URL(`${stack.url}/chat`);
-    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const agent = new Agent({ keepAlive: true, maxSockets: inFlight });
     const statuses = new Map<number, number>();
     let unexpected = "";
 
@@ -85,7 +86,7 @@ describe("threads", () => {
       let next = 0;
       await Promise.all(
         // Fewer runs in flight than sessions, so every run finds an idle session to evict.
-        Array.from({ length: 16 }, async () => {
+        Array.from({ length: inFlight }, async () => {
           for (let index = next++; index < count; index = next++) {
             const reply = await post(url, agent, runInput({ messages: [userMessage(`thread ${index}`)] }), { "x-user": `user-${index % 97}` });
             statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
@@ -109,7 +110,7 @@ describe("threads", () => {
     expect(stats.rememberedThreads).toBeLessThanOrEqual(caps.maxRememberedThreads);
     const metrics = await chat.poolMetrics();
     expect(metrics.conversations).toBeLessThanOrEqual(caps.maxSessions);
-    expect(metrics.processes).toBeLessThanOrEqual(Math.ceil(caps.maxSessions / 8) + 1);
+    expect(metrics.processes).toBeLessThanOrEqual(Math.ceil(caps.maxSessions / caps.perProcess) + 1);
     expect(metrics.totals.crashes).toBe(0);
     // 9 000 more threads than the baseline, and the heap holds about what it held at 1 000.
     expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(16 * 1024 * 1024);

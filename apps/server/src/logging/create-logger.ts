@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from "pino";
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from "pino";
 
 /**
  * Secrets never reach the log: the Gemini key wherever a config object carries it, the harness's
@@ -27,7 +27,8 @@ export interface CreateLoggerOptions {
   pretty?: boolean;
 }
 
-export function createLogger(options: CreateLoggerOptions = {}): Logger {
+/** `destination` replaces stdout (JSON output only); the tests read the lines from it. */
+export function createLogger(options: CreateLoggerOptions = {}, destination?: DestinationStream): Logger {
   const settings: LoggerOptions = {
     level: options.level ?? "info",
     base: { service: "ag-ui-antigravity-demo" },
@@ -37,5 +38,5 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     // A worker-thread transport, so formatting never blocks the event loop that serves streams.
     return pino({ ...settings, transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" } } });
   }
-  return pino(settings);
+  return destination === undefined ? pino(settings) : pino(settings, destination);
 }

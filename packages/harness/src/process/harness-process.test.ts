@@ -58,6 +58,17 @@ describe("HarnessProcess", () => {
     expect(existsSync(harness.storageDirectory)).toBe(false);
   });
 
+  it("traces the stdio handshake for ANTIGRAVITY_WIRE=harness, with the harness token redacted", async () => {
+    const lines: string[] = [];
+    await start("normal", { wire: "harness", logger: { debug: (message) => void lines.push(message) } });
+    const traces = lines.filter((line) => line.startsWith("antigravity harness"));
+    expect(traces).toHaveLength(2);
+    expect(traces[0]).toMatch(/^antigravity harness → \{"storageDirectory":.*"language":"typescript"/);
+    expect(traces[1]).toMatch(/^antigravity harness ← \{"port":\d+,"apiKey":"\[REDACTED\]"\}$/);
+    expect(traces.join("\n")).not.toContain("scripted-token-abcdef");
+    expect(traces[1]).toContain("[REDACTED]");
+  });
+
   it("reports a harness that dies before the handshake as HANDSHAKE_FAILED with its stderr", async () => {
     const error = await HarnessProcess.start({ binaryPath: scriptedHarness, env: { SCRIPTED_HARNESS_MODE: "exit-before-handshake" } }).catch(
       (caught: unknown) => caught,

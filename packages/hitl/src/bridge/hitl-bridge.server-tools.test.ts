@@ -78,6 +78,22 @@ describe("server tools", () => {
     expect(seen).toEqual([[{ description: "page", value: "checkout" }], { a: 1 }]);
   });
 
+  it("refuse an empty or core: reason and an invalid responseSchema", async () => {
+    const failures: string[] = [];
+    const asker = tool("ask", async () => {
+      for (const call of [() => interrupt(""), () => interrupt("core:thing"), () => interrupt("app:x", { responseSchema: { type: "nonsense" } })]) {
+        await call().catch((error: unknown) => failures.push(`${(error as Error).name}: ${(error as Error).message}`));
+      }
+      return "ok";
+    });
+    const { bridge, harness } = setup([asker], [async (turn) => void (await turn.callTool("ask", {}))]);
+    await driveRun(bridge, runInput(), { newInput: "go", startTurn: harness.startTurn });
+    expect(failures).toHaveLength(3);
+    expect(failures[1]).toMatch(/TypeError: interrupt\(\): "core:thing" is not a usable reason/);
+    expect(failures[2]).toMatch(/responseSchema is not a valid JSON Schema/);
+    expect(bridge.hasParked).toBe(false);
+  });
+
   it("outside a server tool, the helpers throw NOT_IN_SERVER_TOOL", () => {
     for (const call of [() => getState(), () => setState({}), () => getContext(), () => interrupt("x")]) {
       let caught: unknown;

@@ -472,6 +472,10 @@ export class HitlBridge {
   }
 
   #raiseServerInterrupt(toolCallId: string, reason: string, options: InterruptOptions, signal: AbortSignal | undefined): Promise<InterruptAnswer> {
+    // AG-UI reserves the `core:` namespace for reasons the protocol itself defines.
+    if (reason.trim() === "" || reason.startsWith("core:")) {
+      return Promise.reject(new TypeError(`interrupt(): "${reason}" is not a usable reason; name it in your own namespace, e.g. "myapp:confirm".`));
+    }
     if (options.responseSchema !== undefined) {
       const problem = this.#validator.compileProblem(options.responseSchema as JsonSchema);
       if (problem !== undefined) return Promise.reject(new TypeError(`interrupt(): responseSchema is not a valid JSON Schema: ${problem}`));
