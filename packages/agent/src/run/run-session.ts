@@ -113,8 +113,16 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
   switch (item.type) {
     case "step": {
       const step: NormalizedStep = item.step;
-      // The bridge reports host tool calls itself (with their results); their mirror steps would duplicate them.
-      if (step.tool?.kind === "custom" && session.hostToolNames.has(step.tool.name)) return;
+      if (step.tool?.kind === "custom" && session.hostToolNames.has(step.tool.name)) {
+        // The bridge reports host tool calls and their results itself; a mirror step would only
+        // duplicate them. Except a call that never ran because it was refused (a denied approval, a
+        // policy): nobody else reports that, and the client's card must not wait forever.
+        if (step.status === "error" && step.tool.callId !== undefined) {
+          yield* translator.toolCall({ toolCallId: step.tool.callId, toolCallName: step.tool.name, arguments: step.tool.arguments });
+          yield* translator.toolCallResult({ toolCallId: step.tool.callId, errorMessage: step.error?.message || "The call was refused." });
+        }
+        return;
+      }
       yield* translator.translate(step);
       return;
     }

@@ -107,6 +107,9 @@ describe("tool approval", () => {
     await client.run({ resume: [{ interruptId: client.interrupts[0]!.id, status: "resolved", payload: { approved: false, reason: "not on a Sunday" } }] });
     expect(calls).toEqual([]);
     expect(client.lastAssistantText()).toContain("not on a Sunday");
+    // The card of the refused call gets its result too: it never waits forever.
+    const refused = client.agent.messages.find((message) => message.role === "tool");
+    expect(String(refused?.content)).toContain("not on a Sunday");
   });
 
   it("approves with edited arguments", async () => {
