@@ -122,7 +122,8 @@ describe("threads", () => {
     expect(stats.rememberedThreads).toBeLessThanOrEqual(caps.maxRememberedThreads);
     const metrics = await chat.poolMetrics();
     expect(metrics.conversations).toBeLessThanOrEqual(caps.maxSessions);
-    expect(metrics.processes).toBeLessThanOrEqual(Math.ceil(caps.maxSessions / caps.perProcess) + 1);
+    // A slot stays taken until its conversation has closed, so evictions in flight may need one more process.
+    expect(metrics.processes).toBeLessThanOrEqual(Math.ceil((caps.maxSessions + inFlight) / caps.perProcess) + 1);
     expect(metrics.totals.crashes).toBe(0);
     // 9 000 threads more than at the baseline, and the heap holds about what it held at 1 000.
     expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(8 * 1024 * 1024);

@@ -25,8 +25,11 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
-  // A closed stdout (the client went away) must not crash the process with EPIPE.
+  // A closed stdout or stderr (the client went away) must not crash the process with EPIPE. An
+  // unhandled stderr error would reach the uncaughtException handler, whose log line fails again:
+  // a nextTick storm that starves every timer, the shutdown deadline included.
   process.stdout.on("error", () => undefined);
+  process.stderr.on("error", () => undefined);
   try {
     const emulator = await runEmulatorProcess({
       stdin: process.stdin,
@@ -47,6 +50,8 @@ async function main(): Promise<void> {
 }
 
 process.on("uncaughtException", (error) => {
+  // Losing a standard stream means the client is gone: there is nobody left to serve.
+  if ((error as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
   // One conversation's bug must not take down the others; log it and carry on.
   logger.error(`uncaught exception: ${error.stack ?? error.message}`);
 });

@@ -106,6 +106,22 @@ describe("shutdown", () => {
   });
 });
 
+describe("a client that dies", () => {
+  it("exits promptly when stderr is gone too (no EPIPE storm starving the shutdown)", async () => {
+    const emulator = await start();
+    const conversation = await emulator.connect();
+    await conversation.init(configFor("question"));
+    conversation.send({ userInput: "ask me between tea or coffee" });
+    await conversation.next((message) => message["stepUpdate"]?.["questionsRequest"] !== undefined);
+    // What a SIGKILLed host leaves behind: every pipe closed from the far end, a turn parked.
+    emulator.child.stderr.destroy();
+    emulator.child.stdout.destroy();
+    const result = await emulator.stop({ boundMs: 5_000 });
+    expect(result.signal).toBeNull();
+    expect(result.elapsedMs).toBeLessThan(2_000);
+  });
+});
+
 describe("malformed input", () => {
   it("closes only the offending connection with a reason and keeps serving the others", async () => {
     const emulator = await start();
