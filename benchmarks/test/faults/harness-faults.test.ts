@@ -25,7 +25,7 @@ describe("a harness process that dies or stalls", () => {
     const before = await agent.poolMetrics();
     expect(before.processDetails).toHaveLength(1);
     expect(before.processDetails[0]!.conversations).toBe(8);
-    const pid = before.processDetails[0]!.pid;
+    const pid = before.processDetails[0]!.pid!;
 
     const runs = clients.map((client) => {
       client.agent.addMessage(userMessage("long turn please"));

@@ -46,10 +46,8 @@ describe("path traversal", () => {
     for (const threadId of hostileThreadIds) {
       const client = new ThreadClient(`${stack.url}/chat`, { threadId });
       // A client cannot pick the directory either: workspace-like options in the input are ignored.
-      await client.say("where", {
-        forwardedProps: { workspace: "/etc", workspaces: ["/"], workspaceRoot: "/", cwd: "../../..", saveDir: "/tmp" },
-        state: { workspace: "/etc" },
-      });
+      client.agent.setState({ workspace: "/etc", workspaceRoot: "/" });
+      await client.say("where", { forwardedProps: { workspace: "/etc", workspaces: ["/"], workspaceRoot: "/", cwd: "../../..", saveDir: "/tmp" } });
       expect(client.runError, threadId.slice(0, 40)).toBeUndefined();
       const workspace = client.lastAssistantText().replace(/^workspace=/, "");
       const fromRoot = relative(workspaceRoot, workspace);

@@ -1,5 +1,5 @@
 import type { AgentCapabilities, AGUIEvent, RunAgentInput } from "@ag-ui/core";
-import type { ConversationConfig } from "@ag-ui-antigravity/harness";
+import type { ConversationConfig, ToolCallContext } from "@ag-ui-antigravity/harness";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -129,6 +129,13 @@ export class AgentCore {
   async #createSession(threadId: string, signature: string): Promise<AntigravitySession> {
     const record = await this.#threads.get(threadId);
     const pool = await this.pool();
+    const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId);
+    // Server tools learn whose thread they serve (and its workspace); the model never sees either.
+    const serverTools = (this.options.serverTools ?? []).map((tool) => ({
+      ...tool,
+      handler: (args: Record<string, unknown>, context: ToolCallContext) =>
+        tool.handler(args, { ...context, threadId, ...(workspace === undefined ? {} : { workspace }) }),
+    }));
     const environment: SessionEnvironment = {
       pool,
       threadStore: this.#threads,
@@ -140,7 +147,7 @@ export class AgentCore {
       bridgeOptions: {
         toolApproval: this.options.toolApproval !== undefined && this.options.toolApproval !== false,
         ...(typeof this.options.toolApproval === "object" && this.options.toolApproval.exempt !== undefined ? { autoApproveTools: this.options.toolApproval.exempt } : {}),
-        serverTools: this.options.serverTools ?? [],
+        serverTools,
         deduplicateToolCalls: this.options.deduplicateToolCalls ?? true,
         appContextTool: this.options.hitl?.contextTools ?? false,
         sharedStateTool: this.options.hitl?.contextTools ?? false,
@@ -151,7 +158,7 @@ export class AgentCore {
       },
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
       model: this.options.model ?? "gemini-3.6-flash",
-      workspaceFor: async (id) => (this.options.workspaceRoot === undefined ? undefined : ensureThreadWorkspace(this.options.workspaceRoot, id)),
+      workspaceFor: async () => workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
     };
     // A thread whose tool contract changed resumes its conversation but rebuilds it with the new tools.

@@ -1,5 +1,5 @@
 import type { AgentCapabilities } from "@ag-ui/core";
-import type { ConversationConfig, ConversationHooks, CustomTool } from "@ag-ui-antigravity/harness";
+import type { ConversationConfig, ConversationHooks, CustomTool, ToolCallContext } from "@ag-ui-antigravity/harness";
 import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { z } from "zod";
 
@@ -10,8 +10,18 @@ import { z } from "zod";
  */
 export type HarnessSource = "discover" | "emulator" | { path: string };
 
+/** What a server tool's handler learns about the call: the harness's call context, and whose thread it serves. */
+export interface ServerToolContext extends ToolCallContext {
+  /** The AG-UI thread the call belongs to. */
+  threadId: string;
+  /** The thread's own directory, when the agent has a `workspaceRoot`. */
+  workspace?: string;
+}
+
 /** A tool that runs in this server. Its handler may call `interrupt()`, `getState()`, `setState()` and `getContext()` from `@ag-ui-antigravity/hitl`. */
-export type ServerTool = CustomTool;
+export interface ServerTool extends Omit<CustomTool, "handler"> {
+  handler: (args: Record<string, unknown>, context: ServerToolContext) => unknown;
+}
 
 export interface AntigravityAgentLogger {
   debug?(details: Record<string, unknown>, message: string): void;

@@ -129,3 +129,47 @@ describe("human in the loop through the agent", () => {
     expect(lastAssistantText(agent)).toContain("not today");
   });
 });
+
+describe("subagents and server-tool context", () => {
+  it("brackets a subagent with SUBAGENT_STARTED and SUBAGENT_FINISHED when its trajectory ends", async () => {
+    const { fixturesDir } = await import("@ag-ui-antigravity/testing");
+    const agent = makeAgent({
+      model: `emulator:${join(fixturesDir, "scenarios", "subagent.json")}`,
+      subagents: [{ name: "test_helper", description: "Helps with tests" }],
+    });
+    agent.addMessage(user("delegate this"));
+    const { events } = await runWith(agent);
+    const types = events.map((event) => event.type);
+    const started = types.indexOf(EventType.SUBAGENT_STARTED);
+    const finished = types.indexOf(EventType.SUBAGENT_FINISHED);
+    expect(started).toBeGreaterThan(-1);
+    expect(finished).toBeGreaterThan(started);
+    const finishedEvent = events[finished] as { outcome?: { type: string } };
+    expect(finishedEvent.outcome?.type).not.toBe("suspended");
+  });
+
+  it("tells a server tool whose thread it serves and that thread's workspace", async () => {
+    const workspaceRoot = mkdtempSync(join(tmpdir(), "agent-workspaces-"));
+    directories.push(workspaceRoot);
+    const seen: Array<{ threadId: string; workspace?: string }> = [];
+    const agent = makeAgent({
+      workspaceRoot,
+      serverTools: [
+        {
+          name: "where_am_i",
+          description: "Reports the thread",
+          parameters: { type: "object", properties: {} },
+          handler: async (_args, context) => {
+            seen.push({ threadId: context.threadId, ...(context.workspace === undefined ? {} : { workspace: context.workspace }) });
+            return { ok: true };
+          },
+        },
+      ],
+    });
+    agent.addMessage(user("call where_am_i"));
+    await runWith(agent);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.threadId).toBe(agent.threadId);
+    expect(seen[0]?.workspace?.startsWith(workspaceRoot)).toBe(true);
+  });
+});

@@ -49,7 +49,7 @@ export { validateConversationConfig } from "./conversation/validate-config.js";
 export { buildHarnessConfig } from "./conversation/build-harness-config.js";
 export type { BuildHarnessConfigOptions } from "./conversation/build-harness-config.js";
 export { Turn } from "./conversation/turn.js";
-export type { TurnOrigin, TurnResult } from "./conversation/turn.js";
+export type { SubagentEnd, TurnOrigin, TurnResult } from "./conversation/turn.js";
 export type { TokenUsage } from "./conversation/token-usage.js";
 export type { UserInputPart } from "./conversation/user-input.js";
 export { withMedia } from "./conversation/tool-result.js";

@@ -69,12 +69,14 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
         if (isModelError(item.step)) lastModelError = new StepFailure(item.step);
       }
       yield* eventsOf(item, session);
+      yield* subagentEndsOf(session);
     }
     if (signal.aborted) throw Object.assign(new Error("The client disconnected."), { name: "AbortError" });
     const conclusion = hitlRun.finish();
     session.markParked(conclusion.type !== "completed");
     const conversation = session.conversation;
     if (conversation !== undefined) translator.recordUsage(cumulativeUsageOf(conversation.usage));
+    yield* subagentEndsOf(session);
     if (conclusion.type === "interrupt" && conclusion.stateSnapshot !== undefined) {
       yield { type: EventType.STATE_SNAPSHOT, snapshot: conclusion.stateSnapshot };
     }
@@ -160,4 +162,10 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
 /** A failed model call (an error step of the main trajectory that is not a tool's failure). */
 function isModelError(step: NormalizedStep): boolean {
   return step.status === "error" && step.isMainTrajectory && step.tool === undefined && step.error !== undefined;
+}
+
+function* subagentEndsOf(session: AntigravitySession): Generator<AGUIEvent, void, undefined> {
+  for (const end of session.subagentEnds.splice(0)) {
+    yield* session.translator.finishSubagent(end.error === undefined ? { trajectoryId: end.trajectoryId } : { trajectoryId: end.trajectoryId, errorMessage: end.error });
+  }
 }

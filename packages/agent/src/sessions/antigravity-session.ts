@@ -1,5 +1,5 @@
 import type { RunAgentInput, Tool } from "@ag-ui/core";
-import type { ConversationConfig, Conversation, UserInputPart } from "@ag-ui-antigravity/harness";
+import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } from "@ag-ui-antigravity/harness";
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
 import type { HarnessPool, PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
@@ -42,6 +42,8 @@ export class AntigravitySession implements ManagedSession {
   forwarded: ForwardedMessage[];
   /** Set when a run met a dead harness: the next run rebuilds the session. */
   harnessLost = false;
+  /** Subagents that ended since the run loop last looked. */
+  readonly subagentEnds: SubagentEnd[] = [];
   /** Host tools the bridge reports itself; their mirror steps are not translated again. */
   hostToolNames: ReadonlySet<string> = new Set();
   readonly #environment: SessionEnvironment;
@@ -124,7 +126,10 @@ export class AntigravitySession implements ManagedSession {
     const conversation = this.#lease?.conversation;
     if (conversation === undefined) throw new Error("the conversation is not open");
     const input: UserInputPart[] = context.preamble === undefined ? parts : [{ text: context.preamble }, ...parts];
-    return conversation.send(input, { signal: context.signal });
+    const turn = conversation.send(input, { signal: context.signal });
+    // A subagent's end is a trajectory state, not a step: it is queued for the run loop to translate.
+    turn.onSubagentEnd((end) => void this.subagentEnds.push(end));
+    return turn;
   }
 
   /** Tells the pool whether this conversation waits on a human (placement packs parked ones). */

@@ -6,7 +6,7 @@ import { isTerminalIdleState } from "../protocol/enums.js";
 import type { StepUpdate, TrajectoryStateUpdate } from "../protocol/messages.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { usageDifference, type TokenUsage } from "./token-usage.js";
-import { Turn, type TurnOrigin, type TurnResult } from "./turn.js";
+import { type SubagentEnd, Turn, type TurnOrigin, type TurnResult } from "./turn.js";
 
 /** After the main trajectory goes idle, steps may still arrive (idle → step → idle); wait this long for them. */
 export const IDLE_SETTLE_MS = 100;
@@ -51,6 +51,7 @@ export class TurnTracker {
   readonly origin: TurnOrigin;
   #mainTrajectoryId: string | undefined;
   readonly #options: TurnTrackerOptions;
+  readonly #subagentListeners = new Set<(end: SubagentEnd) => void>();
   readonly #queue: AsyncQueue<NormalizedStep>;
   readonly #timer: PausableTimer | undefined;
   #resolve!: (result: TurnResult) => void;
@@ -90,7 +91,16 @@ export class TurnTracker {
     result.catch(() => undefined);
     this.#timer =
       options.timeoutMs === false ? undefined : new PausableTimer(options.timeoutMs, () => this.#stop("timeout"));
-    this.turn = new Turn({ origin: options.origin, steps: this.#queue, result, cancel: () => this.cancel() });
+    this.turn = new Turn({
+      origin: options.origin,
+      steps: this.#queue,
+      result,
+      cancel: () => this.cancel(),
+      onSubagentEnd: (listener) => {
+        this.#subagentListeners.add(listener);
+        return () => this.#subagentListeners.delete(listener);
+      },
+    });
     const signal = options.signal;
     if (signal !== undefined) {
       const onAbort = (): void => this.cancel();
@@ -184,6 +194,10 @@ export class TurnTracker {
     if (trajectoryId === this.#mainTrajectoryId) this.#cancelEarlyIdle();
     if (trajectoryId !== this.#mainTrajectoryId) {
       if (update.error) this.#options.logger.warn("subagent trajectory reported an error", { trajectoryId, error: update.error });
+      if (isTerminalIdleState(state) || state === "STATE_CANCELLED" || state === 3) {
+        const end: SubagentEnd = update.error ? { trajectoryId, error: update.error } : { trajectoryId };
+        for (const listener of this.#subagentListeners) listener(end);
+      }
       return;
     }
     if (isTerminalIdleState(state)) {

@@ -26,12 +26,20 @@ export interface TurnResult {
   cumulativeUsage: TokenUsage;
 }
 
+/** A subagent trajectory of the turn reached its end (idle, possibly with an error). */
+export interface SubagentEnd {
+  trajectoryId: string;
+  /** The harness's error text when the subagent failed. */
+  error?: string;
+}
+
 /** What a Turn needs from whoever drives it. */
 export interface TurnDriver {
   readonly origin: TurnOrigin;
   readonly steps: AsyncIterable<NormalizedStep>;
   readonly result: Promise<TurnResult>;
   cancel(): void;
+  onSubagentEnd(listener: (end: SubagentEnd) => void): () => void;
 }
 
 /**
@@ -58,6 +66,15 @@ export class Turn implements AsyncIterable<NormalizedStep> {
   /** Halts the harness turn; the turn ends with `cancelled: true` and the output produced so far. */
   cancel(): void {
     this.#driver.cancel();
+  }
+
+  /**
+   * Calls `listener` when a subagent trajectory of this turn ends. Steps carry no such signal: the
+   * harness reports it as a trajectory state, which a UI needs to close the subagent's block.
+   * Returns an unsubscribe function.
+   */
+  onSubagentEnd(listener: (end: SubagentEnd) => void): () => void {
+    return this.#driver.onSubagentEnd(listener);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<NormalizedStep> {

@@ -234,8 +234,13 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
     it("subagent (subagent.json): subagent steps are marked, its idle does not end the turn", async () => {
       const { conversation } = await open({ subagents: [{ name: "helper", description: "helps" }] });
       const turn = conversation.send("delegate this");
+      const ended: string[] = [];
+      turn.onSubagentEnd((end) => void ended.push(end.trajectoryId));
       const steps = await collect(turn);
       expect(steps.some((step) => !step.isMainTrajectory && step.text.includes("Subagent result"))).toBe(true);
+      // The subagent's end is observable (it is a trajectory state, not a step), exactly once.
+      const subagentTrajectories = new Set(steps.filter((step) => !step.isMainTrajectory).map((step) => step.trajectoryId));
+      expect(ended).toEqual([...subagentTrajectories]);
       expect(steps.some((step) => step.kind === "subagent")).toBe(true);
       expect((await turn.result).text).toContain("The helper said");
     });

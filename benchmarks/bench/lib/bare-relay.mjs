@@ -1,0 +1,92 @@
+// The floor of the overhead benchmark: an emulator's WebSocket frames written straight to an SSE
+// response, with no parsing, translation, session or pool. Its only logic is the end of the turn.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FrameReader, decodeOutputConfig, encodeFrame, encodeInputConfig } from "@ag-ui-antigravity/harness/protocol";
+import WebSocket from "ws";
+import { emulatorBinPath, emulatorEnv } from "./common.mjs";
+
+/** Spawns an emulator, opens one conversation on it and serves `POST /` as a relay of its turns. */
+export async function startBareRelay({ model }) {
+  const storageDirectory = mkdtempSync(join(tmpdir(), "bench-relay-"));
+  const child = spawn(process.execPath, [emulatorBinPath], {
+    stdio: ["pipe", "pipe", "ignore"],
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...emulatorEnv },
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.stdin.write(encodeFrame(encodeInputConfig({ storageDirectory })));
+  const { port, apiKey } = await new Promise((resolve, reject) => {
+    const reader = new FrameReader();
+    child.stdout.on("data", (chunk) => {
+      const [payload] = reader.push(chunk);
+      if (payload !== undefined) resolve(decodeOutputConfig(payload));
+    });
+    void exited.then(() => reject(new Error("the relay's emulator exited during its handshake")));
+  });
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/`, { headers: { "x-goog-api-key": apiKey }, maxPayload: 0 });
+  await new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+  socket.send(JSON.stringify({ config: { models: [{ name: model, types: ["MODEL_TYPE_TEXT"] }] } }));
+  await new Promise((resolve) => socket.once("message", resolve));
+
+  let current;
+  socket.on("message", (data) => {
+    if (current === undefined) return;
+    const text = data.toString();
+    current.write(`data: ${text}\n\n`);
+    if (text.includes('"STATE_FULLY_IDLE"')) {
+      current.end();
+      current = undefined;
+    }
+  });
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
+    request.on("end", () => {
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      response.flushHeaders();
+      current = response;
+      socket.send(JSON.stringify({ userInput: JSON.parse(Buffer.concat(chunks).toString()).text }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    pid: child.pid,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      socket.terminate();
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(storageDirectory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A bare SSE client: the arrival time and raw payload of each `data:` line, parsed after the run. */
+export async function readRelayTurn(url, text) {
+  const started = performance.now();
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) });
+  const decoder = new TextDecoder();
+  const events = [];
+  let buffer = "";
+  for await (const chunk of response.body) {
+    const at = performance.now();
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end >= 0) {
+      events.push({ at, data: buffer.slice(6, end) });
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+    }
+  }
+  return { started, ended: performance.now(), events };
+}

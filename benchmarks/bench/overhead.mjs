@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// Benchmark 1, adapter overhead: one turn of 10 000 one-character deltas from the emulator, through
+// the harness client → translator → AntigravityAgent → Express SSE → HttpAgent, against the bare
+// relay (the same emulator's frames piped to an SSE response). Both run in this process, rounds
+// alternating, so they share the machine's noise. Per event, the latency is the time from the
+// frame's arrival in this process (a tap on `ws`) to the event's arrival at the client.
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HttpAgent } from "@ag-ui/client";
+import { AntigravityAgent } from "@ag-ui-antigravity/agent";
+import { createAntigravityApp } from "@ag-ui-antigravity/express";
+import { readRelayTurn, startBareRelay } from "./lib/bare-relay.mjs";
+import { benchModel, emulatorEnv, latenciesOf, limitRuntime, median, percentile, report, tapWebSocketFrames } from "./lib/common.mjs";
+
+limitRuntime(240_000, "overhead");
+const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5);
+const tap = tapWebSocketFrames();
+
+const saveDir = mkdtempSync(join(tmpdir(), "bench-overhead-"));
+const agent = new AntigravityAgent({ harness: "emulator", model: benchModel, saveDir, env: emulatorEnv, turnTimeoutMs: 120_000, pool: { healthCheckIntervalMs: 0 } });
+const server = createServer(createAntigravityApp({ bench: agent }, { keepAliveIntervalMs: 0 }));
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const adapterUrl = `http://127.0.0.1:${server.address().port}/bench`;
+const relay = await startBareRelay({ model: benchModel });
+
+const client = new HttpAgent({ url: adapterUrl, threadId: randomUUID() });
+async function adapterTurn(text) {
+  client.addMessage({ id: randomUUID(), role: "user", content: text });
+  const deltas = [];
+  let cumulative = 0;
+  let lastDelta = 0;
+  const started = performance.now();
+  await client.runAgent({}, {
+    onEvent: ({ event }) => {
+      if (event.type !== "TEXT_MESSAGE_CONTENT") return;
+      const at = performance.now();
+      cumulative += event.delta.length;
+      deltas.push({ at, cumulative });
+      lastDelta = at;
+    },
+  });
+  return { started, ended: performance.now(), lastDelta, deltas };
+}
+
+async function relayTurn(text) {
+  const turn = await readRelayTurn(relay.url, text);
+  const deltas = [];
+  let lastDelta = turn.started;
+  for (const event of turn.events) {
+    if (!event.data.includes('"textDelta"')) continue;
+    deltas.push({ at: event.at, cumulative: JSON.parse(event.data).stepUpdate.text.length });
+    lastDelta = event.at;
+  }
+  return { started: turn.started, ended: turn.ended, lastDelta, deltas };
+}
+
+// Warm both paths up (conversation open, JIT), then alternate measured rounds.
+await adapterTurn("hello");
+await relayTurn("hello");
+const samples = { adapter: [], relay: [] };
+for (let round = 0; round < rounds; round += 1) {
+  for (const [name, turn] of [["adapter", adapterTurn], ["relay", relayTurn]]) {
+    tap.reset();
+    const result = await turn("stream");
+    const { latencies, textFrames } = latenciesOf(tap.all(), result.deltas);
+    samples[name].push({
+      wallMs: result.ended - result.started,
+      toLastDeltaMs: result.lastDelta - result.started,
+      deltas: result.deltas.length,
+      textFrames,
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+    });
+  }
+}
+
+await relay.close();
+server.closeAllConnections();
+await new Promise((resolve) => server.close(resolve));
+await agent.close();
+rmSync(saveDir, { recursive: true, force: true });
+
+const summary = (name) => ({
+  wallMs: median(samples[name].map((sample) => sample.wallMs)),
+  toLastDeltaMs: median(samples[name].map((sample) => sample.toLastDeltaMs)),
+  deltas: median(samples[name].map((sample) => sample.deltas)),
+  textFrames: median(samples[name].map((sample) => sample.textFrames)),
+  latencyP50Ms: median(samples[name].map((sample) => sample.p50)),
+  latencyP99Ms: median(samples[name].map((sample) => sample.p99)),
+});
+report({ rounds, adapter: summary("adapter"), relay: summary("relay") });
