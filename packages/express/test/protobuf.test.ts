@@ -34,6 +34,15 @@ describe("protobuf transport", () => {
     expect(frames).toBe(5);
   });
 
+  it("answers a wildcard or missing Accept (curl's default) with SSE, not protobuf", async () => {
+    const server = await serveAgents(new ScriptedAgent(echoScript));
+    for (const accept of ["*/*", "application/*", ""]) {
+      const response = await postJson(server.url, runInputBody(), accept === "" ? {} : { Accept: accept });
+      expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(await response.text()).toContain("data: ");
+    }
+  });
+
   it("is parsed by the real client's protobuf reader, with no keep-alive text mixed in", async () => {
     // Events 5 ms apart with a 1 ms keep-alive interval: an SSE stream would carry comments here.
     const server = await serveAgents(new ScriptedAgent(slowEchoScript), { keepAliveIntervalMs: 1 });

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent, type RunAgentInput, type RunErrorEvent } from "@ag-ui/core";
 import type { AbstractAgent } from "@ag-ui/client";
-import { EventEncoder } from "@ag-ui/encoder";
+import { AGUI_MEDIA_TYPE as AGUI_PROTOBUF_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
 import type { Request, Response } from "express";
 import { sendHttpError } from "../errors/http-error.js";
 import { httpStatusForRunErrorCode } from "../errors/run-error-status.js";
@@ -198,7 +198,10 @@ function runError(code: string, message: string): RunErrorEvent {
   return { type: EventType.RUN_ERROR, code, message };
 }
 
+// The encoder picks protobuf for any Accept it can satisfy with it, the wildcard included; curl and
+// most HTTP libraries send the wildcard by default and expect text. Only a client that names the
+// AG-UI protobuf media type gets protobuf; everything else gets SSE.
 function acceptHeaderOf(request: Request): { accept?: string } {
   const accept = request.headers.accept;
-  return accept === undefined ? {} : { accept };
+  return accept !== undefined && accept.includes(AGUI_PROTOBUF_MEDIA_TYPE) ? { accept } : {};
 }
