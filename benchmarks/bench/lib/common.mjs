@@ -2,6 +2,7 @@
 // orchestrator, and the timestamps of WebSocket frames as they reach this process.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setImmediate } from "node:timers";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 

@@ -40,6 +40,27 @@ export function simulatedWeather(location: string): WeatherReport {
   };
 }
 
+/** How long the simulated lookup takes: about a quick real weather API's round trip. */
+export const weatherLookupMs = 400;
+
+function lookupDelay(milliseconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, milliseconds);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 export const getWeatherTool: CustomTool = {
   name: "get_weather",
   description:
@@ -52,5 +73,9 @@ export const getWeatherTool: CustomTool = {
     },
     required: ["location"],
   },
-  handler: (args) => simulatedWeather(typeof args["location"] === "string" ? args["location"] : ""),
+  handler: async (args, context) => {
+    // A real weather service takes a moment; so does the simulation, so the page's pending card is seen.
+    await lookupDelay(weatherLookupMs, context.signal);
+    return simulatedWeather(typeof args["location"] === "string" ? args["location"] : "");
+  },
 };

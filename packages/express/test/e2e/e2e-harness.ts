@@ -26,8 +26,7 @@ export async function startE2EServer(
   const agents = Object.fromEntries(
     Object.entries(agentOptions).map(([name, options]) => [name, new AntigravityAgent({ harness: "emulator", saveDir, ...options })]),
   );
-  let server: EphemeralServer;
-  server = await listenOnEphemeralPort(createAntigravityApp(agents, routerOptions));
+  const server: EphemeralServer = await listenOnEphemeralPort(createAntigravityApp(agents, routerOptions));
   return {
     url: server.url,
     agents,

@@ -18,9 +18,12 @@ export interface SchemaCheck {
  * 2019-09 get that dialect; everything else the draft-07 default most tools emit.
  */
 export class SchemaValidator {
-  readonly #draft07 = new Ajv({ strict: false, allErrors: true, logger: false });
-  readonly #draft2019 = new Ajv2019({ strict: false, allErrors: true, logger: false });
-  readonly #draft2020 = new Ajv2020({ strict: false, allErrors: true, logger: false });
+  // Each engine is created on first use: an ajv instance holds its meta-schemas (tens of KiB), and
+  // every session has a validator that most never use. Engines are not shared between validators
+  // because ajv keeps every schema it compiled, and these come from clients.
+  #draft07: Ajv | undefined;
+  #draft2019: Ajv2019 | undefined;
+  #draft2020: Ajv2020 | undefined;
   readonly #compiled = new WeakMap<object, ValidateFunction>();
 
   /** Compiles `schema`, returning why it cannot be compiled, or undefined when it can. */
@@ -44,7 +47,12 @@ export class SchemaValidator {
     const known = this.#compiled.get(schema);
     if (known !== undefined) return known;
     const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
-    const engine = dialect.includes("2020-12") ? this.#draft2020 : dialect.includes("2019-09") ? this.#draft2019 : this.#draft07;
+    const options = { strict: false, allErrors: true, logger: false } as const;
+    const engine = dialect.includes("2020-12")
+      ? (this.#draft2020 ??= new Ajv2020(options))
+      : dialect.includes("2019-09")
+        ? (this.#draft2019 ??= new Ajv2019(options))
+        : (this.#draft07 ??= new Ajv(options));
     // Compiling validates the schema against its meta-schema first, so a malformed schema throws here.
     const validate = engine.compile(schema);
     this.#compiled.set(schema, validate);

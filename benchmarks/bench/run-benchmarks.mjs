@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// `pnpm bench` for the whole stack: runs each benchmark in its own Node process (bounded in time),
+// runs the pool package's own bench for the pooling figures, prints one table per question and
+// writes BENCHMARKS.md at the repository root with the anchors each figure is compared with.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { repoRoot } from "./lib/common.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const started = performance.now();
+const loadBefore = loadavg()[0];
+
+/** Runs a script with a hard deadline; returns its stdout (or throws with its stderr tail). */
+function runScript(script, { args = [], env = {}, timeoutMs, cwd = here }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--expose-gc", script, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4_000)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`${script} ended with ${signal ?? code}:\n${stderr}`));
+    });
+  });
+}
+
+const resultOf = (stdout) => JSON.parse(stdout.split("\n").reverse().find((line) => line.startsWith("RESULT ")).slice("RESULT ".length));
+
+async function step(name, work) {
+  const begin = performance.now();
+  process.stdout.write(`… ${name}\n`);
+  try {
+    const value = await work();
+    process.stdout.write(`  done in ${((performance.now() - begin) / 1000).toFixed(0)} s\n`);
+    return value;
+  } catch (error) {
+    process.stdout.write(`  FAILED: ${String(error).slice(0, 2_000)}\n`);
+    return undefined;
+  }
+}
+
+const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 260_000 })));
+const concurrency = await step("2. concurrency (100 and 500 threads)", async () => resultOf(await runScript(join(here, "concurrency.mjs"), { timeoutMs: 440_000 })));
+const memory = await step("3. memory (thousands of idle and parked sessions)", async () => resultOf(await runScript(join(here, "memory.mjs"), { timeoutMs: 320_000 })));
+const poolOutput = await step("4. pooling (packages/pool/bench/run-bench.mjs)", () =>
+  runScript(join(repoRoot, "packages", "pool", "bench", "run-bench.mjs"), { cwd: join(repoRoot, "packages", "pool"), timeoutMs: 420_000 }),
+);
+
+// ---------------------------------------------------------------- tables
+
+const fixed = (value, digits = 0) => (value === undefined || Number.isNaN(value) ? "n/a" : value.toFixed(digits));
+const ratio = (value, anchor) => (value === undefined || anchor === undefined || anchor === 0 ? "n/a" : `${(value / anchor).toFixed(2)}×`);
+const table = (header, rows) => [`| ${header.join(" | ")} |`, `|${header.map((_, index) => (index === 0 ? "---" : "---:")).join("|")}|`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+
+const sections = [];
+
+if (overhead !== undefined) {
+  const { adapter, relay } = overhead;
+  sections.push(`## 1. Adapter overhead: one turn of 10 000 deltas
+
+One turn of 10 000 one-character text deltas from one emulator (no pacing:
+\`ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS=0\`), read by a client in the same process. **Adapter**: harness
+client → translator → \`AntigravityAgent\` → Express SSE → \`HttpAgent\`. **Anchor: the bare relay**
+(\`bench/lib/bare-relay.mjs\`), the same emulator's WebSocket frames written to an SSE response as they
+come, read by a bare \`fetch\` reader: no parsing, translation, session or pool. Both on a conversation
+opened beforehand, alternating, ${overhead.rounds} rounds each; medians. Latency per event is the time from the
+frame's arrival in the server process (a tap on \`ws\`) to the event's arrival at the client; with the
+emulator sending as fast as it can, it is mostly queueing behind earlier frames, so it measures how
+far each path falls behind a burst.
+
+${table(["", "adapter", "bare relay (anchor)", "ratio"], [
+    ["wall time of the run, request to end of stream (ms)", fixed(adapter.wallMs), fixed(relay.wallMs), ratio(adapter.wallMs, relay.wallMs)],
+    ["time to the last text delta (ms)", fixed(adapter.toLastDeltaMs), fixed(relay.toLastDeltaMs), ratio(adapter.toLastDeltaMs, relay.toLastDeltaMs)],
+    ["text deltas received (frames sent)", `${adapter.deltas} (${adapter.textFrames})`, `${relay.deltas} (${relay.textFrames})`, ""],
+    ["latency per event, p50 (ms)", fixed(adapter.latencyP50Ms, 1), fixed(relay.latencyP50Ms, 1), ratio(adapter.latencyP50Ms, relay.latencyP50Ms)],
+    ["latency per event, p99 (ms)", fixed(adapter.latencyP99Ms, 1), fixed(relay.latencyP99Ms, 1), ratio(adapter.latencyP99Ms, relay.latencyP99Ms)],
+  ])}
+
+Added by the adapter: **${fixed(adapter.latencyP50Ms - relay.latencyP50Ms, 1)} ms at p50 and ${fixed(adapter.latencyP99Ms - relay.latencyP99Ms, 1)} ms at p99 per event**, and
+${fixed(((adapter.toLastDeltaMs - relay.toLastDeltaMs) / Math.max(1, adapter.deltas)) * 1000, 1)} µs of wall time per delta (time to the last delta, difference divided by the deltas). The
+end of the run also includes the harness client's 100 ms quiet period after \`STATE_FULLY_IDLE\`
+(\`IDLE_SETTLE_MS\` in packages/harness), which the relay does not wait for. Every frame of the harness
+repeats the whole text so far (as the real harness does), so the relay forwards about 50 MB for this
+turn where the adapter sends 10 000 small deltas. The reference publishes no overhead figure.`);
+}
+
+if (concurrency !== undefined) {
+  const rows = [];
+  for (const level of concurrency) {
+    for (const [phase, data] of [["first run (cold)", level.cold], ["second run (warm)", level.warm]]) {
+      rows.push([
+        `${level.threads} threads, ${phase}`,
+        `${data.ok}/${data.ok + data.failed}`,
+        fixed(data.wallMs),
+        fixed(data.eventsPerSecond),
+        fixed(data.ttfeP50Ms),
+        fixed(data.ttfeP99Ms),
+        fixed(data.runP50Ms),
+      ]);
+    }
+  }
+  const rss = concurrency.map((level) => [`${level.threads} threads`, String(level.processes), fixed(level.serverRssMiB), fixed(level.harnessRssMiB), fixed(level.serverRssMiB / level.threads, 2), `${Math.min(50, level.threads)} served, ${Math.max(0, level.threads - 50)} refused`]);
+  const warmSingle = overhead?.adapter;
+  sections.push(`## 2. Concurrency: 100 and 500 threads at once on one server
+
+One Express server, one \`AntigravityAgent\` (its pool at the default 8 conversations per process,
+\`maxSessions\` raised to twice the threads), the load from a separate process
+(\`bench/lib/load-client.mjs\`): every thread runs a turn at the same moment (a 600-character reply in 50
+deltas, no pacing). The first run of each thread creates its session, conversation and, 8 at a time, the
+harness processes; the second runs the same threads again.
+
+${table(["", "completed", "wall time (ms)", "events/s", "first event p50 (ms)", "first event p99 (ms)", "run p50 (ms)"], rows)}
+
+${table(["after the warm round", "harness processes", "server RSS (MiB)", "harness RSS, all processes (MiB)", "server RSS per thread (MiB)", "reference at its default cap (50 sessions per agent, G15)"], rss)}
+
+Anchors: the reference publishes no throughput figure; at its default \`max_sessions=50\` per agent it
+refuses every thread past the 50th with \`SESSION_LIMIT\` (G15), so the last column is what it would
+serve. ${warmSingle === undefined ? "" : `A warm single run's whole 10 000-delta turn takes ${fixed(warmSingle.wallMs)} ms in benchmark 1, for scale.`}`);
+}
+
+if (memory !== undefined) {
+  sections.push(`## 3. Memory: idle and parked sessions
+
+${memory.idleCount} idle sessions (each finished one turn) and then ${memory.parkedCount} parked sessions (each waiting on a
+frontend tool) held at once by one \`AntigravityAgent\` (in process; the Express binding keeps nothing per
+thread, or one owner entry with auth on), on ${memory.processes} emulator processes of 250 conversations. Heap after
+full collections, differences divided by the number of sessions added.
+
+${table(["", "adapter heap per session (KiB)", "harness RSS per conversation (KiB, emulator)", "anchor: reference, harness memory per extra idle conversation (d8)", "ratio adapter / anchor"], [
+    ["idle session", fixed(memory.heapPerIdleKiB, 1), fixed(memory.harnessPerIdleKiB, 0), "≈ 1 MB (1 024 KiB)", ratio(memory.heapPerIdleKiB, 1024)],
+    ["parked session", fixed(memory.heapPerParkedKiB, 1), fixed(memory.harnessPerParkedKiB, 0), "≈ 1 MB (1 024 KiB)", ratio(memory.heapPerParkedKiB, 1024)],
+  ])}
+
+${memory.liveSessions} sessions were live at the end (${memory.parkedSessions} parked). The reference publishes no adapter-side figure; its
+~1 MB is what one more idle conversation costs a shared real harness process, so the ratio says how
+the adapter's own share compares with the harness's.`);
+}
+
+if (poolOutput !== undefined) {
+  const rows = new Map();
+  for (const line of poolOutput.split("\n")) {
+    const cells = line.split("|").map((cell) => cell.trim());
+    if (cells.length >= 4 && /^\d/.test(cells[2] ?? "") && !/^fill-first|^spread/.test(cells[1] ?? "")) rows.set(cells[1], [cells[2], cells[3]]);
+  }
+  const cell = (label, column) => rows.get(label)?.[column];
+  const number = (label, column) => Number.parseFloat(cell(label, column) ?? "NaN");
+  const pooled8 = number("total RSS after a turn each, pooled (MB)", 0);
+  const separate8 = number("total RSS after a turn each, one per conversation (MB)", 0);
+  const pooled64 = number("total RSS after a turn each, pooled (MB)", 1);
+  const separate64 = number("total RSS after a turn each, one per conversation (MB)", 1);
+  const cold8 = number("first turn of a burst, cold: spawns included (p50 ms)", 0);
+  const warm8 = number("first turn of a burst, pre-warmed (p50 ms)", 0);
+  const cold64 = number("first turn of a burst, cold: spawns included (p50 ms)", 1);
+  const warm64 = number("first turn of a burst, pre-warmed (p50 ms)", 1);
+  const together8 = number("ratio together / alone (target <= 1.1)", 0);
+  const together64 = number("ratio together / alone (target <= 1.1)", 1);
+  sections.push(`## 4. Pooling: processes, memory, cold and pre-warmed first turns
+
+From the pool package's own bench ([\`packages/pool/bench/run-bench.mjs\`](packages/pool/bench/run-bench.mjs),
+described in [packages/pool/README.md](packages/pool/README.md#bench)), run as part of this one. Emulator
+processes (a Node process each, lighter than the real harness).
+
+${table(["", "8 conversations", "64 conversations", "anchor: reference, 8 conversations (d8, real harness)", "ratio, ours / reference (8)"], [
+    ["processes, pooled / one per conversation", `${cell("processes, pooled (8 per process)", 0) ?? "n/a"} / ${cell("processes, one per conversation", 0) ?? "n/a"}`, `${cell("processes, pooled (8 per process)", 1) ?? "n/a"} / ${cell("processes, one per conversation", 1) ?? "n/a"}`, "1 / 8", ""],
+    ["total RSS pooled (MB)", fixed(pooled8), fixed(pooled64), "≈ 101 (idle)", ratio(pooled8, 101)],
+    ["total RSS one per conversation (MB)", fixed(separate8), fixed(separate64), "≈ 752 (idle)", ratio(separate8, 752)],
+    ["memory saved by pooling (separate / pooled)", ratio(separate8, pooled8), ratio(separate64, pooled64), "≈ 7.4×", ratio(separate8 / pooled8, 752 / 101)],
+    ["first turn of a burst, cold, spawns included (p50 ms)", fixed(cold8), fixed(cold64), "not published", ""],
+    ["first turn of a burst, pre-warmed (p50 ms)", fixed(warm8), fixed(warm64), "not published", ""],
+    ["pre-warmed / cold", ratio(warm8, cold8), ratio(warm64, cold64), "not published", ""],
+    ["p50 turn, all turning at once / alone", `${fixed(together8, 2)}×`, `${fixed(together64, 2)}×`, "≈ 1.3×", ratio(together8, 1.3)],
+  ])}
+
+The pool bench's full output (including placement under churn):
+
+\`\`\`
+${poolOutput.trim()}
+\`\`\``);
+}
+
+const totalSeconds = (performance.now() - started) / 1000;
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+const document = `# Benchmarks
+
+Measured by \`pnpm bench\` (the \`bench\` script of [benchmarks/](benchmarks/), which
+\`turbo run bench\` runs after building what it needs; alone: \`pnpm --filter @ag-ui-antigravity/benchmarks bench\`).
+Everything runs on loopback against the emulator (packages/harness-emulator), never a model. Each figure
+is set beside its anchor (the reference's published numbers, from its README, or the bare relay measured
+in the same run) and the ratio between them. Medians unless a percentile is named. The machine is shared
+and noisy: compare figures within one run, not across runs.
+
+- Written: ${new Date().toISOString()}
+- Machine: ${availableParallelism()} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadBefore.toFixed(1)} at the start
+- Node ${process.version}, ${process.platform} ${process.arch}
+- This run took ${totalSeconds.toFixed(0)} s.
+
+${sections.join("\n\n")}
+`;
+
+writeFileSync(join(repoRoot, "BENCHMARKS.md"), document);
+process.stdout.write(`\n${document}\nwrote ${join(repoRoot, "BENCHMARKS.md")}\n`);
+if ([overhead, concurrency, memory, poolOutput].some((value) => value === undefined)) process.exitCode = 1;
