@@ -11,6 +11,8 @@ const workspaceDirs = ["packages", "apps"].flatMap((group) => {
   const dir = join(root, group);
   return existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [];
 });
+// The benchmarks package (its fault suite runs in the test command) sits at the root.
+workspaceDirs.push(join(root, "benchmarks"));
 for (const dir of workspaceDirs) rmSync(join(dir, ".vitest-report.json"), { force: true });
 
 const steps = [

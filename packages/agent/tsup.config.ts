@@ -8,6 +8,4 @@ export default defineConfig({
   sourcemap: true,
   target: "node20",
   splitting: false,
-  // import.meta.url (used to find the emulator package) gets a CommonJS equivalent in the CJS build.
-  shims: true,
 });

@@ -10,6 +10,7 @@ import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { featureById, features, type Feature, type FeatureId } from "../src/features/featureCatalog.js";
 import { chromiumPath, launchChromium } from "./support/browser.js";
 import { descendantPids, dojoDistDirectory, isProcessAlive, startServer, type RunningServer } from "./support/startServer.js";
 
@@ -120,25 +121,31 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
     await page.screenshot({ path: `${readmeScreenshots}${name}.png` });
   }
 
-  /** The content of the first TOOL_CALL_RESULT of a one-message run on `feature`, in a fresh thread, over plain HTTP. */
-  async function toolResultOf(feature: string, text: string): Promise<string> {
-    const response = await fetch(`${server?.baseUrl}/${feature}`, {
+  /** The events of a one-message run on `feature`, in a fresh thread, over plain HTTP (no browser). */
+  async function runOverHttp(feature: Feature, text: string): Promise<Array<{ type: string; content?: string; delta?: string }>> {
+    const response = await fetch(`${server?.baseUrl}/${feature.id}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({
         threadId: `probe-${randomUUID()}`,
         runId: randomUUID(),
-        state: {},
+        state: feature.initialState(),
         messages: [{ id: randomUUID(), role: "user", content: text }],
-        tools: [],
+        tools: feature.frontendTools.map((tool) => tool.definition),
         context: [],
         forwardedProps: {},
       }),
     });
-    const events = (await response.text())
+    expect(response.status).toBe(200);
+    return (await response.text())
       .split("\n")
       .filter((line) => line.startsWith("data: "))
-      .map((line) => JSON.parse(line.slice("data: ".length)) as { type: string; content?: string });
+      .map((line) => JSON.parse(line.slice("data: ".length)) as { type: string; content?: string; delta?: string });
+  }
+
+  /** The content of the first TOOL_CALL_RESULT of a one-message run on `feature`. */
+  async function toolResultOf(featureId: FeatureId, text: string): Promise<string> {
+    const events = await runOverHttp(featureById(featureId) as Feature, text);
     const result = events.find((event) => event.type === "TOOL_CALL_RESULT");
     if (result?.content === undefined) throw new Error(`no TOOL_CALL_RESULT in ${JSON.stringify(events.map((event) => event.type))}`);
     return result.content;
@@ -425,7 +432,9 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       await waitForStatus(page, "idle");
       expect(sent.at(-1)?.resume?.[0]).toMatchObject({ status: "resolved", payload: { approved: false, reason: "Not today" } });
       expect(await writeFileCards.count()).toBe(3);
-      expect(await writeFileCards.last().getAttribute("data-status")).not.toBe("awaiting-approval");
+      // The denial comes back as the call's TOOL_CALL_RESULT, so the card ends with it.
+      expect(await writeFileCards.last().getAttribute("data-status")).toBe("complete");
+      expect(await page.getByTestId("tool-call-result").last().textContent()).toContain("Not today");
       expect(await page.getByTestId("interrupt-panel").count()).toBe(0);
       expect(await page.getByTestId("chat-input").isDisabled()).toBe(false);
     });
@@ -508,5 +517,18 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       expect(cancelled?.payload).toBeUndefined();
       expect(await page.getByTestId("interrupt-panel").count()).toBe(0);
     });
+  });
+
+  test("every page's suggestions get a scripted answer from the server's demo scenarios, not its fallback", async () => {
+    for (const feature of features) {
+      for (const suggestion of feature.suggestions) {
+        const events = await runOverHttp(feature, suggestion);
+        const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? (event.delta ?? "") : "")).join("");
+        const where = `${feature.id}: "${suggestion}"`;
+        expect(events.at(-1)?.type, where).toBe("RUN_FINISHED");
+        // Every scenario's catch-all rule quotes the message back.
+        expect(text, where).not.toContain("You said:");
+      }
+    }
   });
 });

@@ -44,6 +44,7 @@ describe("a harness process that dies or stalls", () => {
       expect(client.has(EventType.TEXT_MESSAGE_END)).toBe(true);
     }
     const lastError = Math.max(...clients.map((client) => client.arrivalOf(EventType.RUN_ERROR)!));
+    console.info(`SIGKILL: the 8th RUN_ERROR reached its client ${Math.round(lastError - killedAt)} ms after the kill`);
     expect(lastError - killedAt).toBeLessThan(1_000);
 
     // Visible to the operator: one line per lost conversation, naming its thread.

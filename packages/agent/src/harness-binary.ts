@@ -1,5 +1,3 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { findHarnessBinary } from "@ag-ui-antigravity/harness";
 import { AgentError } from "./errors/agent-error.js";
 import type { HarnessSource } from "./agent-options.js";
@@ -10,20 +8,16 @@ import type { HarnessSource } from "./agent-options.js";
  */
 export async function resolveHarnessBinary(source: HarnessSource, options: { signal?: AbortSignal } = {}): Promise<string> {
   if (typeof source === "object") return source.path;
-  if (source === "emulator") return emulatorBinaryPath();
+  if (source === "emulator") return await emulatorBinaryPath();
   return findHarnessBinary(options.signal === undefined ? {} : { signal: options.signal });
 }
 
-export function emulatorBinaryPath(): string {
-  const require = createRequire(import.meta.url);
-  let manifestPath: string;
+async function emulatorBinaryPath(): Promise<string> {
+  let emulator: { emulatorBinaryPath(): string };
   try {
-    manifestPath = require.resolve("@ag-ui-antigravity/harness-emulator/package.json");
+    emulator = await import("@ag-ui-antigravity/harness-emulator");
   } catch (error) {
-    throw new AgentError("CONFIG_INVALID", "harness: \"emulator\" needs the @ag-ui-antigravity/harness-emulator package installed.", { cause: error });
+    throw new AgentError("CONFIG_INVALID", 'harness: "emulator" needs the @ag-ui-antigravity/harness-emulator package installed.', { cause: error });
   }
-  const manifest = require(manifestPath) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.["localharness-emulator"];
-  if (bin === undefined) throw new AgentError("CONFIG_INVALID", "The installed harness emulator declares no executable.");
-  return join(dirname(manifestPath), bin);
+  return emulator.emulatorBinaryPath();
 }

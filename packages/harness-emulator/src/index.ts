@@ -1,4 +1,5 @@
 // `@ag-ui-antigravity/harness-emulator`: a wire-faithful stand-in for localharness, driven by scenarios.
+export { emulatorBinaryPath } from "./emulator-binary-path.js";
 export { EmulatorError } from "./errors/emulator-error.js";
 export type { EmulatorErrorCode, EmulatorErrorOptions } from "./errors/emulator-error.js";
 export { readKnobs } from "./knobs/emulator-knobs.js";

@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import { findHarnessBinary } from "@ag-ui-antigravity/harness";
+import { emulatorBinaryPath as emulatorExecutable } from "@ag-ui-antigravity/harness-emulator";
 
 /**
  * Which harness the demo agents run on, and why. The server never picks one silently: `reason` is
@@ -23,13 +23,9 @@ export function parseHarnessPreference(value: string | undefined): HarnessPrefer
   throw new HarnessChoiceError(`ANTIGRAVITY_DEMO_HARNESS must be auto, real or emulator (got ${JSON.stringify(value)}).`);
 }
 
-/**
- * The emulator's executable, resolved through the package's `./bin` export. `createRequire` rather
- * than `import.meta.resolve`, which the test runner's module loader does not provide; the CommonJS
- * build is as runnable as the ESM one (the harness client starts `.cjs`/`.js` files with Node).
- */
+/** The emulator's executable, as the emulator package reports it. */
 export function emulatorBinaryPath(): string {
-  return createRequire(import.meta.url).resolve("@ag-ui-antigravity/harness-emulator/bin");
+  return emulatorExecutable();
 }
 
 /**
