@@ -520,15 +520,22 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
   });
 
   test("every page's suggestions get a scripted answer from the server's demo scenarios, not its fallback", async () => {
-    for (const feature of features) {
-      for (const suggestion of feature.suggestions) {
-        const events = await runOverHttp(feature, suggestion);
-        const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? (event.delta ?? "") : "")).join("");
-        const where = `${feature.id}: "${suggestion}"`;
-        expect(events.at(-1)?.type, where).toBe("RUN_FINISHED");
-        // Every scenario's catch-all rule quotes the message back.
-        expect(text, where).not.toContain("You said:");
-      }
+    // The pages side by side, each page's suggestions one after another.
+    const outcomes = await Promise.all(
+      features.map(async (feature) => {
+        const found: Array<{ where: string; last: string | undefined; text: string }> = [];
+        for (const suggestion of feature.suggestions) {
+          const events = await runOverHttp(feature, suggestion);
+          const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? (event.delta ?? "") : "")).join("");
+          found.push({ where: `${feature.id}: "${suggestion}"`, last: events.at(-1)?.type, text });
+        }
+        return found;
+      }),
+    );
+    for (const { where, last, text } of outcomes.flat()) {
+      expect(last, where).toBe("RUN_FINISHED");
+      // Every scenario's catch-all rule quotes the message back.
+      expect(text, where).not.toContain("You said:");
     }
   });
 });
