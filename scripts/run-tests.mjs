@@ -18,7 +18,8 @@ for (const dir of workspaceDirs) rmSync(join(dir, ".vitest-report.json"), { forc
 const steps = [
   ["pnpm", ["exec", "turbo", "run", "build", "typecheck", "lint"]],
   ["node", ["scripts/smoke-packed.mjs"]],
-  ["pnpm", ["exec", "turbo", "run", "test", "--concurrency=1"]],
+  // --continue: one failing package must not hide the results of the others.
+  ["pnpm", ["exec", "turbo", "run", "test", "--concurrency=1", "--continue"]],
 ];
 
 /** Runs a step with its output streamed through, and returns its exit code and what it printed. */

@@ -17,6 +17,7 @@ import { benchModel, emulatorEnv, latenciesOf, limitRuntime, median, percentile,
 
 limitRuntime(240_000, "overhead");
 const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5);
+const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
 const tap = tapWebSocketFrames();
 
 const saveDir = mkdtempSync(join(tmpdir(), "bench-overhead-"));
@@ -60,11 +61,16 @@ async function relayTurn(text) {
 // Warm both paths up (conversation open, JIT), then alternate measured rounds.
 await adapterTurn("hello");
 await relayTurn("hello");
-const samples = { adapter: [], relay: [] };
-for (let round = 0; round < rounds; round += 1) {
-  for (const [name, turn] of [["adapter", adapterTurn], ["relay", relayTurn]]) {
+const samples = { adapter: [], relay: [], pacedAdapter: [], pacedRelay: [] };
+const plan = [
+  ...Array.from({ length: rounds }, () => [["adapter", adapterTurn, "stream"], ["relay", relayTurn, "stream"]]).flat(),
+  // Paced at a delta per millisecond, neither path falls behind: the latency is the path's own.
+  ...Array.from({ length: pacedRounds }, () => [["pacedAdapter", adapterTurn, "paced"], ["pacedRelay", relayTurn, "paced"]]).flat(),
+];
+for (const [name, turn, text] of plan) {
+  {
     tap.reset();
-    const result = await turn("stream");
+    const result = await turn(text);
     const { latencies, textFrames } = latenciesOf(tap.all(), result.deltas);
     samples[name].push({
       wallMs: result.ended - result.started,
@@ -91,4 +97,4 @@ const summary = (name) => ({
   latencyP50Ms: median(samples[name].map((sample) => sample.p50)),
   latencyP99Ms: median(samples[name].map((sample) => sample.p99)),
 });
-report({ rounds, adapter: summary("adapter"), relay: summary("relay") });
+report({ rounds, pacedRounds, adapter: summary("adapter"), relay: summary("relay"), pacedAdapter: summary("pacedAdapter"), pacedRelay: summary("pacedRelay") });

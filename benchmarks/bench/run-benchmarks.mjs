@@ -61,33 +61,40 @@ const table = (header, rows) => [`| ${header.join(" | ")} |`, `|${header.map((_,
 const sections = [];
 
 if (overhead !== undefined) {
-  const { adapter, relay } = overhead;
+  const { adapter, relay, pacedAdapter, pacedRelay } = overhead;
   sections.push(`## 1. Adapter overhead: one turn of 10 000 deltas
 
-One turn of 10 000 one-character text deltas from one emulator (no pacing:
-\`ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS=0\`), read by a client in the same process. **Adapter**: harness
-client → translator → \`AntigravityAgent\` → Express SSE → \`HttpAgent\`. **Anchor: the bare relay**
-(\`bench/lib/bare-relay.mjs\`), the same emulator's WebSocket frames written to an SSE response as they
-come, read by a bare \`fetch\` reader: no parsing, translation, session or pool. Both on a conversation
-opened beforehand, alternating, ${overhead.rounds} rounds each; medians. Latency per event is the time from the
-frame's arrival in the server process (a tap on \`ws\`) to the event's arrival at the client; with the
-emulator sending as fast as it can, it is mostly queueing behind earlier frames, so it measures how
-far each path falls behind a burst.
+One turn of 10 000 one-character text deltas from one emulator, read by a client in the same process.
+**Adapter**: harness client → translator → \`AntigravityAgent\` → Express SSE → \`HttpAgent\`. **Anchor:
+the bare relay** (\`bench/lib/bare-relay.mjs\`): the same emulator's WebSocket frames written to an SSE
+response as they come and read by a bare \`fetch\` reader, with no parsing, translation, session or pool.
+Both run on a conversation opened beforehand, alternating. The latency of an event is the time from its
+frame's arrival in the server process (a tap on \`ws\`) to the event's arrival at the client.
 
-${table(["", "adapter", "bare relay (anchor)", "ratio"], [
-    ["wall time of the run, request to end of stream (ms)", fixed(adapter.wallMs), fixed(relay.wallMs), ratio(adapter.wallMs, relay.wallMs)],
-    ["time to the last text delta (ms)", fixed(adapter.toLastDeltaMs), fixed(relay.toLastDeltaMs), ratio(adapter.toLastDeltaMs, relay.toLastDeltaMs)],
-    ["text deltas received (frames sent)", `${adapter.deltas} (${adapter.textFrames})`, `${relay.deltas} (${relay.textFrames})`, ""],
-    ["latency per event, p50 (ms)", fixed(adapter.latencyP50Ms, 1), fixed(relay.latencyP50Ms, 1), ratio(adapter.latencyP50Ms, relay.latencyP50Ms)],
-    ["latency per event, p99 (ms)", fixed(adapter.latencyP99Ms, 1), fixed(relay.latencyP99Ms, 1), ratio(adapter.latencyP99Ms, relay.latencyP99Ms)],
+- **Burst** (${overhead.rounds} rounds each, medians): the emulator sends as fast as it can
+  (\`ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS=0\`). Wall time is throughput; the latency is mostly
+  queueing behind earlier frames, i.e. how far each path falls behind a burst.
+- **Paced** (${overhead.pacedRounds} round each): one delta per millisecond (about the rate of a fast model), so
+  neither path needs to queue and the latency is each path's own work per event.
+
+${table(["", "adapter", "bare relay (anchor)", "ratio", "added by the adapter"], [
+    ["burst: wall time, request to end of stream (ms)", fixed(adapter.wallMs), fixed(relay.wallMs), ratio(adapter.wallMs, relay.wallMs), fixed(adapter.wallMs - relay.wallMs)],
+    ["burst: time to the last text delta (ms)", fixed(adapter.toLastDeltaMs), fixed(relay.toLastDeltaMs), ratio(adapter.toLastDeltaMs, relay.toLastDeltaMs), fixed(adapter.toLastDeltaMs - relay.toLastDeltaMs)],
+    ["burst: wall time per delta (µs)", fixed((adapter.toLastDeltaMs / adapter.deltas) * 1000, 1), fixed((relay.toLastDeltaMs / relay.deltas) * 1000, 1), ratio(adapter.toLastDeltaMs, relay.toLastDeltaMs), fixed(((adapter.toLastDeltaMs - relay.toLastDeltaMs) / adapter.deltas) * 1000, 1)],
+    ["burst: latency per event, p50 / p99 (ms)", `${fixed(adapter.latencyP50Ms, 1)} / ${fixed(adapter.latencyP99Ms, 1)}`, `${fixed(relay.latencyP50Ms, 1)} / ${fixed(relay.latencyP99Ms, 1)}`, `${ratio(adapter.latencyP50Ms, relay.latencyP50Ms)} / ${ratio(adapter.latencyP99Ms, relay.latencyP99Ms)}`, `${fixed(adapter.latencyP50Ms - relay.latencyP50Ms, 1)} / ${fixed(adapter.latencyP99Ms - relay.latencyP99Ms, 1)}`],
+    ["paced: wall time (ms)", fixed(pacedAdapter.wallMs), fixed(pacedRelay.wallMs), ratio(pacedAdapter.wallMs, pacedRelay.wallMs), fixed(pacedAdapter.wallMs - pacedRelay.wallMs)],
+    ["paced: latency per event, p50 (ms)", fixed(pacedAdapter.latencyP50Ms, 2), fixed(pacedRelay.latencyP50Ms, 2), ratio(pacedAdapter.latencyP50Ms, pacedRelay.latencyP50Ms), fixed(pacedAdapter.latencyP50Ms - pacedRelay.latencyP50Ms, 2)],
+    ["paced: latency per event, p99 (ms)", fixed(pacedAdapter.latencyP99Ms, 2), fixed(pacedRelay.latencyP99Ms, 2), ratio(pacedAdapter.latencyP99Ms, pacedRelay.latencyP99Ms), fixed(pacedAdapter.latencyP99Ms - pacedRelay.latencyP99Ms, 2)],
+    ["text deltas received (text frames sent)", `${adapter.deltas} (${adapter.textFrames})`, `${relay.deltas} (${relay.textFrames})`, "", ""],
   ])}
 
-Added by the adapter: **${fixed(adapter.latencyP50Ms - relay.latencyP50Ms, 1)} ms at p50 and ${fixed(adapter.latencyP99Ms - relay.latencyP99Ms, 1)} ms at p99 per event**, and
-${fixed(((adapter.toLastDeltaMs - relay.toLastDeltaMs) / Math.max(1, adapter.deltas)) * 1000, 1)} µs of wall time per delta (time to the last delta, difference divided by the deltas). The
-end of the run also includes the harness client's 100 ms quiet period after \`STATE_FULLY_IDLE\`
-(\`IDLE_SETTLE_MS\` in packages/harness), which the relay does not wait for. Every frame of the harness
-repeats the whole text so far (as the real harness does), so the relay forwards about 50 MB for this
-turn where the adapter sends 10 000 small deltas. The reference publishes no overhead figure.`);
+Notes. The end of an adapter run includes the harness client's 100 ms quiet period after
+\`STATE_FULLY_IDLE\` (\`IDLE_SETTLE_MS\` in packages/harness), which the relay does not wait for. Every
+harness frame repeats the whole text so far (as the real harness does), so the relay forwards about
+50 MB for this turn where the adapter sends 10 000 small deltas; the adapter parses and validates every
+one of those frames. A CPU profile of the burst puts the largest share of the adapter's own time in the
+harness client's step normalisation and frame parsing (\`StepNormalizer.normalize\`, \`normalizeWireValue\`),
+then \`@ag-ui/client\`'s event handling in \`HttpAgent\`. The reference publishes no overhead figure.`);
 }
 
 if (concurrency !== undefined) {

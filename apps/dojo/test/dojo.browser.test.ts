@@ -4,7 +4,7 @@
 // and what the page sent over HTTP. The server is started once for the file and stopped after it,
 // and the suite fails if it, or a harness process it started, is left running.
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
@@ -84,6 +84,8 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
     } catch (error) {
       mkdirSync(failureScreenshots, { recursive: true });
       await page.screenshot({ path: `${failureScreenshots}${name}.png`, fullPage: true }).catch(() => undefined);
+      // The server's side of the story: its JSON log lines, up to the failure.
+      writeFileSync(`${failureScreenshots}${name}.server.log`, server?.output().slice(-100_000) ?? "");
       throw error;
     } finally {
       await context.close();
@@ -432,11 +434,17 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       await waitForStatus(page, "idle");
       expect(sent.at(-1)?.resume?.[0]).toMatchObject({ status: "resolved", payload: { approved: false, reason: "Not today" } });
       expect(await writeFileCards.count()).toBe(3);
-      // The denial comes back as the call's TOOL_CALL_RESULT, so the card ends with it.
-      expect(await writeFileCards.last().getAttribute("data-status")).toBe("complete");
+      // The card says the call was denied; the server's TOOL_CALL_RESULT carries the refusal.
+      expect(await writeFileCards.last().getAttribute("data-status")).toBe("denied");
+      expect(await writeFileCards.last().getByTestId("tool-call-status").textContent()).toBe("Denied");
       expect(await page.getByTestId("tool-call-result").last().textContent()).toContain("Not today");
       expect(await page.getByTestId("interrupt-panel").count()).toBe(0);
       expect(await page.getByTestId("chat-input").isDisabled()).toBe(false);
+
+      // The decision is kept with the thread.
+      await page.reload();
+      await waitForReply(page, /write_file answered: .*Not today/);
+      expect(await writeFileCards.evaluateAll((cards) => cards.map((card) => card.getAttribute("data-status")))).toEqual(["complete", "complete", "denied"]);
     });
   });
 

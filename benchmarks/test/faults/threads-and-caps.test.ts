@@ -5,6 +5,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { randomUUID } from "node:crypto";
 import { AbstractAgent } from "@ag-ui/client";
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
+import { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import { createAntigravityApp } from "@ag-ui-antigravity/express";
 import { expectNoChildProcesses, listenOnEphemeralPort } from "@ag-ui-antigravity/testing";
 import { type Observable, of } from "rxjs";
@@ -129,6 +130,26 @@ describe("threads", () => {
     expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(8 * 1024 * 1024);
     console.info(`agent, 10 000 threads: ${Math.round(elapsedMs)} ms for the last 9 000; heap ${(baseline / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB; ${metrics.processes} processes`);
   }, 240_000);
+
+  it("a thread's run leaves nothing behind on the agent's long-lived signals (50 000 runs that fail fast)", async () => {
+    // A harness that cannot start makes every run create, and drop, a session at once, so the
+    // per-run bookkeeping is all that is measured.
+    const agent = new AntigravityAgent({ harness: { path: "/nonexistent/localharness" } });
+    const runOnce = (): Promise<void> =>
+      new Promise((resolve) => {
+        agent.run(runInput({ messages: [userMessage("hi")] })).subscribe({ complete: () => resolve(), error: () => resolve() });
+      });
+    try {
+      for (let index = 0; index < 2_000; index += 1) await runOnce();
+      const baseline = await settledHeapBytes();
+      for (let index = 0; index < 50_000; index += 1) await runOnce();
+      const after = await settledHeapBytes();
+      // A WeakRef kept per run (Node 20's AbortSignal.any on a signal that outlives it) is ~3 MB here.
+      expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(1_500_000);
+    } finally {
+      await agent.close();
+    }
+  }, 120_000);
 
   it("10 000 threads created and dropped through the Express binding with auth on: the owner map stays within maxThreadOwners and the heap returns", async () => {
     const maxThreadOwners = 300;

@@ -14,6 +14,8 @@ export interface StoredThread {
   messages: Message[];
   state: State;
   pendingInterrupts: Interrupt[];
+  /** Tool calls whose approval the user refused (absent in threads stored before it existed). */
+  deniedToolCallIds?: string[];
   /** True when the last run parked on the user (an interrupt or an interactive frontend tool). */
   waiting: boolean;
 }

@@ -4,6 +4,7 @@ import type { Feature } from "../features/featureCatalog";
 import { runAutomaticTool, type FrontendToolEffects } from "../features/frontendTools";
 import { unansweredFrontendCalls } from "./conversation";
 import { newId } from "./ids";
+import { deniedToolCallIds as deniedIn } from "../features/approval";
 import { parseJsonSafely } from "./json";
 import { saveThread, titleFor, type StoredThread } from "./threadStore";
 
@@ -21,6 +22,8 @@ export interface AgentSession {
   status: RunStatus;
   isRunning: boolean;
   pendingInterrupts: Interrupt[];
+  /** Tool calls whose approval the user refused in this thread. */
+  deniedToolCallIds: readonly string[];
   error: RunErrorInfo | undefined;
   /** True when the last run was stopped by the user (not an error). */
   stopped: boolean;
@@ -66,6 +69,9 @@ export function useAgentSession(
   const [state, setState] = useState<State>(() => agent.state);
   const [isRunning, setIsRunning] = useState(false);
   const [pendingInterrupts, setPendingInterrupts] = useState<Interrupt[]>(() => agent.pendingInterrupts);
+  const [deniedToolCallIds, setDeniedToolCallIds] = useState<string[]>(() => stored?.deniedToolCallIds ?? []);
+  // The same list for persist(), which runs outside React's render.
+  const denied = useRef(deniedToolCallIds);
   const [error, setError] = useState<RunErrorInfo | undefined>(undefined);
   const [stopped, setStopped] = useState(false);
   // Set by stop(): the client then reports the abort as RUN_ERROR{code:"abort"}, which the user
@@ -115,6 +121,7 @@ export function useAgentSession(
       messages: agent.messages,
       state: agent.state,
       pendingInterrupts: agent.pendingInterrupts,
+      deniedToolCallIds: denied.current,
       waiting: agent.pendingInterrupts.length > 0 || interactiveWaiting(),
     });
     // A run that ends after its view was left still saves the thread, but must not make the page
@@ -172,6 +179,11 @@ export function useAgentSession(
   const resume = useCallback(
     (entries: ResumeEntry[]) => {
       if (agent.isRunning) return;
+      const refused = deniedIn(agent.pendingInterrupts, entries);
+      if (refused.length > 0) {
+        denied.current = [...denied.current, ...refused];
+        setDeniedToolCallIds(denied.current);
+      }
       void run(entries);
     },
     [agent, run],
@@ -203,5 +215,5 @@ export function useAgentSession(
   const waiting = pendingInterrupts.length > 0 || unansweredFrontendCalls(messages, feature.frontendTools).some(({ tool }) => tool.mode === "interactive");
   const status: RunStatus = isRunning ? "running" : error !== undefined ? "error" : waiting ? "waiting" : "idle";
 
-  return { threadId, messages, state, status, isRunning, pendingInterrupts, error, stopped, sendMessage, resume, answerToolCall, updateState, stop };
+  return { threadId, messages, state, status, isRunning, pendingInterrupts, deniedToolCallIds, error, stopped, sendMessage, resume, answerToolCall, updateState, stop };
 }

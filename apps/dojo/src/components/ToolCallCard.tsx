@@ -2,16 +2,18 @@ import type { ToolCall } from "@ag-ui/client";
 import { prettyJson } from "../agent/json";
 
 /**
+ * `denied`: the user refused its approval (the server may still send the refusal as its result).
  * `no-result`: the run ended and the server sent no TOOL_CALL_RESULT (for example a call the user
  * denied, when the server reports the denial only in text).
  */
-export type ToolCallStatus = "pending" | "awaiting-approval" | "waiting" | "complete" | "no-result";
+export type ToolCallStatus = "pending" | "awaiting-approval" | "waiting" | "complete" | "denied" | "no-result";
 
 const statusLabels: Record<ToolCallStatus, string> = {
   pending: "Running…",
   "awaiting-approval": "Awaiting approval",
   waiting: "Waiting for you",
   complete: "Done",
+  denied: "Denied",
   "no-result": "No result",
 };
 

@@ -20,8 +20,9 @@ export function ToolCallView({ toolCall, result, feature, session }: ToolCallVie
   const args = parseJsonSafely(toolCall.function.arguments);
   const resultText = result === undefined ? undefined : textOf(result.content);
   const isFrontendTool = feature.frontendTools.some((tool) => tool.definition.name === toolCall.function.name);
-  const status: ToolCallStatus =
-    resultText !== undefined
+  const status: ToolCallStatus = session.deniedToolCallIds.includes(toolCall.id)
+    ? "denied"
+    : resultText !== undefined
       ? "complete"
       : session.pendingInterrupts.some((interrupt) => interrupt.toolCallId === toolCall.id)
         ? "awaiting-approval"

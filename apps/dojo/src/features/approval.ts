@@ -1,4 +1,4 @@
-import type { Interrupt, Message } from "@ag-ui/client";
+import type { Interrupt, Message, ResumeEntry } from "@ag-ui/client";
 import { toolCallsOf } from "../agent/conversation";
 import { isRecord, parseJsonSafely } from "../agent/json";
 
@@ -39,6 +39,20 @@ export function approvalRequestOf(interrupt: Interrupt, messages: readonly Messa
     canEdit: "editedArgs" in properties,
     denialKey: "reason" in properties ? "reason" : "message",
   };
+}
+
+/**
+ * The tool calls the user refused in these answers to `interrupts`: an approval answered
+ * `{approved: false}`, or cancelled. Keyed by the interrupt's `toolCallId`, so the call's card can
+ * say "Denied" even though the server reports the refusal as the call's result.
+ */
+export function deniedToolCallIds(interrupts: readonly Interrupt[], entries: readonly ResumeEntry[]): string[] {
+  return entries.flatMap((entry) => {
+    const interrupt = interrupts.find((candidate) => candidate.id === entry.interruptId);
+    if (interrupt?.toolCallId === undefined || !isApprovalInterrupt(interrupt)) return [];
+    const refused = entry.status === "cancelled" || (isRecord(entry.payload) && entry.payload["approved"] === false);
+    return refused ? [interrupt.toolCallId] : [];
+  });
 }
 
 /** `{ approved: false }`, with the user's reason under the key the schema names when one was given. */

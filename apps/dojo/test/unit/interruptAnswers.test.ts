@@ -1,6 +1,6 @@
 import type { Interrupt } from "@ag-ui/client";
 import { describe, expect, test } from "vitest";
-import { approvalRequestOf, denialPayload, isApprovalInterrupt } from "../../src/features/approval.js";
+import { approvalRequestOf, deniedToolCallIds, denialPayload, isApprovalInterrupt } from "../../src/features/approval.js";
 import { questionAnswerPayload, questionsOf } from "../../src/features/questions.js";
 
 describe("questions", () => {
@@ -78,5 +78,22 @@ describe("approvals", () => {
     expect(denialPayload(approvalRequestOf(projectShape, []), " too risky ")).toEqual({ approved: false, reason: "too risky" });
     expect(denialPayload(approvalRequestOf(referenceShape, []), "no")).toEqual({ approved: false, message: "no" });
     expect(denialPayload(approvalRequestOf(projectShape, []), "")).toEqual({ approved: false });
+  });
+
+  test("the calls the user refused are those answered approved: false or cancelled, never a question's", () => {
+    const question: Interrupt = { id: "q1", reason: "input_required", toolCallId: "call-q", metadata: { questions: [] } };
+    const second: Interrupt = { ...projectShape, id: "a4", toolCallId: "call-2" };
+    const third: Interrupt = { ...projectShape, id: "a5", toolCallId: "call-3" };
+    const denied = deniedToolCallIds(
+      [projectShape, second, third, question],
+      [
+        { interruptId: "a1", status: "resolved", payload: { approved: false, reason: "no" } },
+        { interruptId: "a4", status: "resolved", payload: { approved: true, editedArgs: { path: "b.txt" } } },
+        { interruptId: "a5", status: "cancelled" },
+        { interruptId: "q1", status: "cancelled" },
+        { interruptId: "unknown", status: "resolved", payload: { approved: false } },
+      ],
+    );
+    expect(denied).toEqual(["call-1", "call-3"]);
   });
 });

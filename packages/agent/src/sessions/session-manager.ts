@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { AgentError } from "../errors/agent-error.js";
 
 /** What the manager needs from a session. */
@@ -79,6 +80,8 @@ export class SessionManager<Session extends ManagedSession> {
       logger: options.logger ?? {},
       now: options.now ?? Date.now,
     };
+    // Every session being created listens to it for as long as its creation lasts.
+    setMaxListeners(0, this.#lifetime.signal);
   }
 
   /**
@@ -109,8 +112,12 @@ export class SessionManager<Session extends ManagedSession> {
       }
       if (entry.session === undefined) {
         await this.#makeRoom(threadId);
-        const signal = options.signal === undefined ? this.#lifetime.signal : AbortSignal.any([options.signal, this.#lifetime.signal]);
-        entry.session = await this.#options.create(threadId, { signal });
+        const linked = options.signal === undefined ? undefined : linkSignals([options.signal, this.#lifetime.signal]);
+        try {
+          entry.session = await this.#options.create(threadId, { signal: linked?.signal ?? this.#lifetime.signal });
+        } finally {
+          linked?.unlink();
+        }
       }
     } catch (error) {
       entry.busy = false;
@@ -228,4 +235,31 @@ export class SessionManager<Session extends ManagedSession> {
     }, this.#options.sweepIntervalMs);
     this.#sweeper.unref();
   }
+}
+
+/**
+ * A signal that aborts when any of `signals` does, and `unlink()` to detach it once it is no longer
+ * needed. `AbortSignal.any` would do, except that on Node 20 every call leaves a WeakRef behind in
+ * each source for good: one per session created on the manager's lifetime signal, without bound.
+ */
+function linkSignals(signals: readonly AbortSignal[]): { signal: AbortSignal; unlink(): void } {
+  const controller = new AbortController();
+  const detachers: Array<() => void> = [];
+  const unlink = (): void => {
+    for (const detach of detachers.splice(0)) detach();
+  };
+  for (const source of signals) {
+    if (source.aborted) {
+      unlink();
+      controller.abort(source.reason);
+      break;
+    }
+    const onAbort = (): void => {
+      unlink();
+      controller.abort(source.reason);
+    };
+    source.addEventListener("abort", onAbort, { once: true });
+    detachers.push(() => source.removeEventListener("abort", onAbort));
+  }
+  return { signal: controller.signal, unlink };
 }

@@ -16,9 +16,24 @@ describe("httpStatusForRunErrorCode", () => {
   });
 
   it("covers exactly the documented table", () => {
-    expect(Object.keys(DEFAULT_RUN_ERROR_STATUSES).sort()).toEqual(
-      ["CAPACITY_EXHAUSTED", "FORBIDDEN", "INVALID_INPUT", "INVALID_TOOL_SCHEMA", "NOT_FOUND", "RATE_LIMITED", "THREAD_BUSY", "UNAUTHENTICATED"],
-    );
+    expect(DEFAULT_RUN_ERROR_STATUSES).toEqual({
+      INVALID_INPUT: 400,
+      INVALID_TOOL_SCHEMA: 400,
+      AMBIGUOUS_ANSWER: 400,
+      UNKNOWN_INTERRUPT: 400,
+      INVALID_ANSWER: 400,
+      ANSWER_FOR_FRONTEND_TOOL: 400,
+      UNAUTHENTICATED: 401,
+      FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      THREAD_BUSY: 409,
+      INTERRUPTS_PENDING: 409,
+      HISTORY_DIVERGED: 409,
+      INTERRUPT_EXPIRED: 410,
+      RATE_LIMITED: 429,
+      CAPACITY_EXHAUSTED: 503,
+      SESSION_LIMIT: 503,
+    });
     expect(Object.isFrozen(DEFAULT_RUN_ERROR_STATUSES)).toBe(true);
   });
 
