@@ -1,43 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BaseEvent, Message, RunFinishedEvent } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import { getState, setState } from "@ag-ui-antigravity/hitl";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { AntigravityAgent } from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import { lastAssistantText, runWith, useAgents, user } from "./support/agent-fixture.js";
 
-const agents: AntigravityAgent[] = [];
-const directories: string[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((agent) => agent.close()));
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
-
-function makeAgent(options: ConstructorParameters<typeof AntigravityAgent>[0] = {}): AntigravityAgent {
-  const saveDir = mkdtempSync(join(tmpdir(), "agent-hitl-"));
-  directories.push(saveDir);
-  const agent = new AntigravityAgent({ harness: "emulator", saveDir, ...options });
-  agents.push(agent);
-  return agent;
-}
-
-const user = (content: string): Message => ({ id: randomUUID(), role: "user", content });
-
-async function runWith(agent: AntigravityAgent, parameters: Parameters<AntigravityAgent["runAgent"]>[0] = {}) {
-  const events: BaseEvent[] = [];
-  await agent.runAgent(parameters, { onEvent: ({ event }) => void events.push(event) });
-  const finished = events.find((event) => event.type === EventType.RUN_FINISHED) as RunFinishedEvent | undefined;
-  return { events, finished };
-}
-
-const lastAssistantText = (agent: AntigravityAgent) =>
-  String(agent.messages.filter((message) => message.role === "assistant" && typeof message.content === "string").at(-1)?.content ?? "");
+const { makeAgent, tempDir } = useAgents();
 
 describe("human in the loop through the agent", () => {
   it("runs a server tool that writes state before its result, and the model reads the result", async () => {
@@ -149,8 +117,7 @@ describe("subagents and server-tool context", () => {
   });
 
   it("tells a server tool whose thread it serves and that thread's workspace", async () => {
-    const workspaceRoot = mkdtempSync(join(tmpdir(), "agent-workspaces-"));
-    directories.push(workspaceRoot);
+    const workspaceRoot = tempDir();
     const seen: Array<{ threadId: string; workspace?: string }> = [];
     const agent = makeAgent({
       workspaceRoot,

@@ -1,41 +1,8 @@
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BaseEvent, Message } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { AntigravityAgent } from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import { runWith, useAgents, user } from "./support/agent-fixture.js";
 
-const agents: AntigravityAgent[] = [];
-const directories: string[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((agent) => agent.close()));
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
-
-function makeAgent(options: ConstructorParameters<typeof AntigravityAgent>[0] = {}): AntigravityAgent {
-  const saveDir = mkdtempSync(join(tmpdir(), "agent-test-"));
-  directories.push(saveDir);
-  const agent = new AntigravityAgent({ harness: "emulator", saveDir, ...options });
-  agents.push(agent);
-  return agent;
-}
-
-function user(content: string): Message {
-  return { id: randomUUID(), role: "user", content };
-}
-
-/** Runs the agent as a client library would (AbstractAgent.runAgent), collecting every event. */
-async function runWith(agent: AntigravityAgent, parameters: Parameters<AntigravityAgent["runAgent"]>[0] = {}) {
-  const events: BaseEvent[] = [];
-  const result = await agent.runAgent(parameters, { onEvent: ({ event }) => void events.push(event) });
-  return { events, result };
-}
+const { makeAgent } = useAgents();
 
 describe("AntigravityAgent in process (the client library drives it as an AbstractAgent)", () => {
   it("streams a chat reply that quotes the user, with reasoning, and finishes with usage", async () => {

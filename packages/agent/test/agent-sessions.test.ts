@@ -1,39 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { BaseEvent, Message } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AntigravityAgent, type AntigravityAgentOptions } from "../src/index.js";
+import { useAgents, user } from "./support/agent-fixture.js";
 
-const agents: AntigravityAgent[] = [];
-const directories: string[] = [];
-afterEach(async () => {
-  await Promise.all(agents.splice(0).map((agent) => agent.close()));
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const directory = mkdtempSync(join(tmpdir(), "agent-sessions-"));
-  directories.push(directory);
-  return directory;
-}
+const { tempDir, track } = useAgents();
 
 function recordingAgent(options: AntigravityAgentOptions) {
   const logs: Array<{ message: string; details: Record<string, unknown> }> = [];
   const record = (details: Record<string, unknown>, message: string) => void logs.push({ message, details });
   const agent = new AntigravityAgent({ harness: "emulator", logger: { info: record, warn: record, error: record }, ...options });
-  agents.push(agent);
+  track(agent);
   return { agent, logs };
 }
 
-const user = (content: string): Message => ({ id: randomUUID(), role: "user", content });
 
 async function run(agent: AntigravityAgent, threadId: string, messages: Message[], extra: { tools?: Parameters<AntigravityAgent["runAgent"]>[0] extends infer P ? P extends { tools?: infer T } ? T : never : never } = {}) {
   const copy = agent.clone();

@@ -147,7 +147,6 @@ export async function startDemoServer(): Promise<RunningServer> {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server died during the tests; output:\n${output}`);
       // Everything the server started (its harness processes), taken just before the signal.
       const harnessPids = descendantPids(child.pid as number);
-      console.log("HARNESS PIDS AT CLOSE", harnessPids.map(describeProcess));
       const startedAt = Date.now();
       child.kill("SIGTERM");
       const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), shutdownTimeoutMs).unref());
