@@ -124,7 +124,7 @@ harness processes; the second runs the same threads again.
 
 ${table(["", "completed", "wall time (ms)", "events/s", "first event p50 (ms)", "first event p99 (ms)", "run p50 (ms)"], rows)}
 
-${table(["after the warm round", "harness processes", "server RSS (MiB)", "harness RSS, all processes (MiB)", "server RSS per thread (MiB)", "reference at its default cap (50 sessions per agent, G15)"], rss)}
+${table(["after the warm round", "harness processes", "server RSS (MiB)", "harness RSS, all processes (MiB)", "server RSS ÷ threads (MiB)", "reference at its default cap (50 sessions per agent, G15)"], rss)}
 
 Anchors: the reference publishes no throughput figure; at its default \`max_sessions=50\` per agent it
 refuses every thread past the 50th with \`SESSION_LIMIT\` (G15), so the last column is what it would

@@ -78,7 +78,8 @@ describe("threads", () => {
     const caps = { maxSessions: 96, maxRememberedThreads: 200, perProcess: 32 };
     const inFlight = 64;
     stack = await startStack({
-      chat: { model: reliabilityModel, sessions: { maxSessions: caps.maxSessions, maxRememberedThreads: caps.maxRememberedThreads }, pool: { healthCheckIntervalMs: 0, maxConversationsPerProcess: caps.perProcess } },
+      // No recording logger here: its lines would be the only thing that grows with the threads.
+      chat: { model: reliabilityModel, logger: {}, sessions: { maxSessions: caps.maxSessions, maxRememberedThreads: caps.maxRememberedThreads }, pool: { healthCheckIntervalMs: 0, maxConversationsPerProcess: caps.perProcess } },
     });
     const chat = stack.agents.chat!;
     let unexpected = "";
@@ -127,7 +128,7 @@ describe("threads", () => {
     expect(metrics.processes).toBeLessThanOrEqual(Math.ceil((caps.maxSessions + inFlight) / caps.perProcess) + 1);
     expect(metrics.totals.crashes).toBe(0);
     // 9 000 threads more than at the baseline, and the heap holds about what it held at 1 000.
-    expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(8 * 1024 * 1024);
+    expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(4 * 1024 * 1024);
     console.info(`agent, 10 000 threads: ${Math.round(elapsedMs)} ms for the last 9 000; heap ${(baseline / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB; ${metrics.processes} processes`);
   }, 240_000);
 

@@ -1,11 +1,14 @@
 // The one place the browser tests get their server from: the real demo server (apps/server), built,
 // run as a child process on an ephemeral port with the harness emulator and its demo scenarios, and
 // serving this package's dist under /dojo/. close() stops it with SIGTERM, as a user's Ctrl+C would,
-// and checks that it exited cleanly and that every harness process it started is gone.
+// and checks that it exited cleanly and that every harness process it started is gone. It serves a
+// copy of dist, so a build elsewhere meanwhile does not affect the tests.
 // DOJO_TEST_SERVER_URL points the tests at a server that is already running instead (for example
 // `pnpm start` on :8027); that server must run the emulator and serve this package's dist.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface RunningServer {
@@ -97,13 +100,17 @@ export function startServer(): Promise<RunningServer> {
 /** Starts `node apps/server/dist/main.js` on 127.0.0.1 with PORT=0 and reads its URL from its log. */
 export async function startDemoServer(): Promise<RunningServer> {
   if (!existsSync(serverMainPath)) throw new Error(`${serverMainPath} is missing: build apps/server first (turbo's test task does)`);
+  // The server gets a copy of dist: a build started elsewhere meanwhile (vite empties dist first)
+  // must not pull the page out from under the tests.
+  const servedDist = mkdtempSync(join(tmpdir(), "dojo-dist-"));
+  cpSync(dojoDistDirectory, servedDist, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, [serverMainPath], {
     env: {
       ...process.env,
       PORT: "0",
       HOST: "127.0.0.1",
       ANTIGRAVITY_DEMO_HARNESS: "emulator",
-      DOJO_DIST_DIR: dojoDistDirectory,
+      DOJO_DIST_DIR: servedDist,
       DEMO_TASK_STEP_MS: String(taskStepMs),
       LOG_LEVEL: "info",
     },
@@ -133,6 +140,7 @@ export async function startDemoServer(): Promise<RunningServer> {
       if (typeof result === "string") resolve(result);
       else {
         child.kill("SIGKILL");
+        rmSync(servedDist, { recursive: true, force: true });
         reject(result);
       }
     }
@@ -144,24 +152,33 @@ export async function startDemoServer(): Promise<RunningServer> {
     baseUrl,
     output: () => output,
     close: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server died during the tests; output:\n${output}`);
-      // Everything the server started (its harness processes), taken just before the signal.
-      const harnessPids = descendantPids(child.pid as number);
-      const startedAt = Date.now();
-      child.kill("SIGTERM");
-      const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), shutdownTimeoutMs).unref());
-      const result = await Promise.race([exited, timeout]);
-      const survivors = await waitForExit(harnessPids, 3_000);
-      if (result === "timeout" || survivors.length > 0) {
-        // Clean up what this suite started before failing, so nothing outlives it.
-        child.kill("SIGKILL");
-        for (const pid of survivors) process.kill(pid, "SIGKILL");
+      try {
+        await stop();
+      } finally {
+        rmSync(servedDist, { recursive: true, force: true });
       }
-      if (result === "timeout") throw new Error(`the server did not exit within ${shutdownTimeoutMs} ms of SIGTERM; output:\n${output.slice(-5_000)}`);
-      if (survivors.length > 0) throw new Error(`processes the server started outlived it:\n${survivors.map(describeProcess).join("\n")}`);
-      if (result.code !== 0) throw new Error(`the server exited with ${result.code ?? result.signal} after SIGTERM; output:\n${output.slice(-5_000)}`);
-      const stoppedInMs = Date.now() - startedAt;
-      if (stoppedInMs > 10_000) throw new Error(`the server took ${stoppedInMs} ms to stop (it promises 10 s)`);
     },
   };
+
+  /** SIGTERM, as a user's Ctrl+C would; then the checks that nothing outlived the server. */
+  async function stop(): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server died during the tests; output:\n${output}`);
+    // Everything the server started (its harness processes), taken just before the signal.
+    const harnessPids = descendantPids(child.pid as number);
+    const startedAt = Date.now();
+    child.kill("SIGTERM");
+    const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), shutdownTimeoutMs).unref());
+    const result = await Promise.race([exited, timeout]);
+    const survivors = await waitForExit(harnessPids, 3_000);
+    if (result === "timeout" || survivors.length > 0) {
+      // Clean up what this suite started before failing, so nothing outlives it.
+      child.kill("SIGKILL");
+      for (const pid of survivors) process.kill(pid, "SIGKILL");
+    }
+    if (result === "timeout") throw new Error(`the server did not exit within ${shutdownTimeoutMs} ms of SIGTERM; output:\n${output.slice(-5_000)}`);
+    if (survivors.length > 0) throw new Error(`processes the server started outlived it:\n${survivors.map(describeProcess).join("\n")}`);
+    if (result.code !== 0) throw new Error(`the server exited with ${result.code ?? result.signal} after SIGTERM; output:\n${output.slice(-5_000)}`);
+    const stoppedInMs = Date.now() - startedAt;
+    if (stoppedInMs > 10_000) throw new Error(`the server took ${stoppedInMs} ms to stop (it promises 10 s)`);
+  }
 }
