@@ -121,7 +121,9 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
         // policy): nobody else reports that, and the client's card must not wait forever.
         if (step.status === "error" && step.tool.callId !== undefined) {
           yield* translator.toolCall({ toolCallId: step.tool.callId, toolCallName: step.tool.name, arguments: step.tool.arguments });
-          yield* translator.toolCallResult({ toolCallId: step.tool.callId, errorMessage: step.error?.message || "The call was refused." });
+          // A refusal is not an execution error: say plainly that the call did not run, and why.
+          const reason = step.error?.message?.trim();
+          yield* translator.toolCallResult({ toolCallId: step.tool.callId, output: reason ? `Not run: ${reason}` : "Not run: the call was refused." });
         }
         return;
       }
