@@ -1,3 +1,4 @@
+import { findMcpLoadFailure, type McpServerEntry } from "../tools/mcp-servers.js";
 import { EmulatorError } from "../errors/emulator-error.js";
 import { renderDeep, renderTemplate, type TemplateVariables } from "../scenario/template.js";
 import { findMentionedTool, matchRule } from "../scenario/rule-matcher.js";
@@ -140,6 +141,9 @@ export class TurnRunner {
       }
       this.#sendTrajectoryState(context.cascadeId, "STATE_RUNNING");
       this.#echoInput();
+      const mcpServers: unknown = context.config.config.mcpServers;
+      const mcpFailure = Array.isArray(mcpServers) ? await findMcpLoadFailure(mcpServers as McpServerEntry[], process.env["PATH"]) : undefined;
+      if (mcpFailure !== undefined) throw new TurnTermination(mcpFailure);
       this.#compactIfNeeded(main);
       const match = matchRule(context.scenario, {
         text: this.#input.text,
