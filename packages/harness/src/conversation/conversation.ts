@@ -1,7 +1,7 @@
 import type WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
 import { AsyncQueue } from "../internal/async-queue.js";
-import { abortReason, settleWithin, throwIfAborted } from "../internal/abort.js";
+import { abortReason, linkSignals, settleWithin, throwIfAborted } from "../internal/abort.js";
 import type { HarnessLogger } from "../observability/logger.js";
 import type { Redactor } from "../observability/redactor.js";
 import type { WireTap } from "../observability/wire-tap.js";
@@ -173,18 +173,20 @@ export class Conversation {
     const redactor = host.redactor.fork();
     redactor.addSecret(apiKey);
     const harnessConfig = buildHarnessConfig(resolved, { apiKey: resolved.baseUrl === undefined && resolved.endpoint?.type !== "vertex" ? apiKey : undefined });
-    const signals = [host.signal, ...(options.signal === undefined ? [] : [options.signal])];
+    const connectSignal = linkSignals([host.signal, ...(options.signal === undefined ? [] : [options.signal])]);
     const socket = await connectHarnessWebSocket({
       port: host.port,
       harnessToken: host.harnessToken,
       logger: host.logger,
-      signal: AbortSignal.any(signals),
+      signal: connectSignal.signal,
       stderrTail: () => host.stderrTail(),
-    }).catch((error: unknown) => {
-      if (options.signal?.aborted) throw abortReason(options.signal);
-      if (host.signal.aborted) throw host.signal.reason;
-      throw error;
-    });
+    })
+      .catch((error: unknown) => {
+        if (options.signal?.aborted) throw abortReason(options.signal);
+        if (host.signal.aborted) throw host.signal.reason;
+        throw error;
+      })
+      .finally(connectSignal.detach);
     const conversation = new Conversation(host, resolved, socket, redactor);
     try {
       await conversation.#initialize(harnessConfig, options.signal);

@@ -66,3 +66,31 @@ export async function settleWithin(promise: Promise<unknown>, milliseconds: numb
     clearTimeout(timer);
   }
 }
+
+/**
+ * A signal that aborts when any of `signals` does, and a `detach` that unlinks it. Unlike
+ * `AbortSignal.any`, which on Node 20 keeps a reference per call on every source signal for as long
+ * as that source lives, a detached link leaves nothing behind on a long-lived source (a process
+ * signal that outlives thousands of conversations).
+ */
+export function linkSignals(signals: readonly AbortSignal[]): { signal: AbortSignal; detach: () => void } {
+  const controller = new AbortController();
+  const detachers: Array<() => void> = [];
+  const detach = (): void => {
+    for (const detachOne of detachers.splice(0)) detachOne();
+  };
+  for (const source of signals) {
+    if (source.aborted) {
+      controller.abort(source.reason);
+      detach();
+      return { signal: controller.signal, detach };
+    }
+    const onAbort = (): void => {
+      controller.abort(source.reason);
+      detach();
+    };
+    source.addEventListener("abort", onAbort, { once: true });
+    detachers.push(() => source.removeEventListener("abort", onAbort));
+  }
+  return { signal: controller.signal, detach };
+}

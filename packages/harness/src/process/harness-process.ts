@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { setMaxListeners } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import { abortReason, settleWithin, throwIfAborted } from "../internal/abort.js"
 import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js";
 import { Redactor } from "../observability/redactor.js";
 import { WireTap } from "../observability/wire-tap.js";
-import { DriftRegistry } from "../protocol/drift.js";
+import { DriftRegistry, type DriftReport } from "../protocol/drift.js";
 import { encodeFrame, FrameReader } from "../protocol/frames.js";
 import { decodeOutputConfig, encodeInputConfig, type InputConfig } from "../protocol/handshake.js";
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from "./child-reaper.js";
@@ -97,6 +98,8 @@ export class HarnessProcess {
     this.#configuredEnvironment = init.configuredEnvironment;
     this.#drift = new DriftRegistry();
     this.signal = this.#abortController.signal;
+    // Every conversation on the process listens for its end; dozens at once are normal, not a leak.
+    setMaxListeners(0, this.signal);
     this.closed = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -235,6 +238,14 @@ export class HarnessProcess {
   }
 
   /** The last lines the harness wrote to stderr. */
+  /**
+   * Unknown fields and enum values this process's harness has sent so far, with counts: what a
+   * newer harness speaks that this client does not know yet. Also logged once at close.
+   */
+  driftReport(): DriftReport {
+    return this.#drift.snapshot();
+  }
+
   stderrTail(): string[] {
     return this.#stderr.lines().map((line) => this.#redactor.redactText(line));
   }
