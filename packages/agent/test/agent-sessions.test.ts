@@ -47,6 +47,20 @@ describe("sessions across runs, restarts and contract changes", () => {
     expect(lastText(secondRun.messages)).not.toContain("pineapple");
   });
 
+  it("a harness that dies before persisting: the thread's next run rebuilds the lost history from the client's transcript", async () => {
+    const { fixturesDir } = await import("@ag-ui-antigravity/testing");
+    const { agent, logs } = recordingAgent({ saveDir: tempDir(), model: `emulator:${fixturesDir}/scenarios/agent-e2e.json` });
+    const threadId = randomUUID();
+    const first = await run(agent, threadId, [user("remember the word pineapple")]);
+    const killed = await run(agent, threadId, [...first.messages, user("kill")]);
+    expect(killed.events.at(-1)?.type).toBe(EventType.RUN_ERROR);
+    const after = await run(agent, threadId, [...killed.messages, user("what was the word?")]);
+    expect(logs.some((entry) => entry.message.includes("lost this thread's history"))).toBe(true);
+    // The echo of the rebuilt prompt shows the model got the whole transcript back.
+    expect(lastText(after.messages)).toContain("pineapple");
+    expect(lastText(after.messages)).toContain("what was the word?");
+  });
+
   it("a changed tool contract rebuilds the conversation by cold resume, keeping the thread", async () => {
     const { agent, logs } = recordingAgent({ saveDir: tempDir() });
     const threadId = randomUUID();

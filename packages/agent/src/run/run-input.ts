@@ -42,16 +42,26 @@ export function planRun(options: { input: RunAgentInput; forwarded: readonly For
       "The conversation was edited while the agent waits on a reply; answer the pending request first, or start a new thread.",
     );
   }
-  // The client's history, as it now stands, is the truth: the rebuilt conversation gets all of it.
+  return transcriptPlan(input, reading.reason);
+}
+
+/**
+ * A plan that rebuilds the conversation from the client's history as it now stands: one prompt
+ * holding the transcript, with the last user message's attachments. Used when the history was
+ * edited or regenerated, and when the harness lost the conversation's history (a crash before it
+ * persisted), so the model never continues without the context the user sees.
+ */
+export function transcriptPlan(input: RunAgentInput, reason: "edited" | "regenerate" | "lost"): RunPlan {
   const userMessages = input.messages.filter((message): message is UserMessage => message.role === "user");
   const { transcript, lastUserMessage } = transcriptUpTo(input.messages, userMessages.length - 1);
   const attachments = lastUserMessage === undefined ? [] : promptPartsOf(lastUserMessage.content).filter((part) => part.kind === "media");
-  const preface =
-    reading.reason === "regenerate"
-      ? "The user asked for a new answer to their last message. Here is the conversation so far:"
-      : "The user edited the conversation. Here it is as it now stands:";
+  const prefaces = {
+    regenerate: "The user asked for a new answer to their last message. Here is the conversation so far:",
+    edited: "The user edited the conversation. Here it is as it now stands:",
+    lost: "This conversation was interrupted and its history lost. Here it is as the user sees it:",
+  } as const;
   return {
-    prompt: toInputParts([{ kind: "text", text: `${preface}\n\n${transcript}\n\nReply to the last user message.` }, ...attachments]),
+    prompt: toInputParts([{ kind: "text", text: `${prefaces[reason]}\n\n${transcript}\n\nReply to the last user message.` }, ...attachments]),
     forwarded: userMessages.map(remembered),
     rebuild: true,
   };

@@ -3,7 +3,7 @@ import { HarnessError, type NormalizedStep } from "@ag-ui-antigravity/harness";
 import type { RunItem } from "@ag-ui-antigravity/hitl";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
-import { planRun } from "./run-input.js";
+import { planRun, transcriptPlan } from "./run-input.js";
 import { toRunError } from "./run-error.js";
 import { StepFailure } from "./step-failure.js";
 
@@ -34,6 +34,10 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     plan = planRun({ input, forwarded: session.forwarded, turnInProgress: session.hasTurn });
     if (plan.rebuild) await session.dropConversation({ forgetId: true });
     await session.openConversation(input.tools, { signal });
+    if (session.historyLost) {
+      session.historyLost = false;
+      if (!plan.rebuild && !session.hasTurn) plan = transcriptPlan(input, "lost");
+    }
     hitlRun = session.bridge.beginRun(input, {
       ...(plan.prompt === undefined ? {} : { newInput: plan.prompt }),
       startTurn: (parts, context) => session.startTurn(parts, context),

@@ -42,6 +42,8 @@ export class AntigravitySession implements ManagedSession {
   forwarded: ForwardedMessage[];
   /** Set when a run met a dead harness: the next run rebuilds the session. */
   harnessLost = false;
+  /** Set when the harness resumed this thread's conversation without its history. */
+  historyLost = false;
   /** Subagents that ended since the run loop last looked. */
   readonly subagentEnds: SubagentEnd[] = [];
   /** Host tools the bridge reports itself; their mirror steps are not translated again. */
@@ -105,7 +107,6 @@ export class AntigravitySession implements ManagedSession {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     this.#lease = lease;
-    this.#conversationId = lease.conversation.id;
     // The session learns that its harness died from the lease, not from the next failing send.
     lease.signal.addEventListener(
       "abort",
@@ -114,6 +115,14 @@ export class AntigravitySession implements ManagedSession {
       },
       { once: true },
     );
+    const resumedId = this.#conversationId;
+    this.#conversationId = lease.conversation.id;
+    // A resumed conversation that comes back empty although messages were forwarded lost its
+    // history upstream (the harness died before persisting): the next prompt must carry it again.
+    if (resumedId !== undefined && lease.conversation.history.length === 0 && this.forwarded.length > 0) {
+      this.historyLost = true;
+      this.#environment.warn({ threadId: this.threadId, conversationId: lease.conversation.id }, "the harness lost this thread's history; rebuilding it from the client's transcript");
+    }
     if (lease.conversation.history.length > 0 || this.forwarded.length > 0) {
       this.#environment.warn({ threadId: this.threadId, conversationId: lease.conversation.id, historySteps: lease.conversation.history.length }, "thread resumed its conversation");
     }
