@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import type { CustomTool } from "@ag-ui-antigravity/harness";
 import { getState, setState } from "@ag-ui-antigravity/hitl";
 
@@ -12,23 +13,6 @@ export interface TaskProgressToolOptions {
   stepDelayMs: number;
 }
 
-function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, milliseconds);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /**
  * `run_task`: the model hands over a plan, and the tool works through it, writing the progress to
@@ -56,7 +40,7 @@ export function createTaskProgressTool(options: TaskProgressToolOptions): Custom
       const steps: TaskStep[] = descriptions.map((description) => ({ description, status: "pending" }));
       setState({ ...base, steps });
       for (const step of steps) {
-        await wait(options.stepDelayMs, context.signal);
+        await delay(options.stepDelayMs, undefined, { signal: context.signal });
         step.status = "completed";
         setState({ ...base, steps });
       }

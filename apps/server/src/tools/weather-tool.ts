@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
 import type { CustomTool } from "@ag-ui-antigravity/harness";
 
 /** The structured result the dojo's weather card reads (snake_case, as the AG-UI dojo's pages do). */
@@ -43,23 +44,6 @@ export function simulatedWeather(location: string): WeatherReport {
 /** How long the simulated lookup takes: about a quick real weather API's round trip. */
 export const weatherLookupMs = 400;
 
-function lookupDelay(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, milliseconds);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 export const getWeatherTool: CustomTool = {
   name: "get_weather",
@@ -75,7 +59,7 @@ export const getWeatherTool: CustomTool = {
   },
   handler: async (args, context) => {
     // A real weather service takes a moment; so does the simulation, so the page's pending card is seen.
-    await lookupDelay(weatherLookupMs, context.signal);
+    await delay(weatherLookupMs, undefined, { signal: context.signal });
     return simulatedWeather(typeof args["location"] === "string" ? args["location"] : "");
   },
 };
