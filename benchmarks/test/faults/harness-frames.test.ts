@@ -42,9 +42,11 @@ describe("malformed and unknown harness frames", () => {
     await stack.close();
     const reports = stack.logger.matching(/protocol drift/, "warn");
     expect(reports).toHaveLength(1);
-    const drift = reports[0]!.details["drift"] as { enumValues: DriftCount[]; unknownFields: DriftCount[]; total: number };
+    const drift = reports[0]!.details["drift"] as { enumValues: DriftCount[]; unknownFields: DriftCount[]; invalidMessages: DriftCount[]; total: number };
     expect(drift.unknownFields.map((entry) => entry.value)).toEqual(expect.arrayContaining(["futureField", "brandNewEvent"]));
     expect(drift.enumValues.map((entry) => entry.value)).toContain("STATE_FROM_THE_FUTURE");
-    expect(drift.total).toBeGreaterThanOrEqual(3);
+    // The frame that was not JSON is named in the report too, not only in the log line.
+    expect(drift.invalidMessages.map((entry) => [entry.value, entry.count])).toEqual([["not JSON", 1]]);
+    expect(drift.total).toBeGreaterThanOrEqual(4);
   });
 });

@@ -1,5 +1,6 @@
 import type WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
+import { ProtocolError } from "../protocol/protocol-error.js";
 import { AsyncQueue } from "../internal/async-queue.js";
 import { abortReason, linkSignals, settleWithin, throwIfAborted } from "../internal/abort.js";
 import type { HarnessLogger } from "../observability/logger.js";
@@ -498,6 +499,7 @@ export class Conversation {
       event = parseOutputEvent(text, { drift: this.#host.drift });
     } catch (error) {
       this.#logger.warn("ignoring a message from the harness that does not parse", { error: error instanceof Error ? error.message : String(error) });
+      this.#host.drift.record({ kind: "invalid-message", path: "OutputEvent", reason: invalidMessageReason(error) });
       return;
     }
     const kind = outputEventKind(event);
@@ -680,4 +682,14 @@ export class Conversation {
       this.#logger.debug(`could not send ${messageKey}`, { error: error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+/** A short, stable reason for a dropped message, so drift counts group alike failures. */
+function invalidMessageReason(error: unknown): string {
+  if (!ProtocolError.isInstance(error)) return "unreadable";
+  const issue = error.details.issues?.[0];
+  if (issue === undefined) return error.code;
+  if (issue.message === "invalid JSON") return "not JSON";
+  const path = issue.path.join(".");
+  return `${path === "" ? "(root)" : path}: ${issue.message}`.slice(0, 200);
 }

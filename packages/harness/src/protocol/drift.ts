@@ -3,12 +3,14 @@ export type DriftEntry =
   /** An enum value that is not a known name (an unknown name, or any number). */
   | { kind: "enum-value"; path: string; value: string | number }
   /** A field name the message's schema does not declare. */
-  | { kind: "unknown-field"; path: string; key: string };
+  | { kind: "unknown-field"; path: string; key: string }
+  /** A whole message that could not be used (not JSON, or not the message it should be); `reason` says which part. */
+  | { kind: "invalid-message"; path: string; reason: string };
 
 export interface DriftCount {
   kind: DriftEntry["kind"];
   path: string;
-  /** The enum value (enum-value) or the field name (unknown-field). */
+  /** The enum value (enum-value), the field name (unknown-field) or the reason (invalid-message). */
   value: string | number;
   count: number;
 }
@@ -16,6 +18,8 @@ export interface DriftCount {
 export interface DriftReport {
   enumValues: DriftCount[];
   unknownFields: DriftCount[];
+  /** Messages dropped because they did not parse; the client logs each and carries on. */
+  invalidMessages: DriftCount[];
   /** Sum of all counts. */
   total: number;
 }
@@ -34,7 +38,7 @@ export class DriftRegistry {
   readonly #counts = new Map<string, DriftCount>();
 
   record(entry: DriftEntry): void {
-    const value = entry.kind === "enum-value" ? entry.value : entry.key;
+    const value = entry.kind === "enum-value" ? entry.value : entry.kind === "unknown-field" ? entry.key : entry.reason;
     const key = JSON.stringify([entry.kind, entry.path, typeof value, value]);
     const existing = this.#counts.get(key);
     if (existing === undefined) {
@@ -47,12 +51,13 @@ export class DriftRegistry {
   snapshot(): DriftReport {
     const enumValues: DriftCount[] = [];
     const unknownFields: DriftCount[] = [];
+    const invalidMessages: DriftCount[] = [];
     let total = 0;
     for (const count of this.#counts.values()) {
-      (count.kind === "enum-value" ? enumValues : unknownFields).push({ ...count });
+      (count.kind === "enum-value" ? enumValues : count.kind === "unknown-field" ? unknownFields : invalidMessages).push({ ...count });
       total += count.count;
     }
-    return { enumValues, unknownFields, total };
+    return { enumValues, unknownFields, invalidMessages, total };
   }
 
   reset(): void {
