@@ -12,7 +12,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { featureById, features, type Feature, type FeatureId } from "../src/features/featureCatalog.js";
 import { chromiumPath, launchChromium } from "./support/browser.js";
-import { descendantPids, dojoDistDirectory, isProcessAlive, startServer, type RunningServer } from "./support/startServer.js";
+import { descendantPids, isProcessAlive } from "@ag-ui-antigravity/testing";
+import { dojoDistDirectory, startServer, type RunningServer } from "./support/startServer.js";
 
 const failureScreenshots = fileURLToPath(new URL("../test-results/", import.meta.url));
 const readmeScreenshots = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));

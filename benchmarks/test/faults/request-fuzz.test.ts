@@ -1,10 +1,10 @@
 // 10 000 hostile request bodies against a real server: each must get a 4xx JSON reason without
 // reaching the agent, the server must keep serving, and its heap must come back to where it was.
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
 import { gzipSync } from "node:zlib";
 import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, ThreadClient, reliabilityModel, runInput, settledHeapBytes, startStack } from "../support/stack.js";
+import { type RawReply, type Stack, ThreadClient, postRaw, reliabilityModel, runInput, settledHeapBytes, startStack } from "../support/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -138,26 +138,8 @@ function fuzzCase(index: number, random: () => number): FuzzCase {
   return { kind: "big-invalid", body: Buffer.from(body), headers: json, statuses: [400] };
 }
 
-interface Reply {
-  status: number;
-  body: string;
-}
-
-function send(url: URL, agent: Agent, fuzz: FuzzCase): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      { method: "POST", agent, headers: { ...fuzz.headers, accept: "text/event-stream", "content-length": String(fuzz.body.length) } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(fuzz.body);
-  });
+function send(url: URL, agent: Agent, fuzz: FuzzCase): Promise<RawReply> {
+  return postRaw(url, agent, fuzz.body, fuzz.headers);
 }
 
 describe("hostile request bodies", () => {
@@ -177,7 +159,7 @@ describe("hostile request bodies", () => {
         Array.from({ length: 50 }, async () => {
           for (let index = next++; index < subset.length; index = next++) {
             const fuzz = subset[index]!;
-            let reply: Reply;
+            let reply: RawReply;
             try {
               reply = await send(url, agent, fuzz);
             } catch (error) {

@@ -1,7 +1,7 @@
 // Many runs and many threads: per-thread exclusion, and memory held to the configured caps.
 // packages/express/test/e2e/faults.e2e.test.ts checks one 409 against a slow run; here both runs
 // start at the same instant, on many threads at once.
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
 import { randomUUID } from "node:crypto";
 import { AbstractAgent } from "@ag-ui/client";
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
@@ -10,7 +10,7 @@ import { createAntigravityApp } from "@ag-ui-antigravity/express";
 import { expectNoChildProcesses, listenOnEphemeralPort } from "@ag-ui-antigravity/testing";
 import { type Observable, of } from "rxjs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, reliabilityModel, runInput, settledHeapBytes, startStack, userMessage } from "../support/stack.js";
+import { type RawReply, type Stack, postRaw, reliabilityModel, runInput, settledHeapBytes, startStack, userMessage } from "../support/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -21,27 +21,8 @@ afterAll(async () => {
   await expectNoChildProcesses();
 });
 
-interface Reply {
-  status: number;
-  body: string;
-}
-
-function post(url: URL, agent: Agent, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      { method: "POST", agent, headers: { "content-type": "application/json", accept: "text/event-stream", "content-length": String(payload.length), ...headers } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(payload);
-  });
+function post(url: URL, agent: Agent, body: unknown, headers: Record<string, string> = {}): Promise<RawReply> {
+  return postRaw(url, agent, Buffer.from(JSON.stringify(body)), { "content-type": "application/json", ...headers });
 }
 
 const eventTypes = (body: string): string[] =>

@@ -3,6 +3,7 @@
 // packages/express/test/e2e/e2e-harness.ts, plus what the fault cases need on top: a recording
 // logger, the pool's pids, and the agents' own state.
 import { randomUUID } from "node:crypto";
+import { type Agent, request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -168,4 +169,31 @@ export async function settledHeapBytes(): Promise<number> {
     await new Promise((resolve) => setImmediate(resolve));
   }
   return process.memoryUsage().heapUsed;
+}
+
+/** What a raw POST got back. */
+export interface RawReply {
+  status: number;
+  body: string;
+}
+
+/**
+ * POSTs `body` as is over a keep-alive `agent` (node:http, not fetch: the fuzz cases need bodies and
+ * headers fetch would rewrite, and thousands of requests need pooled connections).
+ */
+export function postRaw(url: URL, agent: Agent, body: Buffer, headers: Record<string, string> = {}): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: "POST", agent, headers: { accept: "text/event-stream", ...headers, "content-length": String(body.length) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
 }

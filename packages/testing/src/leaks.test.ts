@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { activeHandleCounts, childPidsOf, expectNoActiveHandles, expectNoChildProcesses, isProcessAlive } from "./leaks.js";
+import { activeHandleCounts, childPidsOf, descendantPids, expectNoActiveHandles, expectNoChildProcesses, isProcessAlive } from "./leaks.js";
 import { loadProtocolFixture, protocolFixtureNames } from "./protocol-fixtures.js";
 
 describe("leak checks", () => {
@@ -33,5 +33,22 @@ describe("active handle checks", () => {
     await expect(expectNoActiveHandles({ baseline, graceMs: 100 })).rejects.toThrow(/TCPServerWrap/);
     await new Promise((resolve) => server.close(resolve));
     await expectNoActiveHandles({ baseline, graceMs: 1_000 });
+  });
+});
+
+describe("descendantPids", () => {
+  it("sees grandchildren, not only children", async () => {
+    const child = spawn(process.execPath, ["-e", "require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' }); setTimeout(() => {}, 60000)"], { stdio: "ignore", detached: true });
+    await new Promise((resolve) => child.once("spawn", resolve));
+    let descendants: number[] = [];
+    for (let attempt = 0; attempt < 100 && descendants.length < 2; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      descendants = descendantPids();
+    }
+    expect(descendants).toContain(child.pid);
+    expect(descendants.length).toBeGreaterThanOrEqual(2);
+    process.kill(-child.pid!, "SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    await expectNoChildProcesses();
   });
 });

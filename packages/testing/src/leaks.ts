@@ -1,22 +1,41 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-/** Pids of the live (non-zombie) processes whose parent is `parentPid`, read from /proc. */
-export function childPidsOf(parentPid: number = process.pid): number[] {
-  const children: number[] = [];
+/** Live (non-zombie) processes by parent pid, read from /proc. */
+function liveChildrenByParent(): Map<number, number[]> {
+  const childrenOf = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // The command name may contain spaces and parentheses; the fields after the last ")" are fixed.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const state = fields[0];
-      const ppid = Number(fields[1]);
-      if (ppid === parentPid && state !== "Z") children.push(Number(entry));
+      const [state, parent] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (state === "Z") continue;
+      const siblings = childrenOf.get(Number(parent)) ?? [];
+      siblings.push(Number(entry));
+      childrenOf.set(Number(parent), siblings);
     } catch {
       // The process exited between readdir and read.
     }
   }
-  return children;
+  return childrenOf;
+}
+
+/** Pids of the live (non-zombie) processes whose parent is `parentPid`, read from /proc. */
+export function childPidsOf(parentPid: number = process.pid): number[] {
+  return liveChildrenByParent().get(parentPid) ?? [];
+}
+
+/** Pids of the live processes descended from `rootPid` (children, grandchildren, ...), read from /proc. */
+export function descendantPids(rootPid: number = process.pid): number[] {
+  const childrenOf = liveChildrenByParent();
+  const found: number[] = [];
+  const queue = [...(childrenOf.get(rootPid) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    found.push(pid);
+    queue.push(...(childrenOf.get(pid) ?? []));
+  }
+  return found;
 }
 
 /** True when a process with this pid exists and is not a zombie. */

@@ -6,10 +6,11 @@
 // DOJO_TEST_SERVER_URL points the tests at a server that is already running instead (for example
 // `pnpm start` on :8027); that server must run the emulator and serve this package's dist.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { descendantPids, isProcessAlive } from "@ag-ui-antigravity/testing";
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234 — the dojo is at `${baseUrl}/dojo/`. */
@@ -32,43 +33,6 @@ export const taskStepMs = 600;
 const startupTimeoutMs = 30_000;
 /** The server promises to stop within 10 s of SIGTERM; a little slack for a loaded machine. */
 const shutdownTimeoutMs = 15_000;
-
-/** Pids of the live (non-zombie) processes descended from `rootPid`, read from /proc. */
-export function descendantPids(rootPid: number): number[] {
-  const childrenOf = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // The command name may hold spaces and parentheses; the fields after the last ")" are fixed.
-      const [state, parent] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (state === "Z") continue;
-      const siblings = childrenOf.get(Number(parent)) ?? [];
-      siblings.push(Number(entry));
-      childrenOf.set(Number(parent), siblings);
-    } catch {
-      // The process exited between readdir and read.
-    }
-  }
-  const found: number[] = [];
-  const queue = [...(childrenOf.get(rootPid) ?? [])];
-  while (queue.length > 0) {
-    const pid = queue.shift() as number;
-    found.push(pid);
-    queue.push(...(childrenOf.get(pid) ?? []));
-  }
-  return found;
-}
-
-/** True when a process with this pid exists and is not a zombie. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 function describeProcess(pid: number): string {
   try {
