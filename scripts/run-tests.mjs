@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The whole test suite: build, typecheck and lint every package, smoke-test the packed tarballs,
-// run every package's tests, then print one `N passed, N failed` line summed over all of them so a
+// check them against CopilotKit and plain npm, run every package's tests, then print one `N passed, N failed` line summed over all of them so a
 // run that executed no test is visible to CI.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -18,6 +18,8 @@ for (const dir of workspaceDirs) rmSync(join(dir, ".vitest-report.json"), { forc
 const steps = [
   ["pnpm", ["exec", "turbo", "run", "build", "typecheck", "lint"]],
   ["node", ["scripts/smoke-packed.mjs"]],
+  // CopilotKit and plain-npm compatibility of the packed packages (needs the npm registry).
+  ["node", ["scripts/compat-copilotkit.mjs"]],
   // --continue: one failing package must not hide the results of the others.
   ["pnpm", ["exec", "turbo", "run", "test", "--concurrency=1", "--continue"]],
 ];
@@ -41,10 +43,11 @@ let failed = 0;
 let skipped = 0;
 for (const [command, args] of steps) {
   const { code, output } = await runStep(command, args);
-  const smoke = /^smoke: (\d+) passed, (\d+) failed$/m.exec(output);
-  if (smoke) {
-    passed += Number(smoke[1]);
-    failed += Number(smoke[2]);
+  // The packed-artifact scripts (smoke, compat) end with their own `name: N passed, N failed` line.
+  const summary = /^(?:smoke|compat): (\d+) passed, (\d+) failed$/m.exec(output);
+  if (summary) {
+    passed += Number(summary[1]);
+    failed += Number(summary[2]);
   }
   if (code !== 0) {
     exitCode = code;

@@ -3,12 +3,11 @@
 // imports and requires each entry point under plain Node. Vitest's resolver hides ESM/CJS interop
 // bugs; this does not (house rule 4).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { packPublishedPackages } from "./lib/pack-packages.mjs";
 
-const root = new URL("..", import.meta.url).pathname;
-const packagesDir = join(root, "packages");
 const workDir = mkdtempSync(join(tmpdir(), "agui-antigravity-smoke-"));
 let failures = 0;
 let checks = 0;
@@ -16,11 +15,8 @@ let checks = 0;
 try {
   const tarballs = [];
   const entries = [];
-  for (const dir of readdirSync(packagesDir)) {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, dir, "package.json"), "utf8"));
-    if (manifest.private) continue;
-    const output = execFileSync("pnpm", ["pack", "--pack-destination", workDir], { cwd: join(packagesDir, dir), encoding: "utf8" });
-    tarballs.push(output.trim().split("\n").pop());
+  for (const { manifest, tarball } of packPublishedPackages(workDir)) {
+    tarballs.push(tarball);
     for (const subpath of Object.keys(manifest.exports ?? {})) {
       if (subpath === "./package.json") continue;
       entries.push(subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`);

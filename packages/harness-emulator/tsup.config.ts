@@ -1,13 +1,10 @@
 import { defineConfig } from "tsup";
+import { publishedBuildOptions } from "../../tsup.shared.mjs";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/bin.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  splitting: false,
-  // The scenario loader locates the package's scenarios/ folder through import.meta.url, also in the CJS build.
-  shims: true,
-});
+// Two builds side by side, so neither cleans (the package's build script empties dist first).
+// The scenario loader locates the package's scenarios/ folder through import.meta.url, also in the CJS build.
+export default defineConfig([
+  { ...publishedBuildOptions, entry: ["src/index.ts"], clean: false, shims: true },
+  // The executable is run by path, never imported: one ESM file is the whole bin.
+  { ...publishedBuildOptions, entry: ["src/bin.ts"], format: ["esm"], dts: false, clean: false, shims: true },
+]);

@@ -1,11 +1,4 @@
 import { defineConfig } from "tsup";
+import { publishedBuildOptions } from "../../tsup.shared.mjs";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  splitting: false,
-});
+export default defineConfig({ ...publishedBuildOptions, entry: ["src/index.ts"] });

@@ -10,9 +10,14 @@ describe("emulator scenarios", () => {
     expect(files).toEqual(demoFeatures.map((feature) => `${feature}.json`).sort());
   });
 
-  it.each(demoFeatures)("%s validates against the emulator's scenario schema and ends with a catch-all rule", async (feature) => {
+  it.each(demoFeatures)("%s validates against the emulator's scenario schema and ends with the demo scenario's rules", async (feature) => {
     const scenario = await loadScenario(scenarioPath(feature));
+    const demo = loadScenario("demo");
     expect(scenario.name).toBe(feature);
-    expect(scenario.rules.at(-1)?.when).toEqual(expect.not.objectContaining({ text: expect.anything() }));
+    expect(scenario.fallback).toBe("demo");
+    // Its own rules first, then every demo rule (call a tool named in the message, …, echo), the same objects.
+    expect(scenario.rules.slice(-demo.rules.length)).toEqual(demo.rules);
+    expect(scenario.rules.length).toBeGreaterThan(demo.rules.length);
+    expect(demo.rules.at(-1)?.when).toEqual({});
   });
 });

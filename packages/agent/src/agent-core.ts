@@ -2,6 +2,7 @@ import type { AgentCapabilities, AGUIEvent, RunAgentInput } from "@ag-ui/core";
 import type { ConversationConfig, ToolCallContext } from "@ag-ui-antigravity/harness";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
+import { StartupFailureWarning } from "./logging/startup-failure-warning.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { AgentError } from "./errors/agent-error.js";
 import { resolveHarnessBinary } from "./harness-binary.js";
@@ -25,6 +26,7 @@ export interface AgentStats {
 export class AgentCore {
   readonly options: AntigravityAgentOptions;
   readonly #logger: AntigravityAgentLogger;
+  readonly #startupFailure: StartupFailureWarning;
   readonly #sessions: SessionManager<AntigravitySession>;
   readonly #threads: ThreadStore;
   readonly #ownsPool: boolean;
@@ -39,6 +41,7 @@ export class AgentCore {
     }
     this.options = options;
     this.#logger = options.logger ?? {};
+    this.#startupFailure = new StartupFailureWarning(options.logger);
     this.#ownsPool = !(options.pool instanceof HarnessPool);
     this.#threads = new ThreadStore({
       ...(options.saveDir === undefined ? {} : { directory: options.saveDir }),
@@ -95,7 +98,8 @@ export class AgentCore {
       });
     } catch (error) {
       const mapped = toRunError(error);
-      this.#logger.warn?.({ threadId: input.threadId, correlationId: mapped.correlationId, error }, "run refused");
+      const details = { threadId: input.threadId, correlationId: mapped.correlationId };
+      if (!this.#startupFailure.report(error, details)) this.#logger.warn?.({ ...details, error }, "run refused");
       yield mapped.event;
       return;
     } finally {

@@ -1,7 +1,7 @@
 import type { AgentCapabilities } from "@ag-ui/core";
 import type { ConversationConfig, ConversationHooks, CustomTool, ToolCallContext } from "@ag-ui-antigravity/harness";
 import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Where the harness comes from. Never chosen silently: `"discover"` (the default) looks for the real

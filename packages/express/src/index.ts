@@ -1,4 +1,5 @@
 export { createAntigravityApp } from "./app/create-antigravity-app.js";
+export type { AntigravityAppOptions, AntigravityCorsOptions } from "./app/app-options.js";
 export { createAgentRouter } from "./routes/create-agent-router.js";
 export type { AgentOrAgents } from "./options/agent-registry.js";
 export {

@@ -47,7 +47,14 @@ export function toRunError(error: unknown): MappedRunError {
   }
   if (HarnessError.isInstance(error)) {
     const messages: Partial<Record<string, string>> = {
-      HARNESS_NOT_FOUND: "No Antigravity harness binary was found on the server.",
+      // Said to the client, so no paths: the server log lists where the agent looked.
+      HARNESS_NOT_FOUND:
+        "No Antigravity harness (localharness) was found on the server. Install it with `pip install google-antigravity` " +
+        'or set ANTIGRAVITY_HARNESS_PATH; to develop without a key, create the agent with harness: "emulator". The server log lists where it looked.',
+      SPAWN_FAILED:
+        "The Antigravity harness could not be started. If the server is bundled, keep @ag-ui-antigravity/harness-emulator " +
+        "external; the server log has the reason.",
+      HANDSHAKE_FAILED: "The Antigravity harness started but did not complete its handshake; the server log has the reason.",
       CONFIG_INVALID: "The agent's configuration was refused.",
       CONNECTION_CLOSED: "The connection to the Antigravity harness was lost; the next run rebuilds it.",
       TIMEOUT: "The Antigravity turn took too long and was stopped.",

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** What a thread needs to continue after its live session is gone (swept, evicted, server restarted). */
 export interface ThreadRecord {

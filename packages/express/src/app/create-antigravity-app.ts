@@ -2,25 +2,28 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { sendHttpError } from "../errors/http-error.js";
 import { toBindingLogger } from "../logging/logger.js";
 import type { AgentOrAgents } from "../options/agent-registry.js";
-import type { AgentRouterOptions } from "../options/binding-options.js";
 import { createAgentRouter } from "../routes/create-agent-router.js";
 import { referenceFailure } from "../run/failure-reference.js";
+import { resolveAppOptions, type AntigravityAppOptions } from "./app-options.js";
 
 /**
  * A ready Express app serving one AG-UI agent (or a map of them) with the routes of
  * `createAgentRouter`, plus JSON 404s for anything else and a last-resort JSON 500. Call
- * `.listen(port)` on it, or mount it inside another app.
+ * `.listen(port)` on it, or mount it inside another app. `cors` and `beforeRoutes` run ahead of
+ * every route, since middleware added with `app.use()` afterwards would only see unknown routes.
  *
  * @example
  * ```ts
  * createAntigravityApp({ chat: chatAgent }).listen(8027);
  * ```
  */
-export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: AgentRouterOptions = {}): Express {
-  const logger = toBindingLogger(options.logger);
+export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: AntigravityAppOptions = {}): Express {
+  const { routerOptions, before } = resolveAppOptions(options);
+  const logger = toBindingLogger(routerOptions.logger);
   const app = express();
   app.disable("x-powered-by");
-  app.use(createAgentRouter(agentOrAgents, options));
+  for (const middleware of before) app.use(middleware);
+  app.use(createAgentRouter(agentOrAgents, routerOptions));
 
   const notFound: RequestHandler = (_request, response) => {
     sendHttpError(response, { status: 404, code: "NOT_FOUND", message: "No route matches this method and path." });

@@ -22,6 +22,14 @@ export const DEFAULT_RUN_ERROR_STATUSES: Readonly<Record<string, number>> = Obje
   INTERRUPTS_PENDING: 409,
   HISTORY_DIVERGED: 409,
   SESSION_LIMIT: 503,
+  // The harness cannot be found or started, or the agent is closing: nothing can run until an
+  // operator acts, so the client gets a 503 with the reason instead of a 200 that streams one error.
+  HARNESS_NOT_FOUND: 503,
+  SPAWN_FAILED: 503,
+  SPAWN_BACKOFF: 503,
+  HANDSHAKE_FAILED: 503,
+  POOL_CLOSED: 503,
+  AGENT_CLOSED: 503,
 });
 
 /**

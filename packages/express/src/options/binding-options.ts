@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { AuthorizeRequest } from "../auth/principal.js";
 import { DEFAULT_MAX_THREAD_OWNERS } from "../auth/thread-ownership.js";
 import { ExpressBindingError } from "../errors/express-binding-error.js";

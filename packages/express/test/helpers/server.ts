@@ -1,7 +1,7 @@
 import { HttpAgent } from "@ag-ui/client";
 import { expectNoActiveHandles, listenOnEphemeralPort, type EphemeralServer } from "@ag-ui-antigravity/testing";
 import { afterAll, afterEach } from "vitest";
-import { createAntigravityApp, type AgentOrAgents, type AgentRouterOptions } from "../../src/index.js";
+import { createAntigravityApp, type AgentOrAgents, type AntigravityAppOptions } from "../../src/index.js";
 
 const openServers: EphemeralServer[] = [];
 
@@ -21,7 +21,7 @@ export function closeServersAfterEach(): void {
 }
 
 /** Serves the app on port 0; the server is closed after the current test. */
-export async function serveAgents(agents: AgentOrAgents, options: AgentRouterOptions = {}): Promise<EphemeralServer> {
+export async function serveAgents(agents: AgentOrAgents, options: AntigravityAppOptions = {}): Promise<EphemeralServer> {
   const server = await listenOnEphemeralPort(createAntigravityApp(agents, options));
   openServers.push(server);
   return server;

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { StepUpdate } from "../wire/output-messages.js";
 
 /** Token counts per trajectory, as plain numbers (rendered to uint64 strings on the wire). */

@@ -28,6 +28,21 @@ describe("scenario loading", () => {
     }
   });
 
+  it("appends a fallback scenario's rules after a scenario's own, by name or relative path, and refuses cycles", () => {
+    const directory = mkdtempSync(join(tmpdir(), "scenario-"));
+    const own = { name: "own", when: { text: "weather" }, actions: [{ type: "text-emit", text: "sunny" }] };
+    writeFileSync(join(directory, "feature.json"), JSON.stringify({ name: "feature", rules: [own], fallback: "demo" }));
+    const feature = loadScenario(join(directory, "feature.json"));
+    expect(feature.rules.map((rule) => rule.name)).toEqual(["own", ...loadScenario("demo").rules.map((rule) => rule.name)]);
+
+    writeFileSync(join(directory, "chained.json"), JSON.stringify({ name: "chained", rules: [], fallback: "./feature.json" }));
+    expect(loadScenario(join(directory, "chained.json")).rules).toEqual(feature.rules);
+
+    writeFileSync(join(directory, "a.json"), JSON.stringify({ name: "a", rules: [], fallback: "./b.json" }));
+    writeFileSync(join(directory, "b.json"), JSON.stringify({ name: "b", rules: [], fallback: "./a.json" }));
+    expect(() => loadScenario(join(directory, "a.json"))).toThrow(/cycle/);
+  });
+
   it("fails with SCENARIO_NOT_FOUND for unknown names", () => {
     expect(() => loadScenario("does-not-exist")).toThrow(expect.objectContaining({ code: "SCENARIO_NOT_FOUND" }));
   });

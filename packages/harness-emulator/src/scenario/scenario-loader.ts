@@ -31,17 +31,25 @@ export function parseScenario(value: unknown, origin: string): Scenario {
 
 const cache = new Map<string, Scenario>();
 
-/** Loads a scenario by builtin name (`demo`) or by JSON file path; results are cached per process. */
+/**
+ * Loads a scenario by builtin name (`demo`) or by JSON file path; results are cached per process.
+ * A scenario with a `fallback` gets that scenario's rules after its own (chains allowed, cycles refused).
+ */
 export function loadScenario(reference: string, options: { cwd?: string } = {}): Scenario {
+  return loadWithFallbacks(reference, options.cwd, []);
+}
+
+function loadWithFallbacks(reference: string, cwd: string | undefined, chain: readonly string[]): Scenario {
   const path = looksLikePath(reference)
     ? isAbsolute(reference)
       ? reference
-      : resolve(options.cwd ?? process.cwd(), reference)
+      : resolve(cwd ?? process.cwd(), reference)
     : (() => {
         const directory = builtinScenarioDirectory();
         if (directory === undefined) throw new EmulatorError("SCENARIO_NOT_FOUND", "the built-in scenarios folder is missing");
         return join(directory, `${reference}.json`);
       })();
+  if (chain.includes(path)) throw new EmulatorError("SCENARIO_INVALID", `scenario fallbacks form a cycle: ${[...chain, path].join(" -> ")}`);
   const cached = cache.get(path);
   if (cached !== undefined) return cached;
   let text: string;
@@ -56,7 +64,11 @@ export function loadScenario(reference: string, options: { cwd?: string } = {}):
   } catch (error) {
     throw new EmulatorError("SCENARIO_INVALID", `scenario ${path} is not valid JSON`, { cause: error });
   }
-  const scenario = parseScenario(json, path);
+  const parsed = parseScenario(json, path);
+  const scenario =
+    parsed.fallback === undefined
+      ? parsed
+      : { ...parsed, rules: [...parsed.rules, ...loadWithFallbacks(parsed.fallback, dirname(path), [...chain, path]).rules] };
   cache.set(path, scenario);
   return scenario;
 }

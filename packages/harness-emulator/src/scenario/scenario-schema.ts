@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 const streamOptions = {
   /** Characters per delta; defaults to the ANTIGRAVITY_EMULATOR_CHUNK_SIZE knob. */
@@ -115,5 +115,10 @@ export const scenarioSchema = z.object({
   quirks: z.object({ triggerCrashOnEmpty: z.boolean().optional() }).optional(),
   /** First matching rule wins. */
   rules: z.array(scenarioRuleSchema),
+  /**
+   * Another scenario (a built-in name such as `demo`, or a path relative to this file) whose rules
+   * are tried after these: a scenario scripts its own cases and reuses that one's for the rest.
+   */
+  fallback: z.string().min(1).optional(),
 });
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { EmulatorError } from "../errors/emulator-error.js";
 import { normalizeKeys } from "./key-case.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tools.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { HarnessError } from "../errors/harness-error.js";
 import type { InputEvent } from "../protocol/messages.js";
 

@@ -1,2 +1,4 @@
-/** Sent as ClientInfo.version; kept in step with package.json by a unit test. */
-export const HARNESS_PACKAGE_VERSION = "0.1.0";
+import packageJson from "../../package.json" with { type: "json" };
+
+/** Sent as ClientInfo.version; read from package.json so a release bump cannot leave it behind. */
+export const HARNESS_PACKAGE_VERSION: string = packageJson.version;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import {
   AGENT_MODE_VALUES,
   AUTH_PROVIDER_TYPE_VALUES,

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import type { DriftEntry, DriftRegistry } from "./drift.js";
 import {
   HarnessConfigSchema,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { DriftEntry } from "./drift.js";
 import { knownEnumNames } from "./wire-types.js";
 

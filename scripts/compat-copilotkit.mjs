@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+// The compatibility job: what a CopilotKit user and an npm user do, with the packed tarballs.
+//  1. Installs them with plain npm (no --force, no --legacy-peer-deps) next to the latest
+//     @copilotkit/runtime, the @ag-ui/client version that runtime pins, and @copilotkit/core.
+//  2. Type-checks the README's "Using with CopilotKit" snippets (in process and remote): strict,
+//     skipLibCheck false, under moduleResolution nodenext and bundler.
+//  3. Drives chat, a frontend tool, an approval interrupt + resume, and stop through @copilotkit/core,
+//     remote (HttpAgent → apps/server) and in process (scripts/compat/drive-copilotkit.mjs).
+//  4. Pastes the README's quick example verbatim into an empty project with only the two public
+//     packages + express installed, runs it with no key, then with harness "discover" and no harness
+//     on the machine, which must answer 503 with the reason and say why once in the log.
+// Prints `compat: N passed, N failed`, which scripts/run-tests.mjs adds to the suite's total.
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { packPublishedPackages, repositoryRoot } from "./lib/pack-packages.mjs";
+
+const workDir = mkdtempSync(join(tmpdir(), "agui-antigravity-compat-"));
+const tsc = join(repositoryRoot, "node_modules", ".bin", "tsc");
+const npmInstall = ["install", "--no-audit", "--no-fund", "--loglevel=error"];
+let passed = 0;
+let failed = 0;
+
+function record(name, error) {
+  if (error === undefined) {
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } else {
+    failed += 1;
+    console.log(`FAIL ${name}\n${String(error instanceof Error ? error.message : error).trim()}`);
+  }
+}
+
+/** Runs a check; returns whether it passed. */
+async function check(name, body) {
+  try {
+    await body();
+    record(name);
+    return true;
+  } catch (error) {
+    record(name, error);
+    return false;
+  }
+}
+
+function run(command, args, options) {
+  try {
+    return execFileSync(command, args, { encoding: "utf8", stdio: "pipe", ...options });
+  } catch (error) {
+    throw new Error(`${command} ${args.join(" ")} failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`.slice(0, 6000));
+  }
+}
+
+/** The fenced block that follows `<!-- marker -->` in the root README. */
+function readmeBlock(marker) {
+  const readme = readFileSync(join(repositoryRoot, "README.md"), "utf8");
+  const match = new RegExp(`<!-- ${marker} -->\\s*\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (match === null) throw new Error(`README.md has no code block after <!-- ${marker} -->`);
+  return match[1];
+}
+
+function writeJson(path, value) {
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Starts `node file` and resolves with the child and the first URL it prints on stdout. */
+async function startServer(file, { cwd, env }) {
+  const child = spawn(process.execPath, [file], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file} printed no URL within 60 s:\n${stdout}${stderr}`)), 60_000);
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      const found = /http:\/\/(?:127\.0\.0\.1|localhost):\d+/.exec(stdout);
+      if (found !== null) {
+        clearTimeout(timer);
+        resolve(found[0]);
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited with ${code}:\n${stdout}${stderr}`));
+    });
+  });
+  return { child, url, output: () => ({ stdout, stderr }) };
+}
+
+async function stopServer(server) {
+  if (server.child.exitCode !== null) return;
+  server.child.kill("SIGTERM");
+  await once(server.child, "exit");
+}
+
+function runInput(text) {
+  return {
+    threadId: `compat-${Math.random().toString(36).slice(2)}`,
+    runId: "run-1",
+    messages: [{ id: "m1", role: "user", content: text }],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
+}
+
+function postRun(url, text) {
+  return fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(runInput(text)) });
+}
+
+async function copilotKitProject(tarballs) {
+  const runtime = JSON.parse(run("npm", ["view", "@copilotkit/runtime@latest", "version", "dependencies", "--json"]));
+  const clientVersion = runtime.dependencies["@ag-ui/client"];
+  console.log(`compat: @copilotkit/runtime ${runtime.version} (its @ag-ui/client ${clientVersion}), @copilotkit/core ${runtime.version}`);
+  const project = join(workDir, "copilotkit");
+  mkdirSync(project);
+  writeJson(join(project, "package.json"), { name: "compat-copilotkit", private: true, version: "0.0.0", type: "module" });
+  const installed = await check(`npm install next to @copilotkit/runtime ${runtime.version} (no --force, no --legacy-peer-deps)`, () => {
+    run(
+      "npm",
+      [
+        ...npmInstall,
+        ...tarballs,
+        `@copilotkit/runtime@${runtime.version}`,
+        `@copilotkit/core@${runtime.version}`,
+        `@ag-ui/client@${clientVersion}`,
+        "express@^5",
+        "@types/express@^5",
+        "@types/node@^20",
+      ],
+      { cwd: project },
+    );
+  });
+  if (!installed) return;
+
+  await check("one @ag-ui/client copy serves CopilotKit and the agent", () => {
+    const paths = run("npm", ["ls", "@ag-ui/client", "--all", "--parseable"], { cwd: project }).trim().split("\n");
+    const copies = [...new Set(paths.filter((path) => path.endsWith(join("node_modules", "@ag-ui", "client"))))];
+    if (copies.length !== 1) throw new Error(`found ${copies.length} copies:\n${copies.join("\n")}`);
+  });
+
+  writeFileSync(join(project, "in-process.ts"), readmeBlock("copilotkit-in-process"));
+  writeFileSync(join(project, "remote.ts"), readmeBlock("copilotkit-remote"));
+  const strict = { strict: true, skipLibCheck: false, noEmit: true, target: "ES2022", lib: ["ES2023", "DOM"], types: ["node"], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true };
+  const resolutions = {
+    nodenext: { module: "NodeNext", moduleResolution: "NodeNext" },
+    bundler: { module: "ESNext", moduleResolution: "Bundler" },
+  };
+  for (const [name, resolution] of Object.entries(resolutions)) {
+    writeJson(join(project, `tsconfig.${name}.json`), { compilerOptions: { ...strict, ...resolution }, files: ["in-process.ts", "remote.ts"] });
+    await check(`README CopilotKit snippets type-check (strict, skipLibCheck false, ${name})`, () => {
+      let output = "";
+      try {
+        execFileSync(tsc, ["-p", `tsconfig.${name}.json`, "--pretty", "false"], { cwd: project, encoding: "utf8", stdio: "pipe" });
+      } catch (error) {
+        output = `${error.stdout ?? ""}${error.stderr ?? ""}`;
+      }
+      const errors = output.split("\n").filter((line) => /error TS\d+/.test(line));
+      // Errors inside other libraries' own declarations are theirs; ours and the snippets' are not.
+      const foreign = errors.filter((line) => line.startsWith("node_modules/") && !line.startsWith("node_modules/@ag-ui-antigravity/"));
+      for (const line of foreign) console.log(`     (not ours) ${line}`);
+      const ours = errors.filter((line) => !foreign.includes(line));
+      if (ours.length > 0 || (errors.length === 0 && output.trim() !== "")) throw new Error(ours.join("\n") || output);
+    });
+  }
+
+  // Remote: apps/server as built in the workspace, on the emulator, on a free port.
+  const demoServer = await startServer(join(repositoryRoot, "apps", "server", "dist", "main.js"), {
+    cwd: join(repositoryRoot, "apps", "server"),
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ANTIGRAVITY_DEMO_HARNESS: "emulator", DEMO_TASK_STEP_MS: "400", LOG_LEVEL: "warn" },
+  });
+  try {
+    copyFileSync(join(repositoryRoot, "scripts", "compat", "drive-copilotkit.mjs"), join(project, "drive-copilotkit.mjs"));
+    const drive = spawn(process.execPath, ["drive-copilotkit.mjs", demoServer.url], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    drive.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    let buffered = "";
+    const lines = [];
+    drive.stdout.on("data", (chunk) => {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        lines.push(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+      }
+    });
+    const timer = setTimeout(() => drive.kill("SIGKILL"), 5 * 60_000);
+    const [code] = await once(drive, "exit");
+    clearTimeout(timer);
+    let counted = 0;
+    for (const line of lines) {
+      const result = /^(ok|FAIL) +(.*)$/.exec(line);
+      if (result === null) continue;
+      counted += 1;
+      record(`CopilotKitCore → runtime → ${result[2].replace(/: .*$/s, "")}`, result[1] === "ok" ? undefined : result[2]);
+    }
+    if (code !== 0 && counted === 0) record("drive-copilotkit.mjs", `exited with ${code}:\n${lines.join("\n")}\n${stderr}`);
+  } finally {
+    await stopServer(demoServer);
+  }
+}
+
+async function readmeProject(tarballs) {
+  const project = join(workDir, "readme");
+  mkdirSync(project);
+  writeJson(join(project, "package.json"), { name: "compat-readme", private: true, version: "0.0.0", type: "module" });
+  // The public packages would come from the registry with their internal dependencies; here the
+  // internal ones are tarballs too, and npm adds the peers (@ag-ui/client, @ag-ui/core, rxjs) itself.
+  const installed = await check("README install line: the two public packages + express, plain npm", () => {
+    run("npm", [...npmInstall, ...tarballs, "express"], { cwd: project });
+  });
+  if (!installed) return;
+  const example = readmeBlock("quick-example");
+  writeFileSync(join(project, "server.mjs"), example);
+
+  await check("README quick example, pasted verbatim, answers a run with no key", async () => {
+    const server = await startServer("server.mjs", { cwd: project, env: { ...process.env, PORT: "0" } });
+    try {
+      const health = await fetch(`${server.url}/healthz`);
+      if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);
+      const answer = await postRun(`${server.url}/chat`, "Hello from the compat job");
+      const body = await answer.text();
+      if (answer.status !== 200 || !body.includes("TEXT_MESSAGE_CONTENT") || !body.includes("RUN_FINISHED")) {
+        throw new Error(`expected a streamed answer, got ${answer.status}:\n${body.slice(0, 2000)}`);
+      }
+    } finally {
+      await stopServer(server);
+    }
+  });
+
+  await check('harness "discover" with no harness: 503 with the reason, explained in one log line', async () => {
+    if (!example.includes('harness: "emulator"')) throw new Error('the README example no longer says harness: "emulator"');
+    writeFileSync(join(project, "discover.mjs"), example.replace('harness: "emulator"', 'harness: "discover"'));
+    // A machine without the harness: only node on PATH, no ANTIGRAVITY_HARNESS_PATH.
+    const env = { HOME: process.env.HOME ?? tmpdir(), PATH: dirname(process.execPath), PORT: "0" };
+    const server = await startServer("discover.mjs", { cwd: project, env });
+    try {
+      for (const attempt of [1, 2]) {
+        const answer = await postRun(`${server.url}/chat`, "Hello");
+        const text = await answer.text();
+        if (answer.status !== 503) throw new Error(`run ${attempt}: expected 503, got ${answer.status}: ${text.slice(0, 500)}`);
+        const body = JSON.parse(text);
+        if (body.error?.code !== "HARNESS_NOT_FOUND") throw new Error(`run ${attempt}: code ${body.error?.code}`);
+        for (const hint of ["pip install google-antigravity", 'harness: "emulator"']) {
+          if (!body.error.message.includes(hint)) throw new Error(`the 503 message does not say ${hint}: ${body.error.message}`);
+        }
+      }
+      const lines = server.output().stderr.split("\n").filter((line) => line.includes("cannot start the Antigravity harness"));
+      if (lines.length !== 1) throw new Error(`expected one log line, got ${lines.length}:\n${server.output().stderr}`);
+      if (!lines[0].includes("Searched")) throw new Error(`the log line does not say where it looked: ${lines[0]}`);
+    } finally {
+      await stopServer(server);
+    }
+  });
+}
+
+try {
+  const packed = packPublishedPackages(workDir);
+  const tarballs = packed.map((entry) => entry.tarball);
+  await copilotKitProject(tarballs);
+  await readmeProject(tarballs);
+} catch (error) {
+  record("compat job", error);
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+console.log(`compat: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
