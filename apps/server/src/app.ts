@@ -27,6 +27,10 @@ export interface DemoServerConfig {
   taskStepDelayMs?: number;
   /** Pool settings beyond the binary path and logger, e.g. a shorter idle grace in tests. */
   pool?: Partial<HarnessPoolSettings>;
+  /** Where conversations and the thread map persist; replicas of one deployment share it. Default: nowhere (memory only). */
+  saveDirectory?: string;
+  /** Names this server in `x-ag-ui-antigravity-replica` on every agent response; default no header. */
+  replicaId?: string;
 }
 
 export interface DemoServer {
@@ -70,6 +74,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       workspaceRoot,
       sandboxRoot,
       taskStepDelayMs: config.taskStepDelayMs ?? defaultTaskStepDelayMs,
+      ...(config.saveDirectory === undefined ? {} : { saveDirectory: config.saveDirectory }),
       logger: fieldsFirstLogger(logger, "agent"),
     });
   } catch (error) {
@@ -94,7 +99,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   );
   const drainGate = new DrainGate();
   app.use(drainGate.handler);
-  app.use(createAgentRouter(agents, { logger: fieldsFirstLogger(logger, "http") }));
+  app.use(createAgentRouter(agents, { logger: fieldsFirstLogger(logger, "http"), ...(config.replicaId === undefined ? {} : { replicaId: config.replicaId }) }));
   app.use(notFoundHandler);
   app.use(createErrorHandler(fieldsFirstLogger(logger, "http")));
 

@@ -31,7 +31,14 @@ async function main(): Promise<void> {
     logger.warn({ dojoDistDirectory }, "The dojo is not built, so /dojo/ explains how to build it: pnpm --filter @ag-ui-antigravity/dojo build (or pnpm start at the repository root).");
   }
 
-  const demo = await createDemoServer({ harness, logger, dojoDistDirectory, taskStepDelayMs: environment.taskStepDelayMs });
+  const demo = await createDemoServer({
+    harness,
+    logger,
+    dojoDistDirectory,
+    taskStepDelayMs: environment.taskStepDelayMs,
+    ...(environment.saveDirectory === undefined ? {} : { saveDirectory: environment.saveDirectory }),
+    ...(environment.replicaId === undefined ? {} : { replicaId: environment.replicaId }),
+  });
   const server = createServer(demo.app);
 
   let shuttingDown = false;

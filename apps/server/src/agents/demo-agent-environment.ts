@@ -15,6 +15,8 @@ export interface DemoAgentEnvironment {
   sandboxRoot: string;
   /** How long each agentic_generative_ui step takes. */
   taskStepDelayMs: number;
+  /** Where every agent persists its conversations and thread map (shared by replicas); none keeps them in memory. */
+  saveDirectory?: string;
   logger: NonNullable<AntigravityAgentOptions["logger"]>;
 }
 
@@ -52,6 +54,7 @@ export function sharedAgentOptions(environment: DemoAgentEnvironment, feature: D
     ...(harness.kind === "real" ? { apiKey: harness.apiKey } : {}),
     pool: environment.pool,
     workspaceRoot: environment.workspaceRoot,
+    ...(environment.saveDirectory === undefined ? {} : { saveDir: environment.saveDirectory }),
     logger: environment.logger,
   };
 }
