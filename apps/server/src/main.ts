@@ -36,8 +36,7 @@ async function main(): Promise<void> {
     logger,
     dojoDistDirectory,
     taskStepDelayMs: environment.taskStepDelayMs,
-    ...(environment.saveDirectory === undefined ? {} : { saveDirectory: environment.saveDirectory }),
-    ...(environment.replicaId === undefined ? {} : { replicaId: environment.replicaId }),
+    state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId },
   });
   const server = createServer(demo.app);
 

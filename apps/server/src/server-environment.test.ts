@@ -3,7 +3,7 @@ import { readServerEnvironment, ServerEnvironmentError } from "./server-environm
 
 describe("readServerEnvironment", () => {
   it("defaults to 127.0.0.1:8027 at info level", () => {
-    expect(readServerEnvironment({})).toEqual({ port: 8027, host: "127.0.0.1", logLevel: "info", harnessPreference: undefined, dojoDistDirectory: undefined, taskStepDelayMs: 700, saveDirectory: undefined, replicaId: undefined });
+    expect(readServerEnvironment({})).toEqual({ port: 8027, host: "127.0.0.1", logLevel: "info", harnessPreference: undefined, dojoDistDirectory: undefined, taskStepDelayMs: 700 });
   });
 
   it("reads PORT, HOST, LOG_LEVEL, ANTIGRAVITY_DEMO_HARNESS and DOJO_DIST_DIR", () => {
@@ -14,18 +14,16 @@ describe("readServerEnvironment", () => {
       harnessPreference: "real",
       dojoDistDirectory: "/srv/dojo",
       taskStepDelayMs: 50,
-      saveDirectory: undefined,
-      replicaId: undefined,
     });
   });
 
-  it("reads the shared save dir and the replica id of a multi-replica deployment, and refuses unusable ones", () => {
-    expect(readServerEnvironment({ ANTIGRAVITY_SAVE_DIR: "/var/lib/agents", ANTIGRAVITY_REPLICA_ID: "replica-2" })).toMatchObject({
-      saveDirectory: "/var/lib/agents",
-      replicaId: "replica-2",
-    });
-    expect(() => readServerEnvironment({ ANTIGRAVITY_SAVE_DIR: "relative/dir" })).toThrow(ServerEnvironmentError);
-    expect(() => readServerEnvironment({ ANTIGRAVITY_REPLICA_ID: "two words" })).toThrow(ServerEnvironmentError);
+  it("reads SAVE_DIR, REDIS_URL and REPLICA_ID, and refuses a relative save dir or a URL that is not Redis's", () => {
+    expect(readServerEnvironment({ SAVE_DIR: "/srv/state", REDIS_URL: "redis://127.0.0.1:6379", REPLICA_ID: "r1" })).toMatchObject({ saveDir: "/srv/state", redisUrl: "redis://127.0.0.1:6379", replicaId: "r1" });
+    expect(() => readServerEnvironment({ SAVE_DIR: "state" })).toThrow(/SAVE_DIR/);
+    // The replica id is also the x-ag-ui-antigravity-replica header.
+    expect(() => readServerEnvironment({ REPLICA_ID: "two words\r\n" })).toThrow(/REPLICA_ID/);
+    // The URL is not echoed: it may carry a password.
+    expect(() => readServerEnvironment({ REDIS_URL: "http://user:secret@host" })).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL\.$/);
   });
 
   it("refuses a PORT that is not a port, and a step delay that is not a duration", () => {

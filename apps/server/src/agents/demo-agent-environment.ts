@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { AntigravityAgentOptions } from "@ag-ui-antigravity/agent";
+import type { AntigravityAgentOptions, ThreadStore } from "@ag-ui-antigravity/agent";
 import type { HarnessPool } from "@ag-ui-antigravity/pool";
 import type { HarnessChoice } from "../harness/harness-choice.js";
 import { scenariosDirectory } from "../package-paths.js";
@@ -15,9 +15,11 @@ export interface DemoAgentEnvironment {
   sandboxRoot: string;
   /** How long each agentic_generative_ui step takes. */
   taskStepDelayMs: number;
-  /** Where every agent persists its conversations and thread map (shared by replicas); none keeps them in memory. */
-  saveDirectory?: string;
   logger: NonNullable<AntigravityAgentOptions["logger"]>;
+  /** Where conversations persist (SAVE_DIR), for cold resume after a restart or on another replica. */
+  saveDir?: string;
+  /** One thread map shared by every agent (file or Redis); absent: each agent's default. */
+  threadStore?: ThreadStore;
 }
 
 /** The demo features, named exactly like the AG-UI dojo's feature ids (they are also the routes). */
@@ -54,8 +56,9 @@ export function sharedAgentOptions(environment: DemoAgentEnvironment, feature: D
     ...(harness.kind === "real" ? { apiKey: harness.apiKey } : {}),
     pool: environment.pool,
     workspaceRoot: environment.workspaceRoot,
-    ...(environment.saveDirectory === undefined ? {} : { saveDir: environment.saveDirectory }),
     logger: environment.logger,
+    ...(environment.saveDir === undefined ? {} : { saveDir: environment.saveDir }),
+    ...(environment.threadStore === undefined ? {} : { threadStore: environment.threadStore }),
   };
 }
 
