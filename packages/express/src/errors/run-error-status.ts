@@ -30,6 +30,9 @@ export const DEFAULT_RUN_ERROR_STATUSES: Readonly<Record<string, number>> = Obje
   HANDSHAKE_FAILED: 503,
   POOL_CLOSED: 503,
   AGENT_CLOSED: 503,
+  // The agent's thread store is unreachable, or another replica holds the thread's live session.
+  THREAD_STORE_UNAVAILABLE: 503,
+  THREAD_ELSEWHERE: 409,
 });
 
 /**
