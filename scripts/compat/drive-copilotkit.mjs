@@ -148,7 +148,7 @@ for (const side of ["local", "remote"]) {
   });
 
   await check(`${side}: approval interrupt and resume`, async () => {
-    const agent = threadWith(`${side}_approval`, side === "local" ? "Delete record 42 with delete_record." : "Please delete the file notes.txt");
+    const agent = threadWith(`${side}_approval`, side === "local" ? "Delete record 42 with delete_record." : "Please write a file called notes.txt saying hello");
     const interrupts = await runToInterrupt(agent);
     expect(interrupts.length === 1, `expected one interrupt, got ${JSON.stringify(interrupts)}`);
     const [interrupt] = interrupts;

@@ -77,8 +77,13 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
     const result = await runFromPage(`${withCors.url}/chat`);
     expect(result.error).toBeUndefined();
     expect(result.status).toBe(200);
-    expect(result.body).toContain("RUN_FINISHED");
-    expect(result.body).toContain("hello from another origin");
+    const events = (result.body ?? "")
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice("data: ".length)) as { type: string; delta?: string });
+    expect(events.at(-1)?.type).toBe("RUN_FINISHED");
+    const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? (event.delta ?? "") : "")).join("");
+    expect(text).toContain("hello from another origin");
   });
 
   test("without cors (the default), the browser refuses the response", async () => {
