@@ -128,7 +128,7 @@ export class RedisThreadStore implements ThreadStore {
   }
 
   stats(): ThreadStoreStats {
-    return { kind: "redis", writeFailures: this.#writer.failures, pendingWrites: this.#writer.pending, droppedWrites: this.#writer.dropped };
+    return { kind: "redis", writeFailures: this.#writer.failures, pendingWrites: this.#writer.pending, droppedWrites: this.#writer.dropped, commands: this.#commands };
   }
 
   /** Sends this replica's heartbeat now and keeps sending it until `close()`; leases need it. Idempotent. */
