@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * The wire recording format (docs/protocol.md, "Recordings"): one JSON object per line. The first
