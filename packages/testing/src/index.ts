@@ -4,3 +4,5 @@ export type { ProtocolFixture, FixtureMessage, FixtureDirection } from "./protoc
 export { activeHandleCounts, childPidsOf, descendantPids, isProcessAlive, expectNoChildProcesses, expectNoActiveHandles } from "./leaks.js";
 export { listenOnEphemeralPort } from "./http-server.js";
 export type { EphemeralServer } from "./http-server.js";
+export { mcpTestServerPath, startHttpMcpTestServer } from "./mcp-test-server.js";
+export type { HttpMcpTestServer } from "./mcp-test-server.js";
