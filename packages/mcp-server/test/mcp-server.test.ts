@@ -159,6 +159,15 @@ describe("over streamable HTTP", () => {
     expect(continued.reply).toContain('1. "alice here"');
     const listed = await alice.callTool({ name: "list_sessions", arguments: {} });
     expect((listed.structuredContent as { sessions: { sessionId: string }[] }).sessions.map((session) => session.sessionId).sort()).toEqual([fromAlice.sessionId, fromBob.sessionId].sort());
+    // One turn per session at a time, whoever asks.
+    let signalRunning!: () => void;
+    const running = new Promise<void>((resolve) => (signalRunning = resolve));
+    const longTurn = alice.callTool({ name: "run_turn", arguments: { sessionId: fromBob.sessionId, message: "a turn that streams a while" } }, undefined, { ...callOptions, onprogress: () => signalRunning() });
+    await running;
+    const busy = await bob.callTool({ name: "run_turn", arguments: { sessionId: fromBob.sessionId, message: "me too" } });
+    expect(busy.isError).toBe(true);
+    expect(JSON.stringify(busy.content)).toContain("SESSION_BUSY");
+    expect((await longTurn).isError).not.toBe(true);
     const metrics = registry.pool.metrics();
     expect(metrics.conversations).toBe(2);
     expect(metrics.processes).toBe(1);

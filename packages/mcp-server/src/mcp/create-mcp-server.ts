@@ -73,7 +73,7 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
                 server.server.elicitInput(form, { relatedRequestId: extra.requestId, signal: AbortSignal.any([options.signal, extra.signal]), timeout: elicitationTimeoutMs })
             : undefined,
         };
-        const outcome = await session.runTurn(message, {
+        const outcome = await withSessionNamed(session.id, () => session.runTurn(message, {
           interaction,
           signal: extra.signal,
           onStep: (step) => {
@@ -84,7 +84,7 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
             // Progress is best effort: a client that went away must not fail the turn.
             void extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message: line } }).catch(() => undefined);
           },
-        });
+        }));
         const usage = {
           promptTokens: outcome.usage.promptTokens,
           candidatesTokens: outcome.usage.candidatesTokens,
@@ -133,6 +133,24 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
   return server;
 }
 
+/** A failed turn still names its session, which stays open: a new session must not go unseen. */
+async function withSessionNamed<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new TurnFailure(sessionId, error);
+  }
+}
+
+class TurnFailure extends Error {
+  constructor(
+    readonly sessionId: string,
+    override readonly cause: unknown,
+  ) {
+    super(`turn of session ${sessionId} failed`);
+  }
+}
+
 /** Failures become tool results with `isError` and a message for the caller, never protocol errors. */
 async function asToolResult(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
@@ -143,6 +161,7 @@ async function asToolResult(work: () => Promise<CallToolResult>): Promise<CallTo
 }
 
 function describeFailure(error: unknown): string {
+  if (error instanceof TurnFailure) return `${describeFailure(error.cause)}\n\n[session ${error.sessionId}]`;
   if (McpServerError.isInstance(error)) return `${error.code}: ${error.message}`;
   if (HarnessError.isInstance(error)) {
     const subject = error.code === "MCP_LOAD_FAILED" ? ` (MCP server ${error.subject ?? ""})` : "";
