@@ -6,3 +6,5 @@ export { listenOnEphemeralPort } from "./http-server.js";
 export type { EphemeralServer } from "./http-server.js";
 export { mcpTestServerPath, startHttpMcpTestServer } from "./mcp-test-server.js";
 export type { HttpMcpTestServer } from "./mcp-test-server.js";
+export { findRedisServer, redisSkipReason, servicesRequired, startRedisServer } from "./redis-server.js";
+export type { RedisServer } from "./redis-server.js";
