@@ -120,6 +120,7 @@ export class TurnRunner {
       workspace,
       toolNames: context.config.customTools.map((tool) => tool.name).join(", "),
       cascadeId: context.cascadeId,
+      modelApiKey: context.config.modelApiKey,
       mentionedTool: findMentionedTool(input.text, context.config) ?? "",
       mentionedMcpTool: "",
       mentionedMcpServer: "",
@@ -254,14 +255,15 @@ export class TurnRunner {
       case "question-ask":
         return this.#askQuestions(run, action);
       case "error-emit": {
+        const message = renderTemplate(action.message, this.#variables);
         const stepIndex = context.recorder.allocate(run.trajectoryId);
         context.recorder.publish({
           ...this.#baseStep(run, stepIndex),
           state: "STATE_ERROR",
           source: "SOURCE_SYSTEM",
-          error: { errorMessage: action.message, httpCode: action.httpCode },
+          error: { errorMessage: message, httpCode: action.httpCode },
         });
-        if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${action.message}`);
+        if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${message}`);
         return;
       }
       case "turn-fail":
