@@ -77,7 +77,11 @@ async function startServer(file, { cwd, env }) {
     stderr += chunk;
   });
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} printed no URL within 60 s:\n${stdout}${stderr}`)), 60_000);
+    const timer = setTimeout(() => {
+      // The caller never gets a handle on a server that did not start, so it is stopped here.
+      child.kill("SIGTERM");
+      reject(new Error(`${file} printed no URL within 60 s:\n${stdout}${stderr}`));
+    }, 60_000);
     child.stdout.on("data", (chunk) => {
       stdout += chunk;
       const found = /http:\/\/(?:127\.0\.0\.1|localhost):\d+/.exec(stdout);
