@@ -1,5 +1,7 @@
-import type { AgentCapabilities, AGUIEvent, RunAgentInput } from "@ag-ui/core";
-import type { ConversationConfig, ToolCallContext } from "@ag-ui-antigravity/harness";
+import { randomUUID } from "node:crypto";
+import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
+import type { ConversationConfig, ToolCallContext, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
+import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -12,10 +14,23 @@ import { SessionManager, type SessionManagerStats } from "./sessions/session-man
 import { ThreadStore } from "./sessions/thread-store.js";
 import { ensureThreadWorkspace } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
+import { backgroundTurnEvents } from "./threads/background-turn-events.js";
+import { connectStream } from "./threads/connect-stream.js";
+import { DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/recorded-run.js";
+import { ThreadChannels } from "./threads/thread-channels.js";
+
+/** How a run came to be: a client's run, or a turn the server started. */
+export interface RunOrigin {
+  /** The prompt of a server-initiated turn (`notify`), sent instead of new user messages. */
+  injected?: UserInputPart[];
+  serverInitiated?: boolean;
+}
 
 export interface AgentStats {
   sessions: SessionManagerStats;
   rememberedThreads: number;
+  /** Threads whose transcript is kept for `connect`. */
+  connectableThreads: number;
 }
 
 /**
@@ -27,6 +42,7 @@ export class AgentCore {
   readonly #logger: AntigravityAgentLogger;
   readonly #sessions: SessionManager<AntigravitySession>;
   readonly #threads: ThreadStore;
+  readonly #channels: ThreadChannels;
   readonly #ownsPool: boolean;
   #pool: Promise<HarnessPool> | undefined;
   #closing: Promise<void> | undefined;
@@ -40,6 +56,12 @@ export class AgentCore {
     this.options = options;
     this.#logger = options.logger ?? {};
     this.#ownsPool = !(options.pool instanceof HarnessPool);
+    this.#channels = new ThreadChannels({
+      maxThreads: options.reconnect?.maxThreads ?? 1_000,
+      maxReplayEvents: options.reconnect?.maxReplayEvents ?? DEFAULT_MAX_REPLAY_EVENTS,
+      replayGraceMs: options.reconnect?.replayGraceMs ?? 60_000,
+      warn: (details, message) => this.#logger.warn?.(details, message),
+    });
     this.#threads = new ThreadStore({
       ...(options.saveDir === undefined ? {} : { directory: options.saveDir }),
       ...(options.sessions?.maxRememberedThreads === undefined ? {} : { maxThreads: options.sessions.maxRememberedThreads }),
@@ -64,7 +86,7 @@ export class AgentCore {
   }
 
   stats(): AgentStats {
-    return { sessions: this.#sessions.stats(), rememberedThreads: this.#threads.size };
+    return { sessions: this.#sessions.stats(), rememberedThreads: this.#threads.size, connectableThreads: this.#channels.size };
   }
 
   /** The harness pool (created on first use when the agent owns it). */
@@ -80,8 +102,138 @@ export class AgentCore {
     return this.#pool;
   }
 
+  /** Whether a run whose client went away goes on (so the client can `connect` to it again). */
+  get continuesDetachedRuns(): boolean {
+    return this.options.reconnect?.onDisconnect === "continue";
+  }
+
+  /** The thread's stream for a client that (re)connects; see `connectStream`. */
+  connect(input: RunAgentInput): Observable<BaseEvent> {
+    return connectStream(this.#channels, input).pipe(
+      catchError((error: unknown) => {
+        const mapped = toRunError(error);
+        this.#logger.warn?.({ threadId: input.threadId, correlationId: mapped.correlationId, error }, "connect refused");
+        return of<BaseEvent>(mapped.event);
+      }),
+    );
+  }
+
+  /**
+   * One run, recorded on the thread's channel from its RUN_STARTED on, so that `connect` can replay
+   * it and the thread's transcript follows it.
+   */
+  async *run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin = {}): AsyncGenerator<AGUIEvent, void, undefined> {
+    let recorded: RecordedRun | undefined;
+    const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
+    try {
+      for await (const event of this.#runUnrecorded(input, signal, origin)) {
+        if (recorded === undefined && event.type === EventType.RUN_STARTED) {
+          recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
+        }
+        recorded?.record(event);
+        yield event;
+      }
+    } finally {
+      if (recorded !== undefined) channel().finish(recorded);
+    }
+  }
+
+  /**
+   * Runs a server-initiated turn on a thread: `text` goes to the model as an automated message (it
+   * is not added to the transcript as the user's), and the reply reaches clients connected with
+   * `stayOpen`, or the next `connect`'s snapshot. Waits while the thread is busy or waits on a
+   * human. Resolves with the run id once the turn has ended.
+   */
+  async notify(threadId: string, text: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+    const signal = options.signal ?? new AbortController().signal;
+    for (;;) {
+      if (this.#closing !== undefined) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
+      signal.throwIfAborted();
+      const channel = this.#channels.peek(threadId);
+      if (channel === undefined || !channel.transcript.known) {
+        throw new AgentError("UNKNOWN_THREAD", `Thread ${JSON.stringify(threadId)} has no run this agent remembers; a notification needs a conversation to join.`);
+      }
+      const current = channel.current;
+      if (current !== undefined || this.#sessions.isBusyOrParked(threadId)) {
+        await channel.nextRunEnd(signal, 1_000);
+        continue;
+      }
+      await channel.transcript.settled();
+      if (channel.current !== undefined) continue;
+      const view = channel.transcript.view;
+      const runId = randomUUID();
+      const input: RunAgentInput = {
+        threadId,
+        runId,
+        messages: structuredClone(view.messages),
+        state: structuredClone(view.state),
+        tools: [...channel.lastTools],
+        context: [],
+        forwardedProps: {},
+      };
+      let started = false;
+      let refusal: { code?: string; message: string } | undefined;
+      for await (const event of this.run(input, signal, { injected: [{ text: `[Automated notification; the user did not write this] ${text}` }], serverInitiated: true })) {
+        if (event.type === EventType.RUN_STARTED) started = true;
+        if (event.type === EventType.RUN_ERROR && !started) refusal = { ...(event.code === undefined ? {} : { code: event.code }), message: event.message };
+      }
+      if (started) return runId;
+      // A run slipped in between the check and the acquire: wait for it like any other.
+      if (refusal?.code === "THREAD_BUSY") continue;
+      throw new AgentError("NOTIFY_REFUSED", `The notification could not run: ${refusal?.message ?? "refused"}`);
+    }
+  }
+
+  /**
+   * A turn the harness started (a trigger, a background result) as a server-initiated run on the
+   * thread's channel: it waits for the thread like any run, then streams to `stayOpen` clients and
+   * into the transcript. The harness keeps the turn's steps until they are read.
+   */
+  async #relayBackgroundTurn(session: AntigravitySession, turn: Turn): Promise<void> {
+    const threadId = session.threadId;
+    const forever = new AbortController().signal;
+    let lease;
+    for (;;) {
+      if (this.#closing !== undefined) return;
+      try {
+        lease = await this.#sessions.acquire(threadId, { reuse: () => true });
+        break;
+      } catch (error) {
+        if (!AgentError.isInstance(error) || error.code !== "THREAD_BUSY") throw error;
+        await this.#channels.get(threadId).nextRunEnd(forever, 1_000);
+      }
+    }
+    try {
+      // The thread's session was replaced meanwhile: its conversation, and so this turn, is gone.
+      if (lease.session !== session) return;
+      const channel = this.#channels.get(threadId);
+      await channel.transcript.settled();
+      const view = channel.transcript.view;
+      const input: RunAgentInput = {
+        threadId,
+        runId: randomUUID(),
+        messages: structuredClone(view.messages),
+        state: structuredClone(view.state),
+        tools: [...channel.lastTools],
+        context: [],
+        forwardedProps: {},
+      };
+      const recorded = channel.begin(input, { serverInitiated: true });
+      try {
+        for await (const event of backgroundTurnEvents(session, turn, input)) {
+          lease.touch();
+          recorded.record(event);
+        }
+      } finally {
+        channel.finish(recorded);
+      }
+    } finally {
+      lease.release();
+    }
+  }
+
   /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
-  async *run(input: RunAgentInput, signal: AbortSignal): AsyncGenerator<AGUIEvent, void, undefined> {
+  async *#runUnrecorded(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
     const signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
     let lease;
     try {
@@ -108,6 +260,7 @@ export class AgentCore {
         signal,
         touch: () => lease.touch(),
         log: (level, details, message) => this.#logger[level]?.(details, message),
+        ...(origin.injected === undefined ? {} : { injected: origin.injected }),
       });
     } finally {
       lease.release();
@@ -117,6 +270,7 @@ export class AgentCore {
   /** Closes every session and, when the agent owns it, the pool. Idempotent. */
   close(options: { deadlineMs?: number } = {}): Promise<void> {
     this.#closing ??= (async () => {
+      this.#channels.close();
       await this.#sessions.close();
       if (this.#ownsPool && this.#pool !== undefined) {
         const pool = await this.#pool.catch(() => undefined);
@@ -157,9 +311,15 @@ export class AgentCore {
         logger: { warn: (message, fields) => this.#logger.warn?.({ threadId, ...fields }, message) },
       },
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
+      structuredOutputKey: this.options.structuredOutputKey ?? this.options.agentId ?? "antigravity",
       model: this.options.model ?? "gemini-3.6-flash",
       workspaceFor: async () => workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
+      onBackgroundTurn: (session, turn) => {
+        this.#relayBackgroundTurn(session, turn).catch((error: unknown) =>
+          this.#logger.warn?.({ threadId, error }, "a turn the harness started could not be relayed to AG-UI clients"),
+        );
+      },
     };
     // A thread whose tool contract changed resumes its conversation but rebuilds it with the new tools.
     return new AntigravitySession(
@@ -191,6 +351,7 @@ export class AgentCore {
       ...(options.policies === undefined ? {} : { policies: options.policies }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
       ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
+      ...(options.triggers === undefined ? {} : { triggers: options.triggers }),
     };
   }
 }

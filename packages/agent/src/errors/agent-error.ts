@@ -11,7 +11,10 @@ export type AgentErrorCode =
   | "SESSION_LIMIT"
   | "SESSION_CLOSED"
   | "HISTORY_DIVERGED"
-  | "AGENT_CLOSED";
+  | "AGENT_CLOSED"
+  | "REPLAY_UNAVAILABLE"
+  | "UNKNOWN_THREAD"
+  | "NOTIFY_REFUSED";
 
 export interface AgentErrorOptions {
   cause?: unknown;

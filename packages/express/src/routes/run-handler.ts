@@ -6,20 +6,24 @@ import type { ThreadOwnership } from "../auth/thread-ownership.js";
 import { sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { createJsonBodyReader } from "../request/json-body.js";
+import { readLastEventId } from "../request/last-event-id.js";
 import { validateRunInput } from "../request/run-input-schema.js";
+import { connectSourceOf } from "../run/connect-source.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { streamAgentRun } from "../run/stream-agent-run.js";
 
 export type ResolveAgent = (request: Request) => { agent: AbstractAgent; name: string | undefined } | undefined;
 
 /**
- * POST handler for a run: body → schema → principal → thread ownership → stream. Every refusal
- * before the stream is a JSON error; the handler's promise never rejects.
+ * POST handler for a run, or for a connect (AG-UI's reconnect: the agent's `connect(input)` stream,
+ * resumed after `Last-Event-ID`): body → schema → principal → thread ownership → stream. Every
+ * refusal before the stream is a JSON error; the handler's promise never rejects.
  */
 export function createRunHandler(
   resolveAgent: ResolveAgent,
   options: ResolvedAgentRouterOptions,
   threadOwnership: ThreadOwnership,
+  kind: "run" | "connect" = "run",
 ): (request: Request, response: Response) => Promise<void> {
   const readJsonBody = createJsonBodyReader({ maxBodyBytes: options.maxBodyBytes });
   const logger = options.logger;
@@ -60,11 +64,26 @@ export function createRunHandler(
           return;
         }
       }
+      let connection = {};
+      if (kind === "connect") {
+        const lastEventId = readLastEventId(request, body.body);
+        if (!lastEventId.ok) {
+          sendHttpError(response, { status: 400, code: "INVALID_INPUT", message: lastEventId.message });
+          return;
+        }
+        const source = connectSourceOf(target.agent.clone() as typeof target.agent, input);
+        if (source === undefined) {
+          sendHttpError(response, { status: 501, code: "CONNECT_NOT_SUPPORTED", message: "This agent does not implement AG-UI connect." });
+          return;
+        }
+        connection = { source, ...(lastEventId.cursor === undefined ? {} : { resumeAfter: lastEventId.cursor }) };
+      }
       await streamAgentRun(
-        { request, response, agent: target.agent, agentName: target.name, input },
+        { request, response, agent: target.agent, agentName: target.name, input, ...connection },
         {
           keepAliveIntervalMs: options.keepAliveIntervalMs,
-          firstEventTimeoutMs: options.firstEventTimeoutMs,
+          // A connect has no refusal to turn into a status worth waiting for: it streams at once.
+          firstEventTimeoutMs: kind === "connect" ? 0 : options.firstEventTimeoutMs,
           maxBufferedBytes: options.maxBufferedBytes,
           runErrorStatuses: options.runErrorStatuses,
           logger,

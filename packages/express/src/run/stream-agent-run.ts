@@ -5,7 +5,9 @@ import type { Request, Response } from "express";
 import { sendHttpError } from "../errors/http-error.js";
 import { httpStatusForRunErrorCode } from "../errors/run-error-status.js";
 import type { ExpressBindingLogger } from "../logging/logger.js";
+import { type EventCursor, EventIdSequence } from "../stream/event-ids.js";
 import { EventStreamWriter } from "../stream/event-stream-writer.js";
+import type { AgentEventStream } from "./connect-source.js";
 import { errorCodeOf, referenceFailure } from "./failure-reference.js";
 
 export interface StreamAgentRunSettings {
@@ -23,6 +25,10 @@ export interface StreamAgentRunRequest {
   readonly agent: AbstractAgent;
   readonly agentName: string | undefined;
   readonly input: RunAgentInput;
+  /** The events to stream instead of a clone's `run(input)` (a `connect` stream). */
+  readonly source?: AgentEventStream;
+  /** Where the client's previous stream broke off: events up to it are not sent again. */
+  readonly resumeAfter?: EventCursor;
 }
 
 type Phase = "waiting" | "streaming" | "finished";
@@ -46,6 +52,7 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     maxBufferedBytes: settings.maxBufferedBytes,
   });
 
+  const eventIds = new EventIdSequence(run.resumeAfter);
   let phase: Phase = "waiting";
   let sourceEnded = false;
   let sourceStopped = false;
@@ -99,9 +106,11 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
 
   const write = (event: BaseEvent): void => {
     runTerminated = event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR;
+    const { id, alreadySeen } = eventIds.next(event);
+    if (alreadySeen) return;
     let result;
     try {
-      result = writer.enqueue(event);
+      result = writer.enqueue(event, id);
     } catch (error) {
       const failure = referenceFailure(`The agent produced a ${String(event.type)} event that could not be encoded.`);
       logger.error({ ...runFields, err: error, correlationId: failure.correlationId, eventType: event.type }, "event encoding failed");
@@ -183,8 +192,8 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
   }
 
   try {
-    const clone = run.agent.clone() as AbstractAgent;
-    subscription = clone.run(input).subscribe({ next: onNext, error: onError, complete: onComplete });
+    const source = run.source ?? (run.agent.clone() as AbstractAgent).run(input);
+    subscription = source.subscribe({ next: onNext, error: onError, complete: onComplete });
     if (unsubscribeRequested) subscription.unsubscribe();
   } catch (error) {
     // clone() or run() threw before an observable existed.
