@@ -107,7 +107,7 @@ describe("connect", () => {
     const edited = [user("hello, edited")];
     const events = await firstValueFrom(agent.run(input(threadId, edited)).pipe(toArray()));
     expect(events.map((event) => event.type).slice(0, 2)).toEqual([EventType.RUN_STARTED, EventType.MESSAGES_SNAPSHOT]);
-    expect((events[1] as { messages: Message[] }).messages).toEqual(edited);
+    expect(events[1]).toMatchObject({ messages: edited });
   });
 
   it("RUN_STARTED carries the run's input", async () => {

@@ -1,4 +1,4 @@
-import { EventType } from "@ag-ui/core";
+import { type BaseEvent, EventType } from "@ag-ui/core";
 import { Observable } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { ScriptedAgent, echoScript } from "./helpers/fake-agents.js";
@@ -12,14 +12,14 @@ class ReplayingAgent extends ScriptedAgent {
     return new ReplayingAgent(this.script, { probe: this.probe });
   }
 
-  protected override connect() {
-    return new Observable((subscriber) => {
-      subscriber.next({ type: EventType.RUN_STARTED, threadId: "t", runId: "r" });
-      subscriber.next({ type: EventType.TEXT_MESSAGE_START, messageId: "m", role: "assistant" });
-      subscriber.next({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m", delta: "one" });
-      subscriber.next({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m", delta: "two" });
-      subscriber.next({ type: EventType.TEXT_MESSAGE_END, messageId: "m" });
-      subscriber.next({ type: EventType.RUN_FINISHED, threadId: "t", runId: "r" });
+  protected override connect(): Observable<BaseEvent> {
+    return new Observable<BaseEvent>((subscriber) => {
+      subscriber.next({ type: EventType.RUN_STARTED, threadId: "t", runId: "r" } as BaseEvent);
+      subscriber.next({ type: EventType.TEXT_MESSAGE_START, messageId: "m", role: "assistant" } as BaseEvent);
+      subscriber.next({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m", delta: "one" } as BaseEvent);
+      subscriber.next({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m", delta: "two" } as BaseEvent);
+      subscriber.next({ type: EventType.TEXT_MESSAGE_END, messageId: "m" } as BaseEvent);
+      subscriber.next({ type: EventType.RUN_FINISHED, threadId: "t", runId: "r" } as BaseEvent);
       subscriber.complete();
     });
   }
