@@ -11,7 +11,9 @@ import { runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment } from "./sessions/antigravity-session.js";
 import { SessionManager, type SessionManagerStats } from "./sessions/session-manager.js";
-import { ThreadStore } from "./sessions/thread-store.js";
+import { FileThreadStore } from "./threads/file-thread-store.js";
+import { MemoryThreadStore } from "./threads/memory-thread-store.js";
+import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
 import { ensureThreadWorkspace } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
 import { backgroundTurnEvents } from "./threads/background-turn-events.js";
@@ -28,10 +30,16 @@ export interface RunOrigin {
 
 export interface AgentStats {
   sessions: SessionManagerStats;
-  rememberedThreads: number;
+  /** Threads the thread store remembers, where it can count them (memory; file: at its last clean-up). */
+  rememberedThreads?: number;
+  /** The thread store: kind, failed and pending writes. */
+  threadStore: ThreadStoreStats;
   /** Threads whose transcript is kept for `connect`. */
   connectableThreads: number;
 }
+
+/** The agent id threads are stored under when the agent has none. */
+export const DEFAULT_AGENT_ID = "agent";
 
 /**
  * What every clone of an AntigravityAgent shares: the validated options, the session manager, the
@@ -43,6 +51,8 @@ export class AgentCore {
   readonly #sessions: SessionManager<AntigravitySession>;
   readonly #threads: ThreadStore;
   readonly #channels: ThreadChannels;
+  readonly #ownsThreadStore: boolean;
+  readonly #agentId: string;
   readonly #ownsPool: boolean;
   #pool: Promise<HarnessPool> | undefined;
   #closing: Promise<void> | undefined;
@@ -62,10 +72,9 @@ export class AgentCore {
       replayGraceMs: options.reconnect?.replayGraceMs ?? 60_000,
       warn: (details, message) => this.#logger.warn?.(details, message),
     });
-    this.#threads = new ThreadStore({
-      ...(options.saveDir === undefined ? {} : { directory: options.saveDir }),
-      ...(options.sessions?.maxRememberedThreads === undefined ? {} : { maxThreads: options.sessions.maxRememberedThreads }),
-    });
+    this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
+    this.#ownsThreadStore = options.threadStore === undefined;
+    this.#threads = options.threadStore ?? defaultThreadStore(options, this.#logger);
     this.#sessions = new SessionManager<AntigravitySession>({
       ...(options.sessions?.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessions.idleTimeoutMs }),
       ...(options.sessions?.parkedTimeoutMs === undefined ? {} : { parkedTimeoutMs: options.sessions.parkedTimeoutMs }),
@@ -86,7 +95,13 @@ export class AgentCore {
   }
 
   stats(): AgentStats {
-    return { sessions: this.#sessions.stats(), rememberedThreads: this.#threads.size, connectableThreads: this.#channels.size };
+    const threadStore = this.#threads.stats();
+    return {
+      sessions: this.#sessions.stats(),
+      ...(threadStore.rememberedThreads === undefined ? {} : { rememberedThreads: threadStore.rememberedThreads }),
+      threadStore,
+      connectableThreads: this.#channels.size,
+    };
   }
 
   /** The harness pool (created on first use when the agent owns it). */
@@ -272,6 +287,8 @@ export class AgentCore {
     this.#closing ??= (async () => {
       this.#channels.close();
       await this.#sessions.close();
+      // After the sessions, whose closing records their threads.
+      if (this.#ownsThreadStore) await this.#threads.close();
       if (this.#ownsPool && this.#pool !== undefined) {
         const pool = await this.#pool.catch(() => undefined);
         await pool?.close({ deadlineMs: options.deadlineMs ?? 10_000 });
@@ -281,9 +298,26 @@ export class AgentCore {
   }
 
   async #createSession(threadId: string, signature: string): Promise<AntigravitySession> {
-    const record = await this.#threads.get(threadId);
+    const key: ThreadKey = { agentId: this.#agentId, threadId };
+    const leases = this.#threads.leases;
+    if (leases !== undefined) {
+      const lease = await this.#readStore(() => leases.acquire(key));
+      if (!lease.acquired) {
+        throw new AgentError("THREAD_ELSEWHERE", "Another replica holds this thread's live session; the request should be routed there (or retried once it is gone).");
+      }
+      if (lease.previousHolder !== undefined) {
+        this.#logger.warn?.({ threadId, previousReplica: lease.previousHolder, replica: leases.replicaId }, "thread moved here from a replica that is gone; resuming it from the shared store");
+      }
+    }
+    let record;
+    try {
+      record = await this.#readStore(() => this.#threads.get(key));
+    } catch (error) {
+      await leases?.release(key);
+      throw error;
+    }
     const pool = await this.pool();
-    const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId);
+    const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId, this.#agentId);
     // Server tools learn whose thread they serve (and its workspace); the model never sees either.
     const serverTools = (this.options.serverTools ?? []).map((tool) => ({
       ...tool,
@@ -293,6 +327,7 @@ export class AgentCore {
     const environment: SessionEnvironment = {
       pool,
       threadStore: this.#threads,
+      threadKey: key,
       baseConfig: this.#baseConfig(),
       partition: {
         ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
@@ -333,6 +368,15 @@ export class AgentCore {
     );
   }
 
+  /** A store that cannot be read refuses the run with a clear code instead of AGENT_ERROR. */
+  async #readStore<Result>(read: () => Promise<Result>): Promise<Result> {
+    try {
+      return await read();
+    } catch (error) {
+      throw new AgentError("THREAD_STORE_UNAVAILABLE", "The thread store cannot be reached; try again shortly.", { cause: error });
+    }
+  }
+
   #baseConfig(): ConversationConfig {
     const options = this.options;
     return {
@@ -354,6 +398,13 @@ export class AgentCore {
       ...(options.triggers === undefined ? {} : { triggers: options.triggers }),
     };
   }
+}
+
+function defaultThreadStore(options: AntigravityAgentOptions, logger: AntigravityAgentLogger): ThreadStore {
+  const maxThreads = options.sessions?.maxRememberedThreads;
+  const storeLogger = { warn: (details: Record<string, unknown>, message: string) => logger.warn?.(details, message) };
+  if (options.saveDir === undefined) return new MemoryThreadStore(maxThreads === undefined ? {} : { maxThreads });
+  return new FileThreadStore({ directory: options.saveDir, logger: storeLogger, ...(maxThreads === undefined ? {} : { maxThreads }) });
 }
 
 function harnessLogger(logger: AntigravityAgentLogger) {

@@ -3,14 +3,16 @@ import type { ConversationConfig, Conversation, SubagentEnd, Turn, UserInputPart
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
 import type { HarnessPool, PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
-import type { ForwardedMessage } from "../input/new-user-messages.js";
+import type { ForwardedMessage } from "../input/message-fingerprint.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
-import type { ThreadStore } from "./thread-store.js";
+import type { ThreadKey, ThreadStore } from "../threads/thread-store.js";
 
 /** Everything a session needs from its agent. */
 export interface SessionEnvironment {
   pool: HarnessPool;
   threadStore: ThreadStore;
+  /** The (agent, thread) the store knows this thread by. */
+  threadKey: ThreadKey;
   /** The harness conversation config shared by every thread (model, instructions, builtins, ...). */
   baseConfig: ConversationConfig;
   partition: { storageDirectory?: string; env?: Record<string, string> };
@@ -167,7 +169,7 @@ export class AntigravitySession implements ManagedSession {
   async remember(): Promise<void> {
     const conversationId = this.conversationId;
     if (conversationId === undefined) return;
-    await this.#environment.threadStore.set(this.threadId, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
+    await this.#environment.threadStore.set(this.#environment.threadKey, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
   }
 
   async close(reason: SessionCloseReason): Promise<void> {
@@ -187,6 +189,8 @@ export class AntigravitySession implements ManagedSession {
       this.#environment.warn({ threadId: this.threadId, reason, error }, "closing the conversation failed");
     }
     this.#lease = undefined;
+    // The live session is gone from this replica: another may take the thread now.
+    await this.#environment.threadStore.leases?.release(this.#environment.threadKey);
   }
 }
 
