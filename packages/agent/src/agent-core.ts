@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import type { ConversationConfig, ToolCallContext, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
+import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { AgentError } from "./errors/agent-error.js";
+import { OutboundRedactor, publicModelName } from "./errors/outbound-redaction.js";
 import { resolveHarnessBinary } from "./harness-binary.js";
 import { runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
@@ -54,6 +56,7 @@ export class AgentCore {
   readonly #ownsThreadStore: boolean;
   readonly #agentId: string;
   readonly #ownsPool: boolean;
+  readonly #redactor: OutboundRedactor;
   #pool: Promise<HarnessPool> | undefined;
   #closing: Promise<void> | undefined;
 
@@ -72,6 +75,8 @@ export class AgentCore {
       replayGraceMs: options.reconnect?.replayGraceMs ?? 60_000,
       warn: (details, message) => this.#logger.warn?.(details, message),
     });
+    const endpointKey = options.endpoint !== undefined && "apiKey" in options.endpoint ? options.endpoint.apiKey : undefined;
+    this.#redactor = OutboundRedactor.fromEnvironment([options.apiKey, endpointKey]);
     this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
     this.#ownsThreadStore = options.threadStore === undefined;
     this.#threads = options.threadStore ?? defaultThreadStore(options, this.#logger);
@@ -141,7 +146,7 @@ export class AgentCore {
     let recorded: RecordedRun | undefined;
     const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
     try {
-      for await (const event of this.#runUnrecorded(input, signal, origin)) {
+      for await (const event of this.#redacted(input, signal, origin)) {
         if (recorded === undefined && event.type === EventType.RUN_STARTED) {
           recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
         }
@@ -247,12 +252,25 @@ export class AgentCore {
     }
   }
 
-  /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
-  async *#runUnrecorded(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
-    const signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
+  /**
+   * One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. Every
+   * RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model errors
+   * quote upstream text, which can hold a key, a path or a stack.
+   */
+  async *#redacted(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
+    for await (const event of this.#run(input, signal, origin)) {
+      yield event.type === EventType.RUN_ERROR ? { ...event, message: this.#redactor.text(event.message) } : event;
+    }
+  }
+
+  async *#run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
+    let signature: string;
     let lease;
     try {
       if (this.#closing !== undefined) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
+      // Client schemas are checked against their size limits before anything hashes or stores them.
+      checkFrontendTools(input.tools);
+      signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
       this.#pendingSignature.set(input.threadId, signature);
       lease = await this.#sessions.acquire(input.threadId, {
         signal,
@@ -347,7 +365,8 @@ export class AgentCore {
       },
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
       structuredOutputKey: this.options.structuredOutputKey ?? this.options.agentId ?? "antigravity",
-      model: this.options.model ?? "gemini-3.6-flash",
+      // Shown to clients in RUN_FINISHED's usage; an emulator scenario's path is the server's business.
+      model: publicModelName(this.options.model ?? "gemini-3.6-flash"),
       workspaceFor: async () => workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
       onBackgroundTurn: (session, turn) => {
