@@ -73,7 +73,7 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
         if (isModelError(item.step)) lastModelError = new StepFailure(item.step);
       }
       yield* eventsOf(item, session);
-      yield* subagentEndsOf(session);
+      if (session.subagentEnds.length > 0) yield* subagentEndsOf(session);
     }
     if (signal.aborted) throw Object.assign(new Error("The client disconnected."), { name: "AbortError" });
     const conclusion = hitlRun.finish();
