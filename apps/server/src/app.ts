@@ -15,6 +15,7 @@ import { DrainGate, waitUntilIdle } from "./http/drain-gate.js";
 import { createErrorHandler, notFoundHandler } from "./http/json-errors.js";
 import { createMetricsHandler } from "./http/metrics-route.js";
 import { fieldsFirstLogger, messageFirstLogger } from "./logging/logger-adapters.js";
+import { createStateStores, type StateStoreConfig } from "./state/state-stores.js";
 
 export interface DemoServerConfig {
   harness: HarnessChoice;
@@ -27,6 +28,8 @@ export interface DemoServerConfig {
   taskStepDelayMs?: number;
   /** Pool settings beyond the binary path and logger, e.g. a shorter idle grace in tests. */
   pool?: Partial<HarnessPoolSettings>;
+  /** Where thread state lives (SAVE_DIR, REDIS_URL, REPLICA_ID); default memory. */
+  state?: StateStoreConfig;
 }
 
 export interface DemoServer {
@@ -63,7 +66,9 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     logger: messageFirstLogger(logger, "pool"),
   });
   let agents: Record<DemoFeature, AntigravityAgent>;
+  let stores;
   try {
+    stores = await createStateStores(config.state ?? {}, logger);
     agents = createDemoAgents({
       harness,
       pool,
@@ -71,13 +76,18 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       sandboxRoot,
       taskStepDelayMs: config.taskStepDelayMs ?? defaultTaskStepDelayMs,
       logger: fieldsFirstLogger(logger, "agent"),
+      ...(config.state?.saveDir === undefined ? {} : { saveDir: config.state.saveDir }),
+      ...(stores.threadStore === undefined ? {} : { threadStore: stores.threadStore }),
     });
   } catch (error) {
-    // An invalid agent option: nothing is running yet, but the pool and the directory are ours to undo.
+    // An invalid agent option or an unreachable Redis: nothing is running yet, but the pool, the
+    // stores and the directory are ours to undo.
+    await stores?.close();
     await pool.close({ deadlineMs: 0 });
     await rm(temporaryRoot, { recursive: true, force: true });
     throw error;
   }
+  const stateStores = stores;
   const startedAt = Date.now();
 
   const app = express();
@@ -90,11 +100,17 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       uptimeMs: Date.now() - startedAt,
       pool: pool.metrics(),
       agents: Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats()])),
+      state: { kind: stateStores.kind, ownership: stateStores.ownershipStore?.stats() },
     })),
   );
   const drainGate = new DrainGate();
   app.use(drainGate.handler);
-  app.use(createAgentRouter(agents, { logger: fieldsFirstLogger(logger, "http") }));
+  app.use(
+    createAgentRouter(agents, {
+      logger: fieldsFirstLogger(logger, "http"),
+      ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
+    }),
+  );
   app.use(notFoundHandler);
   app.use(createErrorHandler(fieldsFirstLogger(logger, "http")));
 
@@ -111,6 +127,8 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     for (const [index, result] of results.entries()) {
       if (result.status === "rejected") logger.warn({ err: result.reason, agent: demoFeatures[index] }, "an agent failed to close");
     }
+    // After the agents, whose sessions record their threads as they close.
+    await stateStores.close().catch((error: unknown) => logger.warn({ err: error }, "closing the thread state stores failed"));
     await pool.close({ deadlineMs: Math.max(deadline - Date.now(), 0) });
     await rm(temporaryRoot, { recursive: true, force: true });
   };

@@ -31,7 +31,13 @@ async function main(): Promise<void> {
     logger.warn({ dojoDistDirectory }, "The dojo is not built, so /dojo/ explains how to build it: pnpm --filter @ag-ui-antigravity/dojo build (or pnpm start at the repository root).");
   }
 
-  const demo = await createDemoServer({ harness, logger, dojoDistDirectory, taskStepDelayMs: environment.taskStepDelayMs });
+  const demo = await createDemoServer({
+    harness,
+    logger,
+    dojoDistDirectory,
+    taskStepDelayMs: environment.taskStepDelayMs,
+    state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId },
+  });
   const server = createServer(demo.app);
 
   let shuttingDown = false;

@@ -17,6 +17,13 @@ describe("readServerEnvironment", () => {
     });
   });
 
+  it("reads SAVE_DIR, REDIS_URL and REPLICA_ID, and refuses a relative save dir or a URL that is not Redis's", () => {
+    expect(readServerEnvironment({ SAVE_DIR: "/srv/state", REDIS_URL: "redis://127.0.0.1:6379", REPLICA_ID: "r1" })).toMatchObject({ saveDir: "/srv/state", redisUrl: "redis://127.0.0.1:6379", replicaId: "r1" });
+    expect(() => readServerEnvironment({ SAVE_DIR: "state" })).toThrow(/SAVE_DIR/);
+    // The URL is not echoed: it may carry a password.
+    expect(() => readServerEnvironment({ REDIS_URL: "http://user:secret@host" })).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL\.$/);
+  });
+
   it("refuses a PORT that is not a port, and a step delay that is not a duration", () => {
     for (const port of ["http", "70000", "-1", "80.5"]) expect(() => readServerEnvironment({ PORT: port })).toThrow(ServerEnvironmentError);
     for (const delay of ["fast", "-5", "1e9"]) expect(() => readServerEnvironment({ DEMO_TASK_STEP_MS: delay })).toThrow(ServerEnvironmentError);

@@ -12,6 +12,12 @@ export interface ServerEnvironment {
   dojoDistDirectory: string | undefined;
   /** `DEMO_TASK_STEP_MS`: how long each agentic_generative_ui step takes (default 700; tests use less). */
   taskStepDelayMs: number;
+  /** `SAVE_DIR`: where conversations, the thread map and thread owners persist (an absolute path); default none (memory). */
+  saveDir?: string | undefined;
+  /** `REDIS_URL` (`redis://` or `rediss://`): keep the thread map, owners and thread leases in Redis, for replicas. */
+  redisUrl?: string | undefined;
+  /** `REPLICA_ID`: this replica's name in thread leases (default: a random id). */
+  replicaId?: string | undefined;
 }
 
 export class ServerEnvironmentError extends Error {
@@ -36,6 +42,10 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
   if (!Number.isInteger(taskStepDelayMs) || taskStepDelayMs < 0 || taskStepDelayMs > 60_000) {
     throw new ServerEnvironmentError(`DEMO_TASK_STEP_MS must be an integer from 0 to 60000 (got ${JSON.stringify(env.DEMO_TASK_STEP_MS)}).`);
   }
+  const saveDir = nonEmpty(env.SAVE_DIR);
+  if (saveDir !== undefined && !saveDir.startsWith("/")) throw new ServerEnvironmentError(`SAVE_DIR must be an absolute path (got ${JSON.stringify(env.SAVE_DIR)}).`);
+  const redisUrl = nonEmpty(env.REDIS_URL);
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) throw new ServerEnvironmentError("REDIS_URL must be a redis:// or rediss:// URL.");
   return {
     port,
     host: nonEmpty(env.HOST) ?? defaultHost,
@@ -43,5 +53,8 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
     harnessPreference: nonEmpty(env.ANTIGRAVITY_DEMO_HARNESS),
     dojoDistDirectory: nonEmpty(env.DOJO_DIST_DIR),
     taskStepDelayMs,
+    saveDir,
+    redisUrl,
+    replicaId: nonEmpty(env.REPLICA_ID),
   };
 }

@@ -133,8 +133,7 @@ describe("threads", () => {
     }
   }, 120_000);
 
-  it("10 000 threads created and dropped through the Express binding with auth on: the owner map stays within maxThreadOwners and the heap returns", async () => {
-    const maxThreadOwners = 300;
+  it("10 000 threads created and dropped through the Express binding with auth on: every owner is kept, at a fixed small cost each", async () => {
     let runs = 0;
     // A trivial agent, so that only the binding's own per-thread memory is measured.
     const stub = new (class extends AbstractAgent {
@@ -146,7 +145,7 @@ describe("threads", () => {
         );
       }
     })();
-    const server = await listenOnEphemeralPort(createAntigravityApp({ chat: stub }, { maxThreadOwners, authorize: (request) => request.header("x-user") ?? null }));
+    const server = await listenOnEphemeralPort(createAntigravityApp({ chat: stub }, { authorize: (request) => request.header("x-user") ?? null }));
     try {
       const url = new URL(`${server.url}/chat`);
       const agent = new Agent({ keepAlive: true, maxSockets: 50 });

@@ -13,13 +13,18 @@ import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
 import { SessionManager, type SessionManagerStats } from "./sessions/session-manager.js";
 import { SpareSessions } from "./sessions/spare-sessions.js";
-import { ThreadStore } from "./sessions/thread-store.js";
+import { FileThreadStore } from "./threads/file-thread-store.js";
+import { MemoryThreadStore } from "./threads/memory-thread-store.js";
+import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
 import { ensureThreadWorkspace, threadWorkspacePath } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
 
 export interface AgentStats {
   sessions: SessionManagerStats;
-  rememberedThreads: number;
+  /** Threads the thread store remembers, where it can count them (memory; file: at its last clean-up). */
+  rememberedThreads?: number;
+  /** The thread store: kind, failed and pending writes. */
+  threadStore: ThreadStoreStats;
   /** Spare sessions ready for new threads (`prewarm`). */
   spareSessions: number;
 }
@@ -27,6 +32,9 @@ export interface AgentStats {
 /** Defaults of the `prewarm` option. */
 export const DEFAULT_PREWARM_SPARES = 1;
 export const DEFAULT_PREWARM_IDLE_TIMEOUT_MS = 5 * 60_000;
+
+/** The agent id threads are stored under when the agent has none. */
+export const DEFAULT_AGENT_ID = "agent";
 
 /**
  * What every clone of an AntigravityAgent shares: the validated options, the session manager, the
@@ -37,6 +45,8 @@ export class AgentCore {
   readonly #logger: AntigravityAgentLogger;
   readonly #sessions: SessionManager<AntigravitySession>;
   readonly #threads: ThreadStore;
+  readonly #ownsThreadStore: boolean;
+  readonly #agentId: string;
   readonly #ownsPool: boolean;
   readonly #spares: SpareSessions | undefined;
   #pool: Promise<HarnessPool> | undefined;
@@ -51,10 +61,9 @@ export class AgentCore {
     this.options = options;
     this.#logger = options.logger ?? {};
     this.#ownsPool = !(options.pool instanceof HarnessPool);
-    this.#threads = new ThreadStore({
-      ...(options.saveDir === undefined ? {} : { directory: options.saveDir }),
-      ...(options.sessions?.maxRememberedThreads === undefined ? {} : { maxThreads: options.sessions.maxRememberedThreads }),
-    });
+    this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
+    this.#ownsThreadStore = options.threadStore === undefined;
+    this.#threads = options.threadStore ?? defaultThreadStore(options, this.#logger);
     this.#sessions = new SessionManager<AntigravitySession>({
       ...(options.sessions?.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessions.idleTimeoutMs }),
       ...(options.sessions?.parkedTimeoutMs === undefined ? {} : { parkedTimeoutMs: options.sessions.parkedTimeoutMs }),
@@ -77,7 +86,7 @@ export class AgentCore {
           });
   }
 
-  /** Tool contracts (signature and the run's client tools) of runs whose session is being acquired, read by the session factory. */
+  /** Tool contracts (signature, and the run's client tools) of runs whose session is being acquired, read by the session factory. */
   readonly #pendingSignature = new Map<string, { signature: string; tools: readonly Tool[] }>();
 
   capabilities(): AgentCapabilities {
@@ -85,7 +94,13 @@ export class AgentCore {
   }
 
   stats(): AgentStats {
-    return { sessions: this.#sessions.stats(), rememberedThreads: this.#threads.size, spareSessions: this.#spares?.ready ?? 0 };
+    const threadStore = this.#threads.stats();
+    return {
+      sessions: this.#sessions.stats(),
+      ...(threadStore.rememberedThreads === undefined ? {} : { rememberedThreads: threadStore.rememberedThreads }),
+      threadStore,
+      spareSessions: this.#spares?.ready ?? 0,
+    };
   }
 
   /** The harness pool (created on first use when the agent owns it). */
@@ -139,6 +154,8 @@ export class AgentCore {
   close(options: { deadlineMs?: number } = {}): Promise<void> {
     this.#closing ??= (async () => {
       await Promise.all([this.#spares?.close(), this.#sessions.close()]);
+      // After the sessions, whose closing records their threads.
+      if (this.#ownsThreadStore) await this.#threads.close();
       if (this.#ownsPool && this.#pool !== undefined) {
         const pool = await this.#pool.catch(() => undefined);
         await pool?.close({ deadlineMs: options.deadlineMs ?? 10_000 });
@@ -148,13 +165,30 @@ export class AgentCore {
   }
 
   async #createSession(threadId: string, contract: { signature: string; tools: readonly Tool[] }): Promise<AntigravitySession> {
-    const record = await this.#threads.get(threadId);
+    const key: ThreadKey = { agentId: this.#agentId, threadId };
+    const leases = this.#threads.leases;
+    if (leases !== undefined) {
+      const lease = await this.#readStore(() => leases.acquire(key));
+      if (!lease.acquired) {
+        throw new AgentError("THREAD_ELSEWHERE", "Another replica holds this thread's live session; the request should be routed there (or retried once it is gone).");
+      }
+      if (lease.previousHolder !== undefined) {
+        this.#logger.warn?.({ threadId, previousReplica: lease.previousHolder, replica: leases.replicaId }, "thread moved here from a replica that is gone; resuming it from the shared store");
+      }
+    }
+    let record;
+    try {
+      record = await this.#readStore(() => this.#threads.get(key));
+    } catch (error) {
+      await leases?.release(key);
+      throw error;
+    }
     // A new thread takes a spare whose conversation is already open, when there is one.
     if (record === undefined && this.#spares !== undefined) {
       const spare = this.#spares.take(contract.signature, contract.tools);
       if (spare !== undefined && (await this.#adoptSpare(spare, threadId))) return spare;
     }
-    const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId);
+    const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId, this.#agentId);
     // A thread whose tool contract changed resumes its conversation but rebuilds it with the new tools.
     return this.#newSession(
       { threadId, workspace },
@@ -191,7 +225,7 @@ export class AgentCore {
     const spareWorkspace = spare.identity.workspace;
     let workspace: string | undefined;
     if (root !== undefined && spareWorkspace !== undefined) {
-      workspace = threadWorkspacePath(root, threadId);
+      workspace = threadWorkspacePath(root, threadId, this.#agentId);
       try {
         await symlink(spareWorkspace, workspace, "dir");
       } catch (error) {
@@ -215,6 +249,7 @@ export class AgentCore {
     const environment: SessionEnvironment = {
       pool,
       threadStore: this.#threads,
+      threadKey: { agentId: this.#agentId, threadId: identity.threadId },
       baseConfig: this.#baseConfig(),
       partition: {
         ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
@@ -240,6 +275,15 @@ export class AgentCore {
     return new AntigravitySession(identity, seed, environment);
   }
 
+  /** A store that cannot be read refuses the run with a clear code instead of AGENT_ERROR. */
+  async #readStore<Result>(read: () => Promise<Result>): Promise<Result> {
+    try {
+      return await read();
+    } catch (error) {
+      throw new AgentError("THREAD_STORE_UNAVAILABLE", "The thread store cannot be reached; try again shortly.", { cause: error });
+    }
+  }
+
   #baseConfig(): ConversationConfig {
     const options = this.options;
     return {
@@ -260,6 +304,13 @@ export class AgentCore {
       ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
     };
   }
+}
+
+function defaultThreadStore(options: AntigravityAgentOptions, logger: AntigravityAgentLogger): ThreadStore {
+  const maxThreads = options.sessions?.maxRememberedThreads;
+  const storeLogger = { warn: (details: Record<string, unknown>, message: string) => logger.warn?.(details, message) };
+  if (options.saveDir === undefined) return new MemoryThreadStore(maxThreads === undefined ? {} : { maxThreads });
+  return new FileThreadStore({ directory: options.saveDir, logger: storeLogger, ...(maxThreads === undefined ? {} : { maxThreads }) });
 }
 
 function harnessLogger(logger: AntigravityAgentLogger) {

@@ -2,6 +2,7 @@ import type { AgentCapabilities } from "@ag-ui/core";
 import type { ConversationConfig, ConversationHooks, CustomTool, ToolCallContext } from "@ag-ui-antigravity/harness";
 import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { z } from "zod";
+import type { ThreadStore } from "./threads/thread-store.js";
 
 /**
  * Where the harness comes from. Never chosen silently: `"discover"` (the default) looks for the real
@@ -63,8 +64,14 @@ export interface AntigravityAgentOptions {
   /** Policies and hooks of the harness client, for advanced uses. */
   policies?: ConversationConfig["policies"];
   hooks?: Omit<ConversationHooks, "onQuestions">;
-  /** Where conversations (and the thread map) persist; needed for cold resume across restarts. */
+  /** Where conversations (and, by default, the thread map) persist; needed for cold resume across restarts. */
   saveDir?: string;
+  /**
+   * Where the thread → conversation map lives. Default: a `FileThreadStore` in `saveDir` when there
+   * is one, else a `MemoryThreadStore`. A `RedisThreadStore` shares it between replicas (and adds
+   * per-thread leases). A store passed here is the caller's to close.
+   */
+  threadStore?: ThreadStore;
   /** A pool shared with other agents, or options for the agent's own pool. */
   pool?: HarnessPool | Partial<HarnessPoolSettings>;
   /** Extra environment for the harness process (part of the pool partition key). */
@@ -132,6 +139,12 @@ export const agentOptionsSchema = z
     policies: z.array(objectValue).optional(),
     hooks: z.record(z.string(), functionValue).optional(),
     saveDir: z.string().refine((path) => path.startsWith("/"), "saveDir is an absolute path").optional(),
+    threadStore: z
+      .custom<ThreadStore>(
+        (value) => typeof value === "object" && value !== null && ["get", "set", "delete", "stats", "close"].every((method) => typeof (value as Record<string, unknown>)[method] === "function"),
+        { message: "must be a thread store (get, set, delete, stats, close)" },
+      )
+      .optional(),
     pool: z.unknown().optional(),
     env: z.record(z.string(), z.string()).optional(),
     sessions: z

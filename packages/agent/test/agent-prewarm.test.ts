@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { EventType } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { AntigravityAgent, threadWorkspacePath } from "../src/index.js";
+import { AntigravityAgent, DEFAULT_AGENT_ID, threadWorkspacePath } from "../src/index.js";
 import { lastAssistantText, runWith, useAgents, user } from "./support/agent-fixture.js";
 
 const { makeAgent, tempDir, track } = useAgents();
@@ -36,7 +36,7 @@ describe("pre-warmed spare sessions", () => {
     expect(second.events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
     expect(second.answer).toContain("second thread");
     // The thread's workspace path points at the spare's directory, where its conversation works.
-    const workspace = threadWorkspacePath(workspaceRoot, threadId);
+    const workspace = threadWorkspacePath(workspaceRoot, threadId, DEFAULT_AGENT_ID);
     expect(lstatSync(workspace).isSymbolicLink()).toBe(true);
     expect(readlinkSync(workspace)).toMatch(/\.spare-/);
     // The taken spare is replaced in the background.

@@ -9,7 +9,14 @@ export {
 } from "./options/binding-options.js";
 export type { AgentRouterOptions } from "./options/binding-options.js";
 export type { AuthorizeRequest, Principal } from "./auth/principal.js";
-export { DEFAULT_MAX_THREAD_OWNERS } from "./auth/thread-ownership.js";
+export { DEFAULT_MAX_THREAD_OWNERS, MemoryOwnershipStore } from "./auth/memory-ownership-store.js";
+export type { MemoryOwnershipStoreOptions } from "./auth/memory-ownership-store.js";
+export { FileOwnershipStore } from "./auth/file-ownership-store.js";
+export type { FileOwnershipStoreOptions } from "./auth/file-ownership-store.js";
+export { RedisOwnershipStore } from "./auth/redis-ownership-store.js";
+export type { RedisCommandClient, RedisOwnershipStoreOptions } from "./auth/redis-ownership-store.js";
+export { DEFAULT_OWNERSHIP_TTL_MS } from "./auth/thread-ownership-store.js";
+export type { OwnershipKey, ThreadClaim, ThreadOwnershipStats, ThreadOwnershipStore } from "./auth/thread-ownership-store.js";
 export { ExpressBindingError } from "./errors/express-binding-error.js";
 export type { ExpressBindingErrorCode, ExpressBindingErrorOptions } from "./errors/express-binding-error.js";
 export type { HttpErrorBody, HttpErrorCode, HttpErrorIssue } from "./errors/http-error.js";

@@ -41,6 +41,11 @@ function answer(turn: Message[]): string {
   return turn.filter((message) => message["stepUpdate"]?.state === "STATE_DONE" && message["stepUpdate"].source === "SOURCE_MODEL" && message["stepUpdate"].target === "TARGET_USER").at(-1)?.["stepUpdate"].text ?? "";
 }
 
+async function turnOf(conversation: RawConversation, text: string): Promise<Message[]> {
+  conversation.send({ userInput: text });
+  return conversation.untilIdle();
+}
+
 beforeAll(async () => {
   emulator = await spawnEmulator();
 });
@@ -115,6 +120,17 @@ describe("demo scenario", () => {
       questionResponse: { trajectoryId: waiting["stepUpdate"].trajectoryId, stepIndex: waiting["stepUpdate"].stepIndex, response: { answers: [{ multipleChoiceAnswer: { selectedChoiceIndices: [1] } }] } },
     });
     expect(answer(await conversation.untilIdle())).toBe("You chose: coffee.");
+  });
+
+  it("recaps the conversation's earlier user messages, in order and quoted", async () => {
+    const conversation = await open();
+    expect(answer(await turnOf(conversation, "recap"))).toBe("Recap of your earlier messages:\n(none)");
+    await turnOf(conversation, "My name is Ada.");
+    conversation.send({ automatedTrigger: "daily check" });
+    await conversation.untilIdle();
+    await turnOf(conversation, 'I like "quotes".');
+    const expected = 'Recap of your earlier messages:\n1. "recap"\n2. "My name is Ada."\n3. "I like \\"quotes\\"."';
+    expect(answer(await turnOf(conversation, "Please recap what I said."))).toBe(expected);
   });
 
   it("acknowledges automated triggers", async () => {

@@ -4,3 +4,5 @@ export type { ProtocolFixture, FixtureMessage, FixtureDirection } from "./protoc
 export { activeHandleCounts, childPidsOf, descendantPids, isProcessAlive, expectNoChildProcesses, expectNoActiveHandles } from "./leaks.js";
 export { listenOnEphemeralPort } from "./http-server.js";
 export type { EphemeralServer } from "./http-server.js";
+export { findRedisServer, redisSkipReason, servicesRequired, startRedisServer } from "./redis-server.js";
+export type { RedisServer } from "./redis-server.js";

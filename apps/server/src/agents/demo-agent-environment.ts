@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { AntigravityAgentOptions } from "@ag-ui-antigravity/agent";
+import type { AntigravityAgentOptions, ThreadStore } from "@ag-ui-antigravity/agent";
 import type { HarnessPool } from "@ag-ui-antigravity/pool";
 import type { HarnessChoice } from "../harness/harness-choice.js";
 import { scenariosDirectory } from "../package-paths.js";
@@ -16,6 +16,10 @@ export interface DemoAgentEnvironment {
   /** How long each agentic_generative_ui step takes. */
   taskStepDelayMs: number;
   logger: NonNullable<AntigravityAgentOptions["logger"]>;
+  /** Where conversations persist (SAVE_DIR), for cold resume after a restart or on another replica. */
+  saveDir?: string;
+  /** One thread map shared by every agent (file or Redis); absent: each agent's default. */
+  threadStore?: ThreadStore;
 }
 
 /** The demo features, named exactly like the AG-UI dojo's feature ids (they are also the routes). */
@@ -55,6 +59,8 @@ export function sharedAgentOptions(environment: DemoAgentEnvironment, feature: D
     // A new thread's first run takes a conversation opened ahead of it instead of waiting for one.
     prewarm: { spares: 1 },
     logger: environment.logger,
+    ...(environment.saveDir === undefined ? {} : { saveDir: environment.saveDir }),
+    ...(environment.threadStore === undefined ? {} : { threadStore: environment.threadStore }),
   };
 }
 

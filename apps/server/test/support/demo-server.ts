@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { listenOnEphemeralPort } from "@ag-ui-antigravity/testing";
 import { pino } from "pino";
 import { createDemoServer, type DemoServer } from "../../src/app.js";
+import type { StateStoreConfig } from "../../src/state/state-stores.js";
 import { emulatorBinaryPath } from "../../src/harness/harness-choice.js";
 
 export interface RunningDemoServer {
@@ -21,7 +22,7 @@ export const testDojoPage = "<!doctype html><title>dojo under test</title>";
  * The real server (src/app.ts) on port 0, with the emulator and each feature's scenario. Logs stay
  * quiet unless TEST_LOG_LEVEL asks for them; task steps are short so runs stay quick.
  */
-export async function startDemoServer(): Promise<RunningDemoServer> {
+export async function startDemoServer(options: { state?: StateStoreConfig } = {}): Promise<RunningDemoServer> {
   const dojoDistDirectory = await mkdtemp(join(tmpdir(), "agd-dojo-"));
   await writeFile(join(dojoDistDirectory, "index.html"), testDojoPage);
   const demo = await createDemoServer({
@@ -29,6 +30,7 @@ export async function startDemoServer(): Promise<RunningDemoServer> {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     dojoDistDirectory,
     taskStepDelayMs: 60,
+    ...(options.state === undefined ? {} : { state: options.state }),
   });
   const server = await listenOnEphemeralPort(demo.app);
   return {

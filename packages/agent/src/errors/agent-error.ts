@@ -11,7 +11,9 @@ export type AgentErrorCode =
   | "SESSION_LIMIT"
   | "SESSION_CLOSED"
   | "HISTORY_DIVERGED"
-  | "AGENT_CLOSED";
+  | "AGENT_CLOSED"
+  | "THREAD_STORE_UNAVAILABLE"
+  | "THREAD_ELSEWHERE";
 
 export interface AgentErrorOptions {
   cause?: unknown;

@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
+import { fingerprintMessage } from "./message-fingerprint.js";
 import { readHistory, transcriptUpTo } from "./new-user-messages.js";
 
 const user = (id: string, content: string): Message => ({ id, role: "user", content });
@@ -9,7 +10,7 @@ describe("readHistory", () => {
   it("returns every user message new since the last run, in order, not only the newest", () => {
     const reading = readHistory({
       messages: [user("u1", "hi"), assistant("a1", "hello"), user("u2", "first"), user("u3", "second")],
-      forwarded: [{ id: "u1", text: "hi" }],
+      forwarded: [fingerprintMessage("u1", "hi")],
       carriesAnswers: false,
     });
     expect(reading).toEqual({ kind: "continue", newUserMessages: [user("u2", "first"), user("u3", "second")] });
@@ -21,19 +22,19 @@ describe("readHistory", () => {
   });
 
   it("sees nothing new in a run that only carries answers", () => {
-    const reading = readHistory({ messages: [user("u1", "hi")], forwarded: [{ id: "u1", text: "hi" }], carriesAnswers: true });
+    const reading = readHistory({ messages: [user("u1", "hi")], forwarded: [fingerprintMessage("u1", "hi")], carriesAnswers: true });
     expect(reading).toEqual({ kind: "continue", newUserMessages: [] });
   });
 
   it("detects a regenerate: the last message is a forwarded user message and nothing else is asked", () => {
-    const reading = readHistory({ messages: [user("u1", "hi")], forwarded: [{ id: "u1", text: "hi" }], carriesAnswers: false });
+    const reading = readHistory({ messages: [user("u1", "hi")], forwarded: [fingerprintMessage("u1", "hi")], carriesAnswers: false });
     expect(reading).toEqual({ kind: "diverged", reason: "regenerate", userMessageIndex: 0 });
   });
 
   it("detects an edited message, a removed one, and a new message inserted before forwarded ones", () => {
     const forwarded = [
-      { id: "u1", text: "one" },
-      { id: "u2", text: "two" },
+      fingerprintMessage("u1", "one"),
+      fingerprintMessage("u2", "two"),
     ];
     expect(readHistory({ messages: [user("u1", "one"), user("u2", "TWO")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited", userMessageIndex: 1 });
     expect(readHistory({ messages: [user("u1", "one"), user("u9", "new")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited" });

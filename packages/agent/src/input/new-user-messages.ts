@@ -1,4 +1,5 @@
 import type { Message, UserMessage } from "@ag-ui/core";
+import { boundedMessageId, type ForwardedMessage, textDigest } from "./message-fingerprint.js";
 import { contentText } from "./prompt-parts.js";
 
 /** What a run's message history means for the thread's conversation. */
@@ -12,12 +13,6 @@ export type HistoryReading =
    */
   | { kind: "diverged"; reason: "edited" | "regenerate"; userMessageIndex: number };
 
-/** What the session remembers of each user message it forwarded. */
-export interface ForwardedMessage {
-  id: string;
-  text: string;
-}
-
 /**
  * Compares the client's history with what the session forwarded. Identity is by message id, and
  * content is compared too, so an edited message with a kept id is noticed.
@@ -30,28 +25,30 @@ export function readHistory(options: {
 }): HistoryReading {
   const userMessages = options.messages.filter((message): message is UserMessage => message.role === "user");
   const forwardedById = new Map(options.forwarded.map((message) => [message.id, message]));
-  const clientIds = new Set(userMessages.map((message) => message.id));
+  // The thread keeps bounded ids and digests, never the text (see message-fingerprint.ts).
+  const idOf = (message: UserMessage): string => boundedMessageId(message.id);
+  const clientIds = new Set(userMessages.map(idOf));
 
   for (const [index, message] of userMessages.entries()) {
-    const seen = forwardedById.get(message.id);
-    if (seen !== undefined && seen.text !== contentText(message.content)) {
+    const seen = forwardedById.get(idOf(message));
+    if (seen !== undefined && seen.digest !== textDigest(contentText(message.content))) {
       return { kind: "diverged", reason: "edited", userMessageIndex: index };
     }
   }
   const missing = options.forwarded.findIndex((message) => !clientIds.has(message.id));
   if (missing !== -1) return { kind: "diverged", reason: "edited", userMessageIndex: Math.max(0, missing) };
 
-  const newUserMessages = userMessages.filter((message) => !forwardedById.has(message.id) && hasContent(message));
+  const newUserMessages = userMessages.filter((message) => !forwardedById.has(idOf(message)) && hasContent(message));
   if (newUserMessages.length > 0) {
     // A new message placed before one already forwarded rewrites the past, not the future.
-    const lastForwardedIndex = userMessages.findLastIndex((message) => forwardedById.has(message.id));
+    const lastForwardedIndex = userMessages.findLastIndex((message) => forwardedById.has(idOf(message)));
     const firstNewIndex = userMessages.findIndex((message) => newUserMessages[0]?.id === message.id);
     if (lastForwardedIndex > firstNewIndex) return { kind: "diverged", reason: "edited", userMessageIndex: firstNewIndex };
     return { kind: "continue", newUserMessages };
   }
 
   const last = options.messages.at(-1);
-  if (!options.carriesAnswers && last?.role === "user" && forwardedById.has(last.id)) {
+  if (!options.carriesAnswers && last?.role === "user" && forwardedById.has(boundedMessageId(last.id))) {
     return { kind: "diverged", reason: "regenerate", userMessageIndex: userMessages.length - 1 };
   }
   return { kind: "continue", newUserMessages: [] };

@@ -1,7 +1,8 @@
 import type { Message, RunAgentInput, UserMessage } from "@ag-ui/core";
 import type { UserInputPart } from "@ag-ui-antigravity/harness";
 import { AgentError } from "../errors/agent-error.js";
-import { type ForwardedMessage, readHistory, transcriptUpTo } from "../input/new-user-messages.js";
+import { type ForwardedMessage, fingerprintMessage } from "../input/message-fingerprint.js";
+import { readHistory, transcriptUpTo } from "../input/new-user-messages.js";
 import { contentText, type PromptPart, promptPartsOf } from "../input/prompt-parts.js";
 
 /** What a run brings to the conversation, decided from its input and the session's memory. */
@@ -68,7 +69,7 @@ export function transcriptPlan(input: RunAgentInput, reason: "edited" | "regener
 }
 
 function remembered(message: Message): ForwardedMessage {
-  return { id: message.id, text: contentText(message.content) };
+  return fingerprintMessage(message.id, contentText(message.content));
 }
 
 function toInputParts(parts: PromptPart[]): UserInputPart[] {

@@ -4,14 +4,16 @@ import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } fro
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
 import type { HarnessPool, PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
-import type { ForwardedMessage } from "../input/new-user-messages.js";
+import type { ForwardedMessage } from "../input/message-fingerprint.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
-import type { ThreadStore } from "./thread-store.js";
+import type { ThreadKey, ThreadStore } from "../threads/thread-store.js";
 
 /** Everything a session needs from its agent. */
 export interface SessionEnvironment {
   pool: HarnessPool;
   threadStore: ThreadStore;
+  /** The (agent, thread) the store knows this thread by. */
+  threadKey: ThreadKey;
   /** The harness conversation config shared by every thread (model, instructions, builtins, ...). */
   baseConfig: ConversationConfig;
   partition: { storageDirectory?: string; env?: Record<string, string> };
@@ -31,7 +33,7 @@ export interface SessionSeed {
   spare?: { workspace: string | undefined };
 }
 
-/** Whose session this is; a spare's changes once when a new thread adopts it. */
+/** Whose session this is; a spare's changes once, when a new thread adopts it. */
 export interface SessionIdentity {
   threadId: string;
   workspace: string | undefined;
@@ -62,10 +64,12 @@ export class AntigravitySession implements ManagedSession {
   #lease: PoolLease<Conversation> | undefined;
   #conversationId: string | undefined;
   #closed = false;
+  #threadKey: ThreadKey;
   #spare: { workspace: string | undefined } | undefined;
 
   constructor(identity: SessionIdentity, seed: SessionSeed, environment: SessionEnvironment) {
     this.identity = identity;
+    this.#threadKey = environment.threadKey;
     this.#spare = seed.spare;
     this.#environment = environment;
     this.toolSignature = seed.toolSignature;
@@ -178,6 +182,7 @@ export class AntigravitySession implements ManagedSession {
     this.#spare = undefined;
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
+    this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
     await this.remember();
   }
 
@@ -185,7 +190,7 @@ export class AntigravitySession implements ManagedSession {
   async remember(): Promise<void> {
     const conversationId = this.conversationId;
     if (conversationId === undefined || this.#spare !== undefined) return;
-    await this.#environment.threadStore.set(this.threadId, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
+    await this.#environment.threadStore.set(this.#threadKey, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
   }
 
   async close(reason: SessionCloseReason): Promise<void> {
@@ -203,8 +208,13 @@ export class AntigravitySession implements ManagedSession {
       this.#environment.warn({ threadId: this.threadId, reason, error }, "closing the conversation failed");
     }
     this.#lease = undefined;
-    // A spare no thread took leaves no workspace behind.
-    if (this.#spare?.workspace !== undefined) await rm(this.#spare.workspace, { recursive: true, force: true }).catch(() => undefined);
+    // A spare no thread took leaves no workspace behind, and holds no thread.
+    if (this.#spare !== undefined) {
+      if (this.#spare.workspace !== undefined) await rm(this.#spare.workspace, { recursive: true, force: true }).catch(() => undefined);
+      return;
+    }
+    // The live session is gone from this replica: another may take the thread now.
+    await this.#environment.threadStore.leases?.release(this.#threadKey);
   }
 }
 

@@ -15,6 +15,8 @@ export type HttpErrorCode =
   | "BODY_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "INTERNAL_ERROR"
+  | "OWNERSHIP_UNAVAILABLE"
+  | "OWNERSHIP_FULL"
   // Codes an agent reported in its first `RUN_ERROR` keep their own spelling.
   | (string & {});
 

@@ -33,6 +33,8 @@ describe("httpStatusForRunErrorCode", () => {
       RATE_LIMITED: 429,
       CAPACITY_EXHAUSTED: 503,
       SESSION_LIMIT: 503,
+      THREAD_STORE_UNAVAILABLE: 503,
+      THREAD_ELSEWHERE: 409,
     });
     expect(Object.isFrozen(DEFAULT_RUN_ERROR_STATUSES)).toBe(true);
   });

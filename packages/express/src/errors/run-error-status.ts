@@ -22,6 +22,9 @@ export const DEFAULT_RUN_ERROR_STATUSES: Readonly<Record<string, number>> = Obje
   INTERRUPTS_PENDING: 409,
   HISTORY_DIVERGED: 409,
   SESSION_LIMIT: 503,
+  // The agent's thread store is unreachable, or another replica holds the thread's live session.
+  THREAD_STORE_UNAVAILABLE: 503,
+  THREAD_ELSEWHERE: 409,
 });
 
 /**

@@ -20,7 +20,7 @@ describe("resolveAgentRouterOptions", () => {
       keepAliveIntervalMs: 15_000,
       firstEventTimeoutMs: 10_000,
       maxBufferedBytes: 8 * 1_048_576,
-      maxThreadOwners: 10_000,
+      maxThreadOwners: 100_000,
       healthPath: "/healthz",
       authorize: undefined,
     });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AuthorizeRequest } from "../auth/principal.js";
-import { DEFAULT_MAX_THREAD_OWNERS } from "../auth/thread-ownership.js";
+import { DEFAULT_MAX_THREAD_OWNERS } from "../auth/memory-ownership-store.js";
+import type { ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { ExpressBindingError } from "../errors/express-binding-error.js";
 import { toBindingLogger, type ExpressBindingLogger } from "../logging/logger.js";
 
@@ -26,7 +27,13 @@ export interface AgentRouterOptions {
   maxBufferedBytes?: number;
   /** Decides who a request comes from; when set, threads are bound to the principal that created them. */
   authorize?: AuthorizeRequest;
-  /** Thread → owner entries remembered (least recently used forgotten first). Default 10 000. */
+  /**
+   * Where thread owners are kept (with `authorize`). Default: in this process's memory, lost on
+   * restart; pass a `FileOwnershipStore` (one machine) or `RedisOwnershipStore` (replicas) to keep
+   * them. The store is the caller's to close.
+   */
+  ownershipStore?: ThreadOwnershipStore;
+  /** Owned threads the default in-memory store keeps; past it new threads get 503 `OWNERSHIP_FULL` (owners are never forgotten for newcomers). Default 100 000. */
   maxThreadOwners?: number;
   /**
    * Extra or replaced entries of the first-`RUN_ERROR` → HTTP status table; `null` removes a
@@ -47,6 +54,7 @@ export interface ResolvedAgentRouterOptions {
   readonly maxBufferedBytes: number;
   readonly authorize: AuthorizeRequest | undefined;
   readonly maxThreadOwners: number;
+  readonly ownershipStore: ThreadOwnershipStore | undefined;
   readonly runErrorStatuses: Readonly<Record<string, number | null>>;
   readonly healthPath: string | undefined;
   readonly logger: ExpressBindingLogger;
@@ -66,6 +74,12 @@ const optionsSchema = z
     maxBufferedBytes: positiveInteger.optional(),
     authorize: z.custom<AuthorizeRequest>((value) => typeof value === "function", "must be a function").optional(),
     maxThreadOwners: positiveInteger.optional(),
+    ownershipStore: z
+      .custom<ThreadOwnershipStore>(
+        (value) => typeof value === "object" && value !== null && ["claim", "release", "ownerOf"].every((method) => typeof (value as Record<string, unknown>)[method] === "function"),
+        "must be a thread ownership store (claim, release, ownerOf)",
+      )
+      .optional(),
     runErrorStatuses: z.record(z.string(), z.number().int().min(400).max(599).nullable()).optional(),
     healthPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
     logger: z.custom<Partial<ExpressBindingLogger>>((value) => typeof value === "object" && value !== null, "must be an object").optional(),
@@ -88,6 +102,7 @@ export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): Res
     maxBufferedBytes: value.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     authorize: value.authorize,
     maxThreadOwners: value.maxThreadOwners ?? DEFAULT_MAX_THREAD_OWNERS,
+    ownershipStore: value.ownershipStore,
     runErrorStatuses: value.runErrorStatuses ?? {},
     healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
     logger: toBindingLogger(value.logger),

@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { ThreadOwnership } from "../auth/thread-ownership.js";
+import { MemoryOwnershipStore } from "../auth/memory-ownership-store.js";
 import { toAgentRegistry, type AgentOrAgents } from "../options/agent-registry.js";
 import { resolveAgentRouterOptions, type AgentRouterOptions } from "../options/binding-options.js";
 import { createCapabilitiesHandler } from "./capabilities-handler.js";
@@ -24,9 +24,9 @@ import { createRunHandler, type ResolveAgent } from "./run-handler.js";
 export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRouterOptions = {}): Router {
   const registry = toAgentRegistry(agentOrAgents);
   const resolved = resolveAgentRouterOptions(options);
-  // One ownership map per router, keyed by thread id alone: agents that share a session store must
-  // not let a thread id reach another principal's conversation through a sibling agent.
-  const threadOwnership = new ThreadOwnership({ maxEntries: resolved.maxThreadOwners });
+  // Keyed by (agent, thread): the agent package keeps each agent's threads (conversations and
+  // workspaces) apart, so the same thread id on a sibling agent is another thread.
+  const threadOwnership = resolved.ownershipStore ?? new MemoryOwnershipStore({ maxEntries: resolved.maxThreadOwners });
   const router = express.Router();
 
   if (resolved.healthPath !== undefined) router.get(resolved.healthPath, healthHandler);

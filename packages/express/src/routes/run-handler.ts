@@ -2,7 +2,7 @@ import type { AbstractAgent } from "@ag-ui/client";
 import type { Request, Response } from "express";
 import { authorizeRequest, FORBIDDEN_REPLY } from "../auth/authorize-request.js";
 import { principalId } from "../auth/principal.js";
-import type { ThreadOwnership } from "../auth/thread-ownership.js";
+import type { OwnershipKey, ThreadClaim, ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { createJsonBodyReader } from "../request/json-body.js";
@@ -12,14 +12,21 @@ import { streamAgentRun } from "../run/stream-agent-run.js";
 
 export type ResolveAgent = (request: Request) => { agent: AbstractAgent; name: string | undefined } | undefined;
 
+/** The agent id a thread is owned under: the route name, else the agent's own id. */
+function ownershipAgentId(target: { agent: AbstractAgent; name: string | undefined }): string {
+  return target.name ?? target.agent.agentId ?? "agent";
+}
+
 /**
- * POST handler for a run: body → schema → principal → thread ownership → stream. Every refusal
- * before the stream is a JSON error; the handler's promise never rejects.
+ * POST handler for a run: principal → body → schema → thread ownership → stream. A thread is
+ * claimed only by a request that passed all the checks before it, and a claim whose run the agent
+ * refused before starting (a 4xx/5xx instead of a stream) is undone, so refused runs never take a
+ * thread. Every refusal before the stream is a JSON error; the handler's promise never rejects.
  */
 export function createRunHandler(
   resolveAgent: ResolveAgent,
   options: ResolvedAgentRouterOptions,
-  threadOwnership: ThreadOwnership,
+  threadOwnership: ThreadOwnershipStore,
 ): (request: Request, response: Response) => Promise<void> {
   const readJsonBody = createJsonBodyReader({ maxBodyBytes: options.maxBodyBytes });
   const logger = options.logger;
@@ -52,15 +59,32 @@ export function createRunHandler(
         return;
       }
       const input = validation.input;
+      let claim: { key: OwnershipKey; owner: string; result: ThreadClaim } | undefined;
       if (authorization.principal !== undefined) {
         const owner = principalId(authorization.principal);
-        if (threadOwnership.claim(input.threadId, owner) === "refused") {
-          logger.warn({ agent: target.name, threadId: input.threadId, principal: owner }, "run refused: thread belongs to another principal");
+        const key: OwnershipKey = { agentId: ownershipAgentId(target), threadId: input.threadId };
+        let result: ThreadClaim;
+        try {
+          result = await threadOwnership.claim(key, owner);
+        } catch (error) {
+          const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
+          logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "run refused: the ownership store failed");
+          sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+          return;
+        }
+        if (result === "refused") {
+          logger.warn({ agent: target.name, principal: owner }, "run refused: thread belongs to another principal");
           sendHttpError(response, FORBIDDEN_REPLY);
           return;
         }
+        if (result === "full") {
+          logger.warn({ agent: target.name }, "run refused: the ownership store is full");
+          sendHttpError(response, { status: 503, code: "OWNERSHIP_FULL", message: "The server cannot take new threads right now; try again later." });
+          return;
+        }
+        claim = { key, owner, result };
       }
-      await streamAgentRun(
+      const outcome = await streamAgentRun(
         { request, response, agent: target.agent, agentName: target.name, input },
         {
           keepAliveIntervalMs: options.keepAliveIntervalMs,
@@ -70,6 +94,11 @@ export function createRunHandler(
           logger,
         },
       );
+      if (outcome === "refused" && claim?.result === "claimed") {
+        await threadOwnership.release(claim.key, claim.owner).catch((error: unknown) => {
+          logger.warn({ agent: target.name, err: error }, "a refused run's thread claim could not be undone");
+        });
+      }
     } catch (error) {
       const failure = referenceFailure("The server failed to handle the run.");
       logger.error({ err: error, correlationId: failure.correlationId }, "run handler failed");

@@ -27,6 +27,9 @@ export interface StreamAgentRunRequest {
 
 type Phase = "waiting" | "streaming" | "finished";
 
+/** `refused`: the agent's first event was a RUN_ERROR answered with an HTTP error (nothing ran); `served` otherwise. */
+export type StreamAgentRunOutcome = "refused" | "served";
+
 /**
  * Runs one agent clone and answers the request with its events.
  *
@@ -36,7 +39,7 @@ type Phase = "waiting" | "streaming" | "finished";
  * failures are `RUN_ERROR` events. A client that goes away (`response` 'close') unsubscribes from
  * the agent, which is how an AG-UI agent learns its run was abandoned.
  */
-export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgentRunSettings): Promise<void> {
+export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgentRunSettings): Promise<StreamAgentRunOutcome> {
   const { request, response, input } = run;
   const logger = settings.logger;
   const runFields = { agent: run.agentName, threadId: input.threadId, runId: input.runId };
@@ -54,9 +57,10 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
   let subscription: { unsubscribe(): void } | undefined;
   let unsubscribeRequested = false;
   let firstEventTimer: NodeJS.Timeout | undefined;
+  let outcome: StreamAgentRunOutcome = "served";
   let settle: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => {
-    settle = resolve;
+  const done = new Promise<StreamAgentRunOutcome>((resolve) => {
+    settle = () => resolve(outcome);
   });
 
   const stopSource = (): void => {
@@ -83,6 +87,7 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
 
   const replyInstead = (status: number, code: string, message: string): void => {
     phase = "finished";
+    outcome = "refused";
     clearFirstEventTimer();
     stopSource();
     response.off("close", onClose);
@@ -172,7 +177,7 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
   // 'close' may already have fired while the body was being read; then there is no one to run for.
   if (response.destroyed || response.socket?.destroyed === true) {
     logger.warn(runFields, "client disconnected before the run started; the agent is not run");
-    return Promise.resolve();
+    return Promise.resolve("refused");
   }
   response.on("close", onClose);
   if (settings.firstEventTimeoutMs > 0) {

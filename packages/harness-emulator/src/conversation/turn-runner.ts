@@ -1,6 +1,7 @@
 import { findMcpLoadFailure, type McpServerEntry } from "../tools/mcp-servers.js";
 import { EmulatorError } from "../errors/emulator-error.js";
 import { renderDeep, renderTemplate, type TemplateVariables } from "../scenario/template.js";
+import { earlierUserMessages, formatRecap } from "../scenario/recap.js";
 import { findMentionedTool, matchRule } from "../scenario/rule-matcher.js";
 import { sampleArguments } from "../scenario/schema-sample.js";
 import type { ScenarioAction } from "../scenario/scenario-schema.js";
@@ -120,6 +121,11 @@ export class TurnRunner {
       cascadeId: context.cascadeId,
       mentionedTool: findMentionedTool(input.text, context.config) ?? "",
     };
+    // Read when a text uses it, after the turn's own input is in the history; most turns never do.
+    Object.defineProperty(this.#variables, "earlierUserMessages", {
+      enumerable: true,
+      get: () => formatRecap(earlierUserMessages(context.recorder.history(), context.cascadeId)),
+    });
   }
 
   async run(): Promise<void> {

@@ -1,0 +1,60 @@
+import { FileThreadStore, RedisThreadStore, type ThreadStore } from "@ag-ui-antigravity/agent";
+import { FileOwnershipStore, RedisOwnershipStore, type ThreadOwnershipStore } from "@ag-ui-antigravity/express";
+import type { Logger } from "pino";
+import { createClient } from "redis";
+
+/** Where the demo keeps thread state: nothing (memory, the default), a save dir, or Redis. */
+export interface StateStoreConfig {
+  /** Conversations persist here; without Redis, the thread map and owners too. */
+  saveDir?: string | undefined;
+  /** Thread map, owners and thread leases in Redis (replicas sharing one save dir). */
+  redisUrl?: string | undefined;
+  /** This replica's name in thread leases. */
+  replicaId?: string | undefined;
+}
+
+export interface StateStores {
+  /** Shared by every demo agent (entries are keyed by agent id); undefined: each agent's default. */
+  threadStore: ThreadStore | undefined;
+  /** Undefined: the binding's in-memory default. */
+  ownershipStore: ThreadOwnershipStore | undefined;
+  kind: "memory" | "file" | "redis";
+  /** Closes the stores (a last write attempt) and the Redis connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The stores the demo's agents and router share. The embedded default needs no service: with no
+ * REDIS_URL, `pnpm start` runs on memory (or files in SAVE_DIR) alone.
+ */
+export async function createStateStores(config: StateStoreConfig, logger: Logger): Promise<StateStores> {
+  const storeLogger = { warn: (details: Record<string, unknown>, message: string) => logger.warn(details, message) };
+  if (config.redisUrl !== undefined) {
+    // Commands fail at once while Redis is away (the stores retry writes and refuse reads) instead of queueing.
+    const client = createClient({ url: config.redisUrl, disableOfflineQueue: true });
+    // Without a listener a connection error would crash the process; reconnecting is the client's job.
+    client.on("error", (error: unknown) => logger.warn({ err: error }, "Redis connection error"));
+    await client.connect();
+    const threadStore = new RedisThreadStore({ client, logger: storeLogger, ...(config.replicaId === undefined ? {} : { replicaId: config.replicaId }) });
+    await threadStore.startHeartbeat();
+    const ownershipStore = new RedisOwnershipStore({ client });
+    let closing: Promise<void> | undefined;
+    return {
+      threadStore,
+      ownershipStore,
+      kind: "redis",
+      close: () =>
+        (closing ??= (async () => {
+          await threadStore.close();
+          await ownershipStore.close();
+          await client.close().catch(() => undefined);
+        })()),
+    };
+  }
+  if (config.saveDir !== undefined) {
+    const threadStore = new FileThreadStore({ directory: config.saveDir, logger: storeLogger });
+    const ownershipStore = new FileOwnershipStore({ directory: config.saveDir });
+    return { threadStore, ownershipStore, kind: "file", close: () => threadStore.close() };
+  }
+  return { threadStore: undefined, ownershipStore: undefined, kind: "memory", close: () => Promise.resolve() };
+}

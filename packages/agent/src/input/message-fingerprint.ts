@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+
+/**
+ * What a thread remembers of one user message it forwarded: its id and a digest of its text,
+ * never the text. Both are bounded, so a thread's memory and its stored record stay the same size
+ * whether the user sent "hi" or 900 kB.
+ */
+export interface ForwardedMessage {
+  /** The message id, or a digest of it when the client sent a long one. */
+  id: string;
+  /** `<length>:<sha-256 of the text, base64url>`: tells an edited message from the one forwarded. */
+  digest: string;
+}
+
+/** Ids up to this length are kept as sent (readable in the store); longer ones are digested. */
+const maxKeptIdLength = 128;
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("base64url");
+}
+
+/** The bounded form of a message id, as the thread store keeps it. */
+export function boundedMessageId(id: string): string {
+  return id.length <= maxKeptIdLength ? id : `sha256:${sha256(id)}`;
+}
+
+/** The digest of a message's text (its length and a hash). */
+export function textDigest(text: string): string {
+  return `${text.length}:${sha256(text)}`;
+}
+
+export function fingerprintMessage(id: string, text: string): ForwardedMessage {
+  return { id: boundedMessageId(id), digest: textDigest(text) };
+}

@@ -1,0 +1,160 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { fingerprintMessage } from "../input/message-fingerprint.js";
+import { FileThreadStore } from "./file-thread-store.js";
+import { agentDigest, threadDigest } from "./thread-digest.js";
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const directory = mkdtempSync(join(tmpdir(), "threads-"));
+  directories.push(directory);
+  return directory;
+}
+const record = (conversationId: string, text = "hi") => ({ conversationId, forwarded: [fingerprintMessage("u1", text)], toolSignature: "sig" });
+const key = (threadId: string, agentId = "chat") => ({ agentId, threadId });
+const threadFiles = (directory: string, agentId = "chat") => readdirSync(join(directory, "ag-ui-threads", agentDigest(agentId)));
+
+describe("FileThreadStore", () => {
+  it("persists across instances, so a restarted server resumes its threads", async () => {
+    const directory = tempDir();
+    const first = new FileThreadStore({ directory });
+    await first.set(key("t1"), record("c1"));
+    await first.set(key("t2"), record("c2"));
+    await first.close();
+    const second = new FileThreadStore({ directory });
+    expect(await second.get(key("t1"))).toMatchObject({ conversationId: "c1", forwarded: [fingerprintMessage("u1", "hi")] });
+    expect(await second.get(key("t2"))).toMatchObject({ conversationId: "c2" });
+    await second.close();
+  });
+
+  it("keys threads by (agent, thread): another agent never sees a thread id it did not write", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory });
+    await store.set(key("shared-id", "alpha"), record("conversation-of-alpha"));
+    expect(await store.get(key("shared-id", "beta"))).toBeUndefined();
+    await store.set(key("shared-id", "beta"), record("conversation-of-beta"));
+    expect(await store.get(key("shared-id", "alpha"))).toMatchObject({ conversationId: "conversation-of-alpha" });
+    expect(await store.get(key("shared-id", "beta"))).toMatchObject({ conversationId: "conversation-of-beta" });
+    await store.close();
+  });
+
+  it("refuses a record copied under another agent's name", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory });
+    await store.set(key("t", "alpha"), record("c-alpha"));
+    const source = join(directory, "ag-ui-threads", agentDigest("alpha"), `${threadDigest("t")}.json`);
+    mkdirSync(join(directory, "ag-ui-threads", agentDigest("beta")), { recursive: true });
+    writeFileSync(join(directory, "ag-ui-threads", agentDigest("beta"), `${threadDigest("t")}.json`), readFileSync(source));
+    expect(await store.get(key("t", "beta"))).toBeUndefined();
+    await store.close();
+  });
+
+  it("keeps digests, not text: a record of a 900 kB message is as small as one of 'hi'", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory });
+    await store.set(key("big"), record("c", "x".repeat(900_000)));
+    await store.set(key("small"), record("c", "hi"));
+    const [bigSize, smallSize] = ["big", "small"].map((threadId) => readFileSync(join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest(threadId)}.json`)).length);
+    expect(bigSize).toBeLessThan(400);
+    expect(Math.abs((bigSize ?? 0) - (smallSize ?? 0))).toBeLessThan(10);
+    await store.close();
+  });
+
+  it("many writers on one save dir (several store instances, concurrent) never lose an entry", async () => {
+    const directory = tempDir();
+    const stores = [0, 1, 2, 3].map(() => new FileThreadStore({ directory }));
+    await Promise.all(stores.flatMap((store, writer) => Array.from({ length: 50 }, (_, index) => store.set(key(`w${writer}-t${index}`, `agent-${writer % 2}`), record(`c${writer}-${index}`)))));
+    const reader = new FileThreadStore({ directory });
+    for (let writer = 0; writer < 4; writer += 1) {
+      for (let index = 0; index < 50; index += 1) {
+        expect(await reader.get(key(`w${writer}-t${index}`, `agent-${writer % 2}`))).toMatchObject({ conversationId: `c${writer}-${index}` });
+      }
+    }
+    expect(threadFiles(directory, "agent-0").filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    await Promise.all([...stores, reader].map((store) => store.close()));
+  });
+
+  it("survives a failed write: nothing rejects, the failure is counted, and the next change writes it", async () => {
+    const directory = tempDir();
+    const warnings: string[] = [];
+    const store = new FileThreadStore({ directory, logger: { warn: (_details, message) => warnings.push(message) } });
+    await store.set(key("t0"), record("c0"));
+    // The save dir made unwritable in a way that holds for root too: its thread directory is a file.
+    const threads = join(directory, "ag-ui-threads");
+    renameSync(threads, `${threads}.away`);
+    writeFileSync(threads, "not a directory");
+    await expect(store.set(key("t1"), record("c1"))).resolves.toBeUndefined();
+    expect(store.stats()).toMatchObject({ writeFailures: 1, pendingWrites: 1 });
+    expect(warnings).toContain("the thread map could not be written; retrying with the next change");
+    // Still served from the pending change meanwhile.
+    expect(await store.get(key("t1"))).toMatchObject({ conversationId: "c1" });
+    rmSync(threads);
+    renameSync(`${threads}.away`, threads);
+    await store.set(key("t2"), record("c2"));
+    expect(store.stats()).toMatchObject({ pendingWrites: 0, writeFailures: 1 });
+    const reader = new FileThreadStore({ directory });
+    for (const [threadId, conversationId] of [["t0", "c0"], ["t1", "c1"], ["t2", "c2"]] as const) {
+      expect(await reader.get(key(threadId))).toMatchObject({ conversationId });
+    }
+    await Promise.all([store.close(), reader.close()]);
+  });
+
+  it("a write that fails because the target is a directory (EISDIR) is retried and never poisons later writes", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory });
+    const target = join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest("t")}.json`);
+    mkdirSync(join(target, "blocker"), { recursive: true });
+    await store.set(key("t"), record("c1"));
+    expect(store.stats().writeFailures).toBeGreaterThanOrEqual(1);
+    await store.set(key("other"), record("c-other"));
+    expect(await new FileThreadStore({ directory }).get(key("other"))).toMatchObject({ conversationId: "c-other" });
+    rmSync(target, { recursive: true });
+    await store.set(key("other"), record("c-other-2"));
+    expect(store.stats().pendingWrites).toBe(0);
+    expect(await new FileThreadStore({ directory }).get(key("t"))).toMatchObject({ conversationId: "c1" });
+    await store.close();
+  });
+
+  it("ignores a torn or foreign file (a cold start, not a failure) and overwrites it on the next change", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory });
+    const path = join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest("t")}.json`);
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, '{"version":2,"agentId":"chat","thre');
+    expect(await store.get(key("t"))).toBeUndefined();
+    await store.set(key("t"), record("c"));
+    expect(await store.get(key("t"))).toMatchObject({ conversationId: "c" });
+    await store.close();
+  });
+
+  it("forgets threads past their time to live, and deletes on request", async () => {
+    let now = 1_000;
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory, ttlMs: 1_000, now: () => now });
+    await store.set(key("t"), record("c"));
+    await store.set(key("gone"), record("c"));
+    await store.delete(key("gone"));
+    expect(await store.get(key("gone"))).toBeUndefined();
+    now = 5_000;
+    expect(await store.get(key("t"))).toBeUndefined();
+    await store.close();
+  });
+
+  it("prunes the oldest threads beyond maxThreads, and temporary files of dead writers", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory, maxThreads: 10, pruneEveryWrites: 1_000_000 });
+    for (let index = 0; index < 30; index += 1) await store.set(key(`t${index}`), record(`c${index}`));
+    const orphan = join(directory, "ag-ui-threads", agentDigest("chat"), `x.json.1.dead.tmp`);
+    writeFileSync(orphan, "{");
+    utimesSync(orphan, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await store.prune();
+    expect(threadFiles(directory)).toHaveLength(10);
+    expect(store.stats().rememberedThreads).toBe(10);
+    await store.close();
+  });
+});

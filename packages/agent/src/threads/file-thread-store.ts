@@ -1,0 +1,158 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { removeFile, TEMPORARY_SUFFIX, writeFileAtomically } from "./atomic-file.js";
+import { RetryingWriter, type PendingChange } from "./retrying-writer.js";
+import { readStoredThread, type StoredThread, toStoredThread } from "./stored-thread.js";
+import { agentDigest, threadDigest } from "./thread-digest.js";
+import {
+  DEFAULT_MAX_FORWARDED_PER_THREAD,
+  DEFAULT_THREAD_TTL_MS,
+  type ThreadKey,
+  type ThreadRecord,
+  type ThreadRecordInput,
+  type ThreadStore,
+  type ThreadStoreCommonOptions,
+  type ThreadStoreLogger,
+  type ThreadStoreStats,
+} from "./thread-store.js";
+
+export interface FileThreadStoreOptions extends ThreadStoreCommonOptions {
+  /** The save dir. Threads live under `<directory>/ag-ui-threads/<agent>/<thread digest>.json`. */
+  directory: string;
+  /** Threads kept per agent; past it the least recently updated files are removed. Default 10 000. */
+  maxThreads?: number;
+  /** Writes between two clean-ups of the agent's directory (expired, surplus and orphaned temporary files). Default 1 000. */
+  pruneEveryWrites?: number;
+}
+
+/** A temporary file older than this was left by a writer that died mid-write. */
+const orphanAgeMs = 60_000;
+
+/**
+ * The embedded default: one small file per (agent, thread), written atomically (unique temporary
+ * file, fsync, rename). Writers never share a file, so several agents and several processes on one
+ * save dir never lose each other's entries; an update rewrites one thread, never the whole map, so
+ * write time does not grow with the number of threads; reads always come from disk, so a thread
+ * that moved to another process on the same machine resumes from what that process wrote.
+ */
+export class FileThreadStore implements ThreadStore {
+  readonly #root: string;
+  readonly #maxThreads: number;
+  readonly #ttlMs: number;
+  readonly #maxForwarded: number;
+  readonly #pruneEveryWrites: number;
+  readonly #now: () => number;
+  readonly #logger: ThreadStoreLogger;
+  readonly #writer: RetryingWriter<StoredThread>;
+  readonly #agentsSeen = new Set<string>();
+  #writesSincePrune = 0;
+  #pruning: Promise<void> | undefined;
+  #rememberedThreads: number | undefined;
+
+  constructor(options: FileThreadStoreOptions) {
+    this.#root = join(options.directory, "ag-ui-threads");
+    this.#maxThreads = options.maxThreads ?? 10_000;
+    this.#ttlMs = options.ttlMs ?? DEFAULT_THREAD_TTL_MS;
+    this.#maxForwarded = options.maxForwardedPerThread ?? DEFAULT_MAX_FORWARDED_PER_THREAD;
+    this.#pruneEveryWrites = options.pruneEveryWrites ?? 1_000;
+    this.#now = options.now ?? Date.now;
+    this.#logger = options.logger ?? {};
+    this.#writer = new RetryingWriter<StoredThread>({
+      write: (path, change) => (change === null ? removeFile(path) : writeFileAtomically(path, JSON.stringify(change))),
+      onFailure: (error) =>
+        this.#logger.warn?.({ error, pendingWrites: this.#writer.pending }, "the thread map could not be written; retrying with the next change"),
+    });
+  }
+
+  async get(key: ThreadKey): Promise<ThreadRecord | undefined> {
+    const path = this.#pathOf(key);
+    const pending = this.#writer.peek(path);
+    if (pending !== undefined) return pending === null ? undefined : readStoredThread(JSON.stringify(pending), key, this.#readOptions());
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    return readStoredThread(text, key, this.#readOptions());
+  }
+
+  async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
+    this.#agentsSeen.add(agentDigest(key.agentId));
+    await this.#writer.submit(this.#pathOf(key), toStoredThread(key, record, { now: this.#now(), maxForwarded: this.#maxForwarded }));
+    this.#writesSincePrune += 1;
+    if (this.#rememberedThreads === undefined || this.#writesSincePrune >= this.#pruneEveryWrites) this.#pruneInBackground();
+  }
+
+  async delete(key: ThreadKey): Promise<void> {
+    await this.#writer.submit(this.#pathOf(key), null satisfies PendingChange<StoredThread>);
+  }
+
+  stats(): ThreadStoreStats {
+    return {
+      kind: "file",
+      ...(this.#rememberedThreads === undefined ? {} : { rememberedThreads: this.#rememberedThreads }),
+      writeFailures: this.#writer.failures,
+      pendingWrites: this.#writer.pending,
+      droppedWrites: this.#writer.dropped,
+    };
+  }
+
+  /** Removes expired threads, the least recently updated beyond `maxThreads`, and temporary files of dead writers. */
+  async prune(): Promise<void> {
+    let total = 0;
+    for (const agent of this.#agentsSeen) total += await this.#pruneAgent(join(this.#root, agent));
+    this.#rememberedThreads = total;
+  }
+
+  async close(): Promise<void> {
+    await this.#writer.flush();
+    await this.#pruning;
+  }
+
+  #pruneInBackground(): void {
+    if (this.#pruning !== undefined) return;
+    this.#writesSincePrune = 0;
+    this.#pruning = this.prune()
+      .catch((error: unknown) => this.#logger.warn?.({ error }, "cleaning up the thread map failed"))
+      .finally(() => {
+        this.#pruning = undefined;
+      });
+  }
+
+  async #pruneAgent(directory: string): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(directory);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+      throw error;
+    }
+    const now = this.#now();
+    const threads: Array<{ path: string; updatedAt: number }> = [];
+    for (const name of names) {
+      const path = join(directory, name);
+      const modified = await stat(path).then((stats) => stats.mtimeMs, () => undefined);
+      if (modified === undefined) continue;
+      if (name.endsWith(TEMPORARY_SUFFIX)) {
+        if (now - modified > orphanAgeMs) await removeFile(path);
+        continue;
+      }
+      if (now - modified > this.#ttlMs) await removeFile(path);
+      else threads.push({ path, updatedAt: modified });
+    }
+    threads.sort((left, right) => left.updatedAt - right.updatedAt);
+    const surplus = threads.length - this.#maxThreads;
+    for (const thread of threads.slice(0, Math.max(0, surplus))) await removeFile(thread.path);
+    return Math.min(threads.length, this.#maxThreads);
+  }
+
+  #pathOf(key: ThreadKey): string {
+    return join(this.#root, agentDigest(key.agentId), `${threadDigest(key.threadId)}.json`);
+  }
+
+  #readOptions(): { now: number; ttlMs: number } {
+    return { now: this.#now(), ttlMs: this.#ttlMs };
+  }
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from "node:crypto";
+import { RetryingWriter } from "./retrying-writer.js";
+import type { RedisCommandClient } from "./redis-command-client.js";
+import { readStoredThread, type StoredThread, toStoredThread } from "./stored-thread.js";
+import { agentDigest, threadDigest } from "./thread-digest.js";
+import {
+  DEFAULT_MAX_FORWARDED_PER_THREAD,
+  DEFAULT_THREAD_TTL_MS,
+  type LeaseOutcome,
+  type ThreadKey,
+  type ThreadLeases,
+  type ThreadRecord,
+  type ThreadRecordInput,
+  type ThreadStore,
+  type ThreadStoreCommonOptions,
+  type ThreadStoreLogger,
+  type ThreadStoreStats,
+} from "./thread-store.js";
+
+export interface RedisThreadStoreOptions extends ThreadStoreCommonOptions {
+  /** A connected client (see `RedisCommandClient`). The store never connects or quits it. */
+  client: RedisCommandClient;
+  /** Prefix of every key. Default `ag-ui`. */
+  keyPrefix?: string;
+  /**
+   * This replica's id; turns on per-thread leases and this replica's heartbeat. Default: a random
+   * id. Leases are only used when the agent is told to (see the agent's `replicaId` option).
+   */
+  replicaId?: string;
+  /** A replica that has not sent a heartbeat for this long is dead and its leases void. Default 15 s. */
+  replicaTtlMs?: number;
+  /**
+   * A command not answered within this time fails (a write is then retried with the next change).
+   * Default 2 s. Create the client with `disableOfflineQueue: true` too, so commands fail at once
+   * while Redis is away instead of queueing.
+   */
+  commandTimeoutMs?: number;
+}
+
+// The lease is taken unless a *live* other replica holds it: the holder's heartbeat key must exist.
+const acquireLeaseScript = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] and redis.call('EXISTS', ARGV[3] .. holder) == 1 then
+  return {0, holder}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if holder and holder ~= ARGV[1] then return {1, holder} end
+return {1, ''}
+`;
+const releaseLeaseScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+const leaseHolderScript = `
+local holder = redis.call('GET', KEYS[1])
+if holder and redis.call('EXISTS', ARGV[1] .. holder) == 1 then return holder end
+return false
+`;
+
+/**
+ * The thread map in Redis, shared by replicas: one key per (agent, thread) holding the record as
+ * JSON, with the thread's time to live as the key's TTL. Writes that fail (Redis away) are kept and
+ * retried with the next change, like the file store's. With `leases`, each thread also has a lease
+ * naming the replica that holds its live session.
+ */
+export class RedisThreadStore implements ThreadStore {
+  readonly leases: ThreadLeases;
+  readonly #client: RedisCommandClient;
+  readonly #prefix: string;
+  readonly #ttlMs: number;
+  readonly #maxForwarded: number;
+  readonly #now: () => number;
+  readonly #logger: ThreadStoreLogger;
+  readonly #writer: RetryingWriter<StoredThread>;
+  readonly #replicaId: string;
+  readonly #replicaTtlMs: number;
+  readonly #commandTimeoutMs: number;
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #commands = 0;
+  #closed = false;
+
+  constructor(options: RedisThreadStoreOptions) {
+    this.#client = options.client;
+    this.#prefix = options.keyPrefix ?? "ag-ui";
+    this.#ttlMs = options.ttlMs ?? DEFAULT_THREAD_TTL_MS;
+    this.#maxForwarded = options.maxForwardedPerThread ?? DEFAULT_MAX_FORWARDED_PER_THREAD;
+    this.#now = options.now ?? Date.now;
+    this.#logger = options.logger ?? {};
+    this.#replicaId = options.replicaId ?? randomUUID();
+    this.#replicaTtlMs = options.replicaTtlMs ?? 15_000;
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? 2_000;
+    this.#writer = new RetryingWriter<StoredThread>({
+      write: async (redisKey, change) => {
+        if (change === null) await this.#send(["DEL", redisKey]);
+        else await this.#send(["SET", redisKey, JSON.stringify(change), "PX", String(this.#ttlMs)]);
+      },
+      onFailure: (error) =>
+        this.#logger.warn?.({ error, pendingWrites: this.#writer.pending }, "the thread map could not be written to Redis; retrying with the next change"),
+    });
+    this.leases = {
+      replicaId: this.#replicaId,
+      acquire: (key) => this.#acquireLease(key),
+      release: (key) => this.#releaseLease(key),
+      holder: (key) => this.#leaseHolder(key),
+    };
+  }
+
+  /** Commands sent so far (for the "Redis round trips per run" figure). */
+  get commandsSent(): number {
+    return this.#commands;
+  }
+
+  async get(key: ThreadKey): Promise<ThreadRecord | undefined> {
+    const redisKey = this.#threadKey(key);
+    const pending = this.#writer.peek(redisKey);
+    const readOptions = { now: this.#now(), ttlMs: this.#ttlMs };
+    if (pending !== undefined) return pending === null ? undefined : readStoredThread(JSON.stringify(pending), key, readOptions);
+    const text = await this.#send(["GET", redisKey]);
+    return typeof text === "string" ? readStoredThread(text, key, readOptions) : undefined;
+  }
+
+  async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
+    await this.#writer.submit(this.#threadKey(key), toStoredThread(key, record, { now: this.#now(), maxForwarded: this.#maxForwarded }));
+  }
+
+  async delete(key: ThreadKey): Promise<void> {
+    await this.#writer.submit(this.#threadKey(key), null);
+  }
+
+  stats(): ThreadStoreStats {
+    return { kind: "redis", writeFailures: this.#writer.failures, pendingWrites: this.#writer.pending, droppedWrites: this.#writer.dropped };
+  }
+
+  /** Sends this replica's heartbeat now and keeps sending it until `close()`; leases need it. Idempotent. */
+  async startHeartbeat(): Promise<void> {
+    if (this.#heartbeat !== undefined || this.#closed) return;
+    const beat = (): Promise<unknown> => this.#send(["SET", this.#replicaKey(this.#replicaId), String(this.#now()), "PX", String(this.#replicaTtlMs)]);
+    this.#heartbeat = setInterval(() => {
+      beat().catch((error: unknown) => this.#logger.warn?.({ error }, "the replica heartbeat could not be sent to Redis"));
+    }, Math.max(100, Math.floor(this.#replicaTtlMs / 3)));
+    this.#heartbeat.unref();
+    await beat();
+  }
+
+  /** A last write attempt; stops the heartbeat and removes it, so this replica's leases are void at once. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#writer.flush();
+    if (this.#heartbeat !== undefined) {
+      clearInterval(this.#heartbeat);
+      this.#heartbeat = undefined;
+      await this.#send(["DEL", this.#replicaKey(this.#replicaId)]).catch(() => undefined);
+    }
+  }
+
+  async #acquireLease(key: ThreadKey): Promise<LeaseOutcome> {
+    await this.startHeartbeat();
+    const reply = await this.#send(["EVAL", acquireLeaseScript, "1", this.#leaseKey(key), this.#replicaId, String(this.#ttlMs), this.#replicaKey("")]);
+    const [acquired, holder] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    if (acquired === 1) return typeof holder === "string" && holder.length > 0 ? { acquired: true, previousHolder: holder } : { acquired: true };
+    return { acquired: false, holder: String(holder) };
+  }
+
+  async #releaseLease(key: ThreadKey): Promise<void> {
+    try {
+      await this.#send(["EVAL", releaseLeaseScript, "1", this.#leaseKey(key), this.#replicaId]);
+    } catch (error) {
+      this.#logger.warn?.({ error }, "a thread lease could not be released in Redis; it lapses with this replica's heartbeat");
+    }
+  }
+
+  async #leaseHolder(key: ThreadKey): Promise<string | undefined> {
+    const holder = await this.#send(["EVAL", leaseHolderScript, "1", this.#leaseKey(key), this.#replicaKey("")]);
+    return typeof holder === "string" ? holder : undefined;
+  }
+
+  async #send(args: string[]): Promise<unknown> {
+    this.#commands += 1;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0] ?? ""} within ${this.#commandTimeoutMs} ms`)), this.#commandTimeoutMs);
+    });
+    try {
+      return await Promise.race([this.#client.sendCommand(args), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #threadKey(key: ThreadKey): string {
+    return `${this.#prefix}:thread:${agentDigest(key.agentId)}:${threadDigest(key.threadId)}`;
+  }
+
+  #leaseKey(key: ThreadKey): string {
+    return `${this.#prefix}:lease:${agentDigest(key.agentId)}:${threadDigest(key.threadId)}`;
+  }
+
+  #replicaKey(replicaId: string): string {
+    return `${this.#prefix}:replica:${replicaId}`;
+  }
+}

@@ -1,0 +1,43 @@
+/** A thread is owned per agent: the same thread id on two agents is two threads. */
+export interface OwnershipKey {
+  readonly agentId: string;
+  readonly threadId: string;
+}
+
+/**
+ * - `claimed`: the thread had no owner and now belongs to the caller;
+ * - `owned`: it already belonged to the caller;
+ * - `refused`: it belongs to someone else;
+ * - `full`: the store cannot take another owner (the in-memory store at its cap); nothing changed.
+ */
+export type ThreadClaim = "claimed" | "owned" | "refused" | "full";
+
+export interface ThreadOwnershipStats {
+  /** `memory`, `file` or `redis`. */
+  kind: string;
+  /** Owned threads, where the store can count them cheaply. */
+  owners?: number;
+  /** Claims refused because the store was full. */
+  refusedFull: number;
+}
+
+/**
+ * Which principal owns each (agent, thread). A thread is claimed by the first principal whose run
+ * passed validation and authorization, and is never taken over while its entry lives: entries
+ * expire only after `ttlMs` without a run of their owner, never because other threads came along.
+ * Implementations: `MemoryOwnershipStore` (one process; the default), `FileOwnershipStore` (one
+ * machine, survives restarts), `RedisOwnershipStore` (replicas).
+ *
+ * Methods reject when the store cannot be reached; the binding then refuses the run (fail closed).
+ */
+export interface ThreadOwnershipStore {
+  claim(key: OwnershipKey, ownerId: string): Promise<ThreadClaim>;
+  /** Undoes a claim whose run was refused before it started, if `ownerId` still owns the thread. */
+  release(key: OwnershipKey, ownerId: string): Promise<void>;
+  ownerOf(key: OwnershipKey): Promise<string | undefined>;
+  stats(): ThreadOwnershipStats;
+  close(): Promise<void>;
+}
+
+/** How long an owned thread is kept without a run of its owner. 30 days, like the agent's thread map. */
+export const DEFAULT_OWNERSHIP_TTL_MS = 30 * 24 * 60 * 60_000;
