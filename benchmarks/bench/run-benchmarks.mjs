@@ -3,7 +3,7 @@
 // runs the pool package's own bench for the pooling figures, prints one table per question and
 // writes BENCHMARKS.md at the repository root with the anchors each figure is compared with.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,13 +45,18 @@ async function step(name, work) {
   }
 }
 
-const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 260_000 })));
-const concurrency = await step("2. concurrency (100 and 500 threads)", async () => resultOf(await runScript(join(here, "concurrency.mjs"), { timeoutMs: 440_000 })));
-const memory = await step("3. memory (thousands of idle and parked sessions)", async () => resultOf(await runScript(join(here, "memory.mjs"), { timeoutMs: 320_000 })));
-const turnCost = await step("5. what a turn costs the server (echo, new threads, bursts, CPU, allocations, idle RSS)", async () =>
-  resultOf(await runScript(join(here, "turn-cost.mjs"), { timeoutMs: 620_000 })),
+// BENCH_ONLY=1,5 runs those benchmarks alone and replaces only their sections of BENCHMARKS.md.
+const only = process.env.BENCH_ONLY === undefined ? undefined : new Set(process.env.BENCH_ONLY.split(",").map((part) => part.trim()));
+const selected = (number) => only === undefined || only.has(String(number));
+const skipped = async () => undefined;
+
+const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", !selected(1) ? skipped : async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 260_000 })));
+const concurrency = await step("2. concurrency (100 and 500 threads)", !selected(2) ? skipped : async () => resultOf(await runScript(join(here, "concurrency.mjs"), { timeoutMs: 440_000 })));
+const memory = await step("3. memory (thousands of idle and parked sessions)", !selected(3) ? skipped : async () => resultOf(await runScript(join(here, "memory.mjs"), { timeoutMs: 320_000 })));
+const turnCost = await step("5. what a turn costs the server (echo, new threads, bursts, CPU, allocations, idle RSS)", !selected(5) ? skipped : async () =>
+  resultOf(await runScript(join(here, "turn-cost.mjs"), { timeoutMs: 1_520_000 })),
 );
-const poolOutput = await step("4. pooling (packages/pool/bench/run-bench.mjs)", () =>
+const poolOutput = await step("4. pooling (packages/pool/bench/run-bench.mjs)", !selected(4) ? skipped : () =>
   runScript(join(repoRoot, "packages", "pool", "bench", "run-bench.mjs"), { cwd: join(repoRoot, "packages", "pool"), timeoutMs: 420_000 }),
 );
 
@@ -215,9 +220,27 @@ and noisy: compare figures within one run, not across runs.
 ${sections.join("\n\n")}
 `;
 
-writeFileSync(join(repoRoot, "BENCHMARKS.md"), document);
+const target = join(repoRoot, "BENCHMARKS.md");
+writeFileSync(target, only === undefined || !existsSync(target) ? document : mergeSections(readFileSync(target, "utf8"), sections, only));
 process.stdout.write(`\n${document}\nwrote ${join(repoRoot, "BENCHMARKS.md")}\n`);
-if ([overhead, concurrency, memory, poolOutput, turnCost].some((value) => value === undefined)) process.exitCode = 1;
+if ([[1, overhead], [2, concurrency], [3, memory], [4, poolOutput], [5, turnCost]].some(([number, value]) => selected(number) && value === undefined)) process.exitCode = 1;
+
+/**
+ * A partial run (BENCH_ONLY): the sections it ran replace theirs in the existing document (or are
+ * added), the others stay as their last full run wrote them, and the header says which are new.
+ */
+function mergeSections(existing, fresh, numbers) {
+  const split = (text) => {
+    const parts = text.split(/^(?=## \d+\. )/m);
+    return { head: parts[0] ?? "", bodies: new Map(parts.slice(1).map((part) => [/^## (\d+)\./.exec(part)[1], part.trimEnd()])) };
+  };
+  const { head, bodies } = split(existing);
+  for (const section of fresh) bodies.set(/^## (\d+)\./.exec(section)[1], section.trimEnd());
+  const note = `- Sections ${[...numbers].sort().join(", ")} re-run on ${new Date().toISOString()} (\`BENCH_ONLY\`), load average ${loadBefore.toFixed(1)} at their start, Node ${process.version}; the others are from the run written above.`;
+  const header = head.replace(/^- Sections .* re-run on .*\n/m, "").replace(/(- This run took .*\n)/, `$1${note}\n`);
+  const ordered = [...bodies.entries()].sort(([left], [right]) => Number(left) - Number(right)).map(([, body]) => body);
+  return `${header.trimEnd()}\n\n${ordered.join("\n\n")}\n`;
+}
 
 function turnCostSection(result) {
   const { baseline, current } = result.stacks;
@@ -257,7 +280,7 @@ function turnCostSection(result) {
 [\`bench/turn-cost.mjs\`](benchmarks/bench/turn-cost.mjs): each build under test runs as its own server process
 ([\`bench/lib/stack-server.mjs\`](benchmarks/bench/lib/stack-server.mjs): one \`AntigravityAgent\` behind the Express
 binding, and a bare relay on its own emulator beside it), driven from another process by a raw SSE client (a
-\`fetch\` reader that only finds event bounds), as a user would. ${baseline === undefined ? "" : "The baseline is the same packages built from the commit before this work (\`BENCH_BASELINE_ROOT\`, a built checkout); "}rounds alternate between
+\`fetch\` reader that only finds event bounds), as a user would. ${baseline === undefined ? "" : "The baseline is the same packages built from the commit before this work (`BENCH_BASELINE_ROOT`, a built checkout); "}rounds alternate between
 builds and relays, so they share the machine's noise. Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included) over one
 turn, divided by the SSE events sent. ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { readRelayTurn } from "./lib/bare-relay.mjs";
 import { limitRuntime, median, percentile, report, repoRoot, rssMiB, sleep } from "./lib/common.mjs";
 
-limitRuntime(600_000, "turn-cost");
+limitRuntime(1_500_000, "turn-cost");
 const echoRounds = Number(process.env.BENCH_ECHO_ROUNDS ?? 30);
 const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 10);
 const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 3);

@@ -8,6 +8,8 @@ import { waitForDrain } from "./wait-for-drain.js";
 export const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
 const SSE_CONTENT_TYPE = "text/event-stream";
+/** Queued bytes past which a tick's events are written before the tick ends. */
+const FLUSH_WITHIN_TICK_BYTES = 64 * 1024;
 
 export interface EventStreamWriterOptions {
   /** Idle time after which a keep-alive comment is written; 0 turns keep-alives off. SSE only. */
@@ -80,8 +82,7 @@ export class EventStreamWriter {
     if (this.#closed) return "closed";
     const chunk = this.#binary ? this.#encoder.encodeBinary(event) : this.#encoder.encodeSSE(event);
     const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
-    // Only a reader that lets the socket fill makes events wait past their tick: that is what is bounded.
-    if (this.#draining && this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
+    if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
     if (!this.#draining && this.#endOfTick === undefined) {
       // The first event of a tick goes out at once; the rest of the tick's events join it at its end.
       this.#endOfTick = setImmediate(this.#flushAtEndOfTick);
@@ -91,6 +92,8 @@ export class EventStreamWriter {
     if (typeof chunk === "string") this.#pendingText += chunk;
     else this.#pendingBinary.push(chunk);
     this.#queuedBytes += size;
+    // A tick that produces a lot is written as it goes, so the socket's backpressure still bounds it.
+    if (!this.#draining && this.#queuedBytes >= FLUSH_WITHIN_TICK_BYTES) this.#flushPending();
     return "queued";
   }
 

@@ -439,7 +439,8 @@ export class Conversation {
     if (this.#activeTurn === tracker) this.#activeTurn = undefined;
     if (tracker.origin === "user" && tracker.started) {
       this.#hasCompletedTurn = true;
-      this.#endedTurnTrajectory = tracker.mainTrajectoryId;
+      // Only a turn the harness finished can have steps still on their way; a halted one's are not wanted.
+      this.#endedTurnTrajectory = tracker.endedOnIdle ? tracker.mainTrajectoryId : undefined;
     }
     // Deferred: the next turn must not start inside the previous one's settle path.
     queueMicrotask(() => {

@@ -76,6 +76,7 @@ export class TurnTracker {
   /** The main trajectory went idle while a callback was being answered; decide when it is answered. */
   #idleWhileParked = false;
   #postTurnHookSeen = false;
+  #endedOnIdle = false;
   #usageAtStart: TokenUsage | undefined;
   readonly #stopController = new AbortController();
   readonly #stepIds = new Set<string>();
@@ -127,6 +128,11 @@ export class TurnTracker {
 
   get started(): boolean {
     return this.#started;
+  }
+
+  /** The turn ended as the harness finished it (not cancelled, timed out or failed). */
+  get endedOnIdle(): boolean {
+    return this.#endedOnIdle;
   }
 
   get mainTrajectoryId(): string | undefined {
@@ -374,6 +380,7 @@ export class TurnTracker {
 
   #finishWithResult(cancelled: boolean): void {
     if (this.#settled) return;
+    this.#endedOnIdle = !cancelled;
     this.#cleanup();
     this.#resolve(this.#result(cancelled));
     this.#queue.end();
