@@ -109,6 +109,8 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     createAgentRouter(agents, {
       logger: fieldsFirstLogger(logger, "http"),
       ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
+      // Replicas say who served each response (x-ag-ui-antigravity-replica); a lone server does not.
+      ...(config.state?.replicaId === undefined ? {} : { replicaId: config.state.replicaId }),
     }),
   );
   app.use(notFoundHandler);

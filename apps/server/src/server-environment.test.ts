@@ -20,6 +20,8 @@ describe("readServerEnvironment", () => {
   it("reads SAVE_DIR, REDIS_URL and REPLICA_ID, and refuses a relative save dir or a URL that is not Redis's", () => {
     expect(readServerEnvironment({ SAVE_DIR: "/srv/state", REDIS_URL: "redis://127.0.0.1:6379", REPLICA_ID: "r1" })).toMatchObject({ saveDir: "/srv/state", redisUrl: "redis://127.0.0.1:6379", replicaId: "r1" });
     expect(() => readServerEnvironment({ SAVE_DIR: "state" })).toThrow(/SAVE_DIR/);
+    // The replica id is also the x-ag-ui-antigravity-replica header.
+    expect(() => readServerEnvironment({ REPLICA_ID: "two words\r\n" })).toThrow(/REPLICA_ID/);
     // The URL is not echoed: it may carry a password.
     expect(() => readServerEnvironment({ REDIS_URL: "http://user:secret@host" })).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL\.$/);
   });

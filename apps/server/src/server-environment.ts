@@ -46,6 +46,11 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
   if (saveDir !== undefined && !saveDir.startsWith("/")) throw new ServerEnvironmentError(`SAVE_DIR must be an absolute path (got ${JSON.stringify(env.SAVE_DIR)}).`);
   const redisUrl = nonEmpty(env.REDIS_URL);
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) throw new ServerEnvironmentError("REDIS_URL must be a redis:// or rediss:// URL.");
+  const replicaId = nonEmpty(env.REPLICA_ID);
+  // It is also sent as the x-ag-ui-antigravity-replica header, so it must be header-safe.
+  if (replicaId !== undefined && !/^[A-Za-z0-9._~:-]{1,64}$/.test(replicaId)) {
+    throw new ServerEnvironmentError(`REPLICA_ID must be 1 to 64 of [A-Za-z0-9._~:-] (got ${JSON.stringify(env.REPLICA_ID)}).`);
+  }
   return {
     port,
     host: nonEmpty(env.HOST) ?? defaultHost,
@@ -55,6 +60,6 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
     taskStepDelayMs,
     saveDir,
     redisUrl,
-    replicaId: nonEmpty(env.REPLICA_ID),
+    replicaId,
   };
 }

@@ -22,4 +22,6 @@ export type { ExpressBindingErrorCode, ExpressBindingErrorOptions } from "./erro
 export type { HttpErrorBody, HttpErrorCode, HttpErrorIssue } from "./errors/http-error.js";
 export { DEFAULT_RUN_ERROR_STATUSES, httpStatusForRunErrorCode } from "./errors/run-error-status.js";
 export type { ExpressBindingLogger } from "./logging/logger.js";
+export { REPLICA_HEADER } from "./http/replica-header.js";
+export { THREAD_ID_HEADER } from "./request/thread-id-header.js";
 export { KEEP_ALIVE_COMMENT } from "./stream/event-stream-writer.js";

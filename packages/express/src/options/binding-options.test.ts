@@ -40,6 +40,7 @@ describe("resolveAgentRouterOptions", () => {
     ["a non-function authorize", { authorize: "yes" }],
     ["a status outside 4xx/5xx", { runErrorStatuses: { BUSY: 200 } }],
     ["an unknown option", { keepAlive: 5 }],
+    ["a replica id that is not header-safe", { replicaId: "a b\r\n" }],
     ["a bare slash health path", { healthPath: "/" }],
   ])("rejects %s with OPTIONS_INVALID", (_label, options) => {
     expect(codeOf(() => resolveAgentRouterOptions(options as never))).toBe("OPTIONS_INVALID");

@@ -44,6 +44,8 @@ export interface AgentRouterOptions {
   healthPath?: string | false;
   /** Receives the binding's logs (pino-compatible). Default: none. */
   logger?: Partial<ExpressBindingLogger>;
+  /** Sent as `x-ag-ui-antigravity-replica` on every response of the router; default none (no header). */
+  replicaId?: string;
 }
 
 export interface ResolvedAgentRouterOptions {
@@ -58,6 +60,7 @@ export interface ResolvedAgentRouterOptions {
   readonly runErrorStatuses: Readonly<Record<string, number | null>>;
   readonly healthPath: string | undefined;
   readonly logger: ExpressBindingLogger;
+  readonly replicaId: string | undefined;
 }
 
 // Literal segments only, so Express 4 and Express 5 (different path-to-regexp majors) read them alike.
@@ -83,6 +86,7 @@ const optionsSchema = z
     runErrorStatuses: z.record(z.string(), z.number().int().min(400).max(599).nullable()).optional(),
     healthPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
     logger: z.custom<Partial<ExpressBindingLogger>>((value) => typeof value === "object" && value !== null, "must be an object").optional(),
+    replicaId: z.string().regex(/^[A-Za-z0-9._~:-]{1,64}$/, "must be 1 to 64 of [A-Za-z0-9._~:-] (it is sent as a header)").optional(),
   })
   .strict();
 
@@ -106,6 +110,7 @@ export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): Res
     runErrorStatuses: value.runErrorStatuses ?? {},
     healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
     logger: toBindingLogger(value.logger),
+    replicaId: value.replicaId,
   };
 }
 

@@ -1,5 +1,6 @@
 import express, { type Router } from "express";
 import { MemoryOwnershipStore } from "../auth/memory-ownership-store.js";
+import { replicaHeader } from "../http/replica-header.js";
 import { toAgentRegistry, type AgentOrAgents } from "../options/agent-registry.js";
 import { resolveAgentRouterOptions, type AgentRouterOptions } from "../options/binding-options.js";
 import { createCapabilitiesHandler } from "./capabilities-handler.js";
@@ -29,6 +30,7 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
   const threadOwnership = resolved.ownershipStore ?? new MemoryOwnershipStore({ maxEntries: resolved.maxThreadOwners });
   const router = express.Router();
 
+  if (resolved.replicaId !== undefined) router.use(replicaHeader(resolved.replicaId));
   if (resolved.healthPath !== undefined) router.get(resolved.healthPath, healthHandler);
 
   let resolveAgent: ResolveAgent;

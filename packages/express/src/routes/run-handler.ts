@@ -7,6 +7,7 @@ import { sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { createJsonBodyReader } from "../request/json-body.js";
 import { validateRunInput } from "../request/run-input-schema.js";
+import { checkThreadIdHeader } from "../request/thread-id-header.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { streamAgentRun } from "../run/stream-agent-run.js";
 
@@ -59,6 +60,11 @@ export function createRunHandler(
         return;
       }
       const input = validation.input;
+      const headerMismatch = checkThreadIdHeader(request, input.threadId);
+      if (headerMismatch !== undefined) {
+        sendHttpError(response, headerMismatch);
+        return;
+      }
       let claim: { key: OwnershipKey; owner: string; result: ThreadClaim } | undefined;
       if (authorization.principal !== undefined) {
         const owner = principalId(authorization.principal);
