@@ -9,7 +9,7 @@ import { usageDifference, type TokenUsage } from "./token-usage.js";
 import { type SubagentEnd, Turn, type TurnOrigin, type TurnResult } from "./turn.js";
 
 /**
- * The main trajectory's idle ends a turn at once when nothing is owed (HARNESS_PROTOCOL.md §7.1).
+ * The main trajectory's idle ends a turn at once when nothing is owed.
  * When something is (a step still active or waiting, a callback being answered), the idle may be an
  * interim one (idle → step → idle): the turn waits for the next idle, or at most this long after
  * the owed work is done, so a harness that never sends another idle cannot hang it.

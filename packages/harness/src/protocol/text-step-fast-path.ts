@@ -10,7 +10,7 @@ const decimal = /^-?\d+$/;
 const stringFields: ReadonlySet<string> = new Set(["cascadeId", "trajectoryId", "text", "textDelta", "thinking", "thinkingDelta"]);
 
 /**
- * Most frames of a turn are `{stepUpdate}` (with the envelope's `seqNum` and `timestampMicros`) carrying text or thinking (HARNESS_PROTOCOL.md §7), and
+ * Most frames of a turn are `{stepUpdate}` (with the envelope's `seqNum` and `timestampMicros`) carrying text or thinking, and
  * each repeats the reply so far. When a parsed frame holds nothing but those fields, each with the
  * type and (for enums) a name the schema knows, it is already exactly what the full parse would
  * return, with no snake_case key to rename and no drift to record: it is returned as is, without
