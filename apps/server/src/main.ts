@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     logger,
     dojoDistDirectory,
     taskStepDelayMs: environment.taskStepDelayMs,
-    state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId },
+    state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId, replicaTtlMs: environment.replicaTtlMs },
   });
   const server = createServer(demo.app);
 
