@@ -1,4 +1,4 @@
-// One flat config for the whole workspace (house rule 20).
+// One flat config for the whole workspace, so every package is linted by the same rules.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import importX from "eslint-plugin-import-x";
@@ -20,6 +20,9 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "n/prefer-node-protocol": "error",
+      // Comments cite documents inside the repository (docs/protocol.md, READMEs), never notes a
+      // reader of the code does not have: the protocol notes we were given or a numbered rule list.
+      "no-warning-comments": ["error", { terms: ["HARNESS_PROTOCOL", "house rule", "../shared", "shared/reference", "shared/protocol", "aesthetics-anchors", "[LIVE]", "§"], location: "anywhere" }],
       // The dependency graph is the layering: every import must be declared by its package.
       "import-x/no-extraneous-dependencies": ["error", { devDependencies: ["**/*.test.ts", "**/*.test.tsx", "**/test/**", "**/bench/**", "**/*.config.*", "**/scripts/**"] }],
     },

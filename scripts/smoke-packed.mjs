@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Packs every publishable package, installs the tarballs into a throwaway project with npm, and
 // imports and requires each entry point under plain Node. Vitest's resolver hides ESM/CJS interop
-// bugs; this does not (house rule 4).
+// bugs; this does not.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-// Vitest's resolver hides CJS/ESM interop mistakes (house rule 4), so the built files are loaded by
+// Vitest's resolver hides CJS/ESM interop mistakes, so the built files are loaded by
 // plain Node, once per format, through the package's own exports map.
 const probe = (load: string) => `${load}.then((binding) => {
   const app = binding.createAntigravityApp({ run() {}, clone() {} });

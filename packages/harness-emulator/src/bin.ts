@@ -7,6 +7,16 @@ const shutdownDeadlineMs = 1500;
 
 const logger = createStreamLogger(process.stderr);
 
+/** `--replay <file>` (or `--replay=<file>`) plays a wire recording instead of scenarios. */
+function replayArgument(argv: readonly string[]): string | undefined {
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] ?? "";
+    if (argument === "--replay") return argv[index + 1];
+    if (argument.startsWith("--replay=")) return argument.slice("--replay=".length);
+  }
+  return undefined;
+}
+
 function exitAfterShutdown(shutdown: () => Promise<void>): void {
   const deadline = setTimeout(() => {
     logger.warn("shutdown deadline reached; exiting anyway");
@@ -14,6 +24,10 @@ function exitAfterShutdown(shutdown: () => Promise<void>): void {
   }, shutdownDeadlineMs);
   deadline.unref();
   void shutdown().then(() => process.exit(0));
+}
+
+function withReplay(env: NodeJS.ProcessEnv, replay: string | undefined): Record<string, string | undefined> {
+  return replay === undefined ? env : { ...env, ANTIGRAVITY_EMULATOR_REPLAY: replay };
 }
 
 async function main(): Promise<void> {
@@ -35,7 +49,7 @@ async function main(): Promise<void> {
       stdin: process.stdin,
       stdout: process.stdout,
       logger,
-      env: process.env,
+      env: withReplay(process.env, replayArgument(process.argv.slice(2))),
       processControl: {
         exit: (code) => process.exit(code),
         killSelf: () => process.kill(process.pid, "SIGKILL"),

@@ -1,4 +1,4 @@
-// House rule 4: the packed tarball, outside Vitest's resolver — plain Node imports, requires and
+// The packed tarball, outside Vitest's resolver — plain Node imports, requires and
 // runs it, and the built-in scenarios ship with it.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";

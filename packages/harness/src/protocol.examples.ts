@@ -1,5 +1,5 @@
 // Type-checked copies of the README and JSDoc examples of the protocol entry and the step
-// normalizer (house rule 17): `pnpm typecheck` fails when an example stops compiling.
+// normalizer: `pnpm typecheck` fails when an example stops compiling.
 import { StepNormalizer } from "./index.js";
 import {
   decodeOutputConfig,

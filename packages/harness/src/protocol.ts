@@ -173,4 +173,15 @@ export type { ClientInfo, InputConfig, OutputConfig } from "./protocol/handshake
 export { DEFAULT_MAX_FRAME_BYTES, encodeFrame, FrameReader } from "./protocol/frames.js";
 export type { FrameReaderOptions } from "./protocol/frames.js";
 export { ProtocolError } from "./protocol/protocol-error.js";
+export {
+  RECORDING_FORMAT,
+  REDACTED_VALUE,
+  RecordingConversationSchema,
+  RecordingFormatError,
+  RecordingFrameSchema,
+  RecordingHeaderSchema,
+  firstDifference,
+  parseRecording,
+} from "./protocol/recording.js";
+export type { MessageDifference, Recording, RecordingConversation, RecordingFrame, RecordingHeader } from "./protocol/recording.js";
 export type { ProtocolErrorCode, ProtocolErrorDetails, ProtocolIssue } from "./protocol/protocol-error.js";

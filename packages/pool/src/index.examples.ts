@@ -1,4 +1,4 @@
-// Type-checked copies of the README's examples (house rule 17). Not part of the build.
+// Type-checked copies of the README's examples, so they cannot rot. Not part of the build.
 import { HarnessPool, PoolError } from "./index.js";
 
 /** One pool for the whole server; conversations on shared processes. */

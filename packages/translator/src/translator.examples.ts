@@ -1,4 +1,4 @@
-// Type-checked copies of the README and JSDoc examples (house rule 17): `pnpm typecheck` fails when
+// Type-checked copies of the README and JSDoc examples: `pnpm typecheck` fails when
 // an example stops compiling.
 import { StepNormalizer } from "@ag-ui-antigravity/harness";
 import { type OutputEvent, usageOf } from "@ag-ui-antigravity/harness/protocol";

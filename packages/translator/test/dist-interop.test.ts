@@ -1,5 +1,5 @@
 // Runs the built ESM and CJS files under plain Node, outside Vitest's resolver, because the
-// STATE_DELTA path depends on fast-json-patch's CommonJS/ESM interop (house rule 4).
+// STATE_DELTA path depends on fast-json-patch's CommonJS/ESM interop, which only the built files show.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";

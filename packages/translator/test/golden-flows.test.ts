@@ -105,7 +105,7 @@ function translateFlow(flow: string): GoldenRun[] {
     current.last = index;
     if (usage !== undefined) translator.recordUsage(usage);
     if (stepUpdate !== undefined) {
-      // The main trajectory is the one of the turn's first step (HARNESS_PROTOCOL.md §7.1).
+      // The main trajectory is the one of the turn's first step (docs/protocol.md, "Turn end").
       current.mainTrajectoryId ??= stepUpdate.trajectoryId ?? "";
       const step = normalizer.normalize(stepUpdate, { mainTrajectoryId: current.mainTrajectoryId, event });
       current.events.push(...translator.translate(step));

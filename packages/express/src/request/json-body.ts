@@ -58,7 +58,7 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
 }
 
 /**
- * JSON is UTF-8 (RFC 8259 §8.1). The decoder would turn invalid bytes into U+FFFD and hand the agent
+ * JSON is UTF-8 (RFC 8259, section 8.1). The decoder would turn invalid bytes into U+FFFD and hand the agent
  * text the client never sent, so such a body is refused instead. Other `utf-*` charsets are decoded
  * by body-parser as declared.
  */

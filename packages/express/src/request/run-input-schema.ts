@@ -5,7 +5,7 @@ import type { HttpErrorIssue } from "../errors/http-error.js";
 /** Issues beyond this many are summarised: a hostile body must not produce a huge error reply. */
 const MAX_REPORTED_ISSUES = 20;
 
-// `.loose()` keeps top-level fields a newer client may send (house rule 14); the agent decides
+// `.loose()` keeps top-level fields a newer client may send; the agent decides
 // whether it understands them. Nested objects follow @ag-ui/core's own leniency.
 const runAgentInputSchema = RunAgentInputSchema.loose();
 

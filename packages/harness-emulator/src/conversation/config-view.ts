@@ -1,6 +1,6 @@
 import type { HarnessConfig, HarnessSideTools, PolicyRule, ToolDeclaration } from "../wire/input-messages.js";
 
-/** HarnessSideTools toggle key of each builtin wire name (HARNESS_PROTOCOL.md §6.1). */
+/** HarnessSideTools toggle key of each builtin wire name (docs/protocol.md, "Conversation init"). */
 const toggleKeyOf: Record<string, keyof HarnessSideTools> = {
   list_directory: "listDir",
   view_file: "viewFile",

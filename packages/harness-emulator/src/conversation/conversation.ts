@@ -113,7 +113,7 @@ export class Conversation {
     const { logger, store, cascadeIds } = this.#options;
     const config = new ConfigView(parseInitializeEvent(text));
     if (!config.hasTextModel) {
-      // The real harness's words, [LIVE] 0.1.5.
+      // The real harness's words, as 0.1.5 says them.
       throw new EmulatorError("CONFIG_INVALID", "no text model configuration provided");
     }
     const knobs = readKnobs(this.#options.env);

@@ -64,7 +64,7 @@ function chunk(text: string, size: number): string[] {
   return pieces;
 }
 
-/** Interprets a custom tool reply: either envelope of §9.1 (errorMessage, or `{"error": …}` in responseJson). */
+/** Interprets a custom tool reply: either envelope of docs/protocol.md, "Custom tools" (errorMessage, or `{"error": …}` in responseJson). */
 function interpretToolResponse(response: ToolResponse): { error: string | undefined; text: string } {
   if (response.errorMessage !== undefined && response.errorMessage !== "") return { error: response.errorMessage, text: response.errorMessage };
   const json = response.responseJson ?? "";
@@ -539,7 +539,7 @@ export class TurnRunner {
     const argumentsJson = JSON.stringify(args);
     const gate = await gateToolCall(context, { toolName: name, argumentsJson, callId, signal: this.#signal });
     if (gate.kind === "allow" && (confirm || gate.confirm)) {
-      // The pre-request notification (§9.3): a waiting step with no action field.
+      // The pre-request notice (docs/protocol.md, "Custom tools"): a waiting step with no action field.
       const noticeIndex = context.recorder.allocate(run.trajectoryId);
       const notice: StepUpdate = {
         ...this.#baseStep(run, noticeIndex),

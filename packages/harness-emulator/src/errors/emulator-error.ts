@@ -10,7 +10,11 @@ export type EmulatorErrorCode =
   | "TOOL_FAILED"
   | "CONVERSATION_NOT_FOUND"
   | "CONVERSATION_EXISTS"
-  | "CONFIG_INVALID";
+  | "CONFIG_INVALID"
+  /** A recording given to `--replay` cannot be read. */
+  | "REPLAY_INVALID"
+  /** The client sent something other than what the recording holds at that point. */
+  | "REPLAY_DIVERGED";
 
 export interface EmulatorErrorOptions {
   cause?: unknown;

@@ -13,6 +13,9 @@ describe("readKnobs", () => {
       triggerCrashOnEmpty: false,
       envelope: true,
       backgroundToolMs: 0,
+      replay: undefined,
+      replayIgnore: [],
+      replayTiming: false,
     });
   });
 
@@ -27,6 +30,9 @@ describe("readKnobs", () => {
         ANTIGRAVITY_EMULATOR_TRIGGER_CRASH: "yes",
         ANTIGRAVITY_EMULATOR_ENVELOPE: "off",
         ANTIGRAVITY_EMULATOR_BACKGROUND_TOOL_MS: "2500",
+        ANTIGRAVITY_EMULATOR_REPLAY: " /tmp/session.jsonl ",
+        ANTIGRAVITY_EMULATOR_REPLAY_IGNORE: "config.workspaces.*, userInput",
+        ANTIGRAVITY_EMULATOR_REPLAY_TIMING: "1",
       }),
     ).toEqual({
       scenario: "demo",
@@ -38,6 +44,9 @@ describe("readKnobs", () => {
       triggerCrashOnEmpty: true,
       envelope: false,
       backgroundToolMs: 2500,
+      replay: "/tmp/session.jsonl",
+      replayIgnore: ["config.workspaces.*", "userInput"],
+      replayTiming: true,
     });
   });
 });

@@ -18,6 +18,12 @@ export interface EmulatorKnobs {
   envelope: boolean;
   /** Move custom tool calls to the background after this many ms without a result; 0 = never. */
   backgroundToolMs: number;
+  /** A wire recording to play back instead of scenarios (`--replay <file>`). */
+  replay: string | undefined;
+  /** Dotted paths whose values may differ from the recording during replay. */
+  replayIgnore: string[];
+  /** Honour the recorded gaps between frames during replay. */
+  replayTiming: boolean;
 }
 
 const prefix = "ANTIGRAVITY_EMULATOR_";
@@ -35,6 +41,11 @@ function readFlag(env: Record<string, string | undefined>, name: string, fallbac
   return !["0", "false", "no", "off"].includes(raw.trim().toLowerCase());
 }
 
+function readText(env: Record<string, string | undefined>, name: string): string | undefined {
+  const raw = env[prefix + name]?.trim();
+  return raw === undefined || raw === "" ? undefined : raw;
+}
+
 /** Parses the knobs; unknown or malformed values fall back to defaults rather than failing the start. */
 export function readKnobs(env: Record<string, string | undefined>): EmulatorKnobs {
   const deterministic = readFlag(env, "DETERMINISTIC", false);
@@ -49,5 +60,10 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
     triggerCrashOnEmpty: readFlag(env, "TRIGGER_CRASH", false),
     envelope: readFlag(env, "ENVELOPE", true),
     backgroundToolMs: readNumber(env, "BACKGROUND_TOOL_MS", 0),
+    replay: readText(env, "REPLAY"),
+    replayIgnore: (readText(env, "REPLAY_IGNORE") ?? "")
+      .split(/[\s,]+/)
+      .filter((path) => path !== ""),
+    replayTiming: readFlag(env, "REPLAY_TIMING", false),
   };
 }

@@ -9,9 +9,10 @@ import { EmulatorError } from "../errors/emulator-error.js";
 import { readKnobs } from "../knobs/emulator-knobs.js";
 import type { Logger } from "../logging/logger.js";
 import { ConversationStore } from "../persistence/conversation-store.js";
+import { ReplayScript } from "../replay/replay-script.js";
 import { EmulatorServer } from "../server/emulator-server.js";
 
-/** Variables a command the emulator runs may inherit; the rest of the environment stays private (house rule 10). */
+/** Variables a command the emulator runs may inherit; the rest of the environment stays private: a command sees only what it needs. */
 const inheritedVariables = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TERM", "SHELL", "SYSTEMROOT"];
 
 export interface EmulatorProcessOptions {
@@ -93,6 +94,8 @@ export async function runEmulatorProcess(options: EmulatorProcessOptions): Promi
     if (value !== undefined) commandEnv[name] = value;
   }
   Object.assign(commandEnv, inputConfig.env ?? {});
+  // A recording that cannot be read fails the start, loudly, before the client gets a port.
+  const replay = knobs.replay === undefined ? undefined : { script: ReplayScript.load(knobs.replay), ignore: knobs.replayIgnore, timing: knobs.replayTiming };
   const apiKey = randomBytes(24).toString("base64url");
   const server = await EmulatorServer.start({
     bindAddress: inputConfig.bindAddress !== undefined && inputConfig.bindAddress !== "" ? inputConfig.bindAddress : "localhost",
@@ -104,6 +107,7 @@ export async function runEmulatorProcess(options: EmulatorProcessOptions): Promi
     processControl: options.processControl,
     commandEnv,
     deterministicIds: knobs.deterministic,
+    replay,
   });
   const frame = encodeFrame(encodeOutputConfig({ port: server.port, apiKey }));
   await new Promise<void>((resolve, reject) => stdout.write(frame, (error) => (error ? reject(error) : resolve())));

@@ -2,12 +2,14 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import { Conversation } from "../conversation/conversation.js";
 import type { ProcessControl } from "../conversation/turn-context.js";
 import { createIdSource } from "../ids/id-source.js";
 import type { Logger } from "../logging/logger.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
+import { ReplayConversation } from "../replay/replay-conversation.js";
+import type { ReplayScript } from "../replay/replay-script.js";
 
 /** Inbound frames above this are refused; tool results of several MiB are normal (the SDK tests 5 MiB). */
 const maxPayloadBytes = 64 * 1024 * 1024;
@@ -22,6 +24,14 @@ export interface EmulatorServerOptions {
   processControl: ProcessControl;
   commandEnv: Record<string, string>;
   deterministicIds: boolean;
+  /** Play this recording to every connection instead of running scenarios. */
+  replay?: { script: ReplayScript; ignore: readonly string[]; timing: boolean } | undefined;
+}
+
+/** What the server needs of a connection, scripted or replayed. */
+interface ServedConnection {
+  readonly closed: Promise<void>;
+  terminate(): void;
 }
 
 function keyMatches(expected: string, presented: string | string[] | undefined): boolean {
@@ -42,7 +52,7 @@ function refuse(socket: Duplex, status: number, statusText: string, reason: stri
 export class EmulatorServer {
   readonly #http: Server;
   readonly #wss: WebSocketServer;
-  readonly conversations = new Set<Conversation>();
+  readonly conversations = new Set<ServedConnection>();
   #port = 0;
   #closing: Promise<void> | undefined;
 
@@ -65,6 +75,14 @@ export class EmulatorServer {
         return;
       }
       this.#wss.handleUpgrade(request, socket, head, (webSocket) => {
+        if (options.replay !== undefined) {
+          const replayed = this.#replay(webSocket, options);
+          if (replayed !== undefined) {
+            this.conversations.add(replayed);
+            void replayed.closed.then(() => this.conversations.delete(replayed));
+          }
+          return;
+        }
         const conversation = new Conversation({
           socket: webSocket,
           logger: options.logger,
@@ -77,6 +95,27 @@ export class EmulatorServer {
         this.conversations.add(conversation);
         void conversation.closed.then(() => this.conversations.delete(conversation));
       });
+    });
+  }
+
+  #replay(webSocket: WebSocket, options: EmulatorServerOptions): ReplayConversation | undefined {
+    const replay = options.replay;
+    if (replay === undefined) return undefined;
+    const claimed = replay.script.claimConnection();
+    if (claimed === undefined) {
+      const reason = `replay diverged: the recording has only ${replay.script.connectionCount} connection(s)`;
+      options.logger.error(`${reason} (${replay.script.source})`);
+      webSocket.close(1011, reason);
+      return undefined;
+    }
+    return new ReplayConversation({
+      socket: webSocket,
+      logger: options.logger,
+      connection: claimed.connection,
+      frames: claimed.frames,
+      source: replay.script.source,
+      ignore: replay.ignore,
+      timing: replay.timing,
     });
   }
 

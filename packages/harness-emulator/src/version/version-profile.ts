@@ -1,6 +1,6 @@
 /**
  * The wire dialect a harness version speaks. Only the differences a client can observe are modelled
- * (HARNESS_PROTOCOL.md §13): the idle state's name, how usage travels, and the 0.1.10-only fields.
+ * (docs/protocol.md, "Versions"): the idle state's name, how usage travels, and the 0.1.10-only fields.
  */
 export interface VersionProfile {
   readonly version: "0.1.10" | "0.1.8";

@@ -3,7 +3,7 @@ import type { IdSource } from "../ids/id-source.js";
 import type { VersionProfile } from "../version/version-profile.js";
 import type { OutputPayload, UsageMetadata } from "./output-messages.js";
 
-/** Above this many queued bytes the producer waits for the socket to drain (house rule 11). */
+/** Above this many queued bytes the producer waits for the socket to drain: memory stays bounded whatever the client's pace. */
 const highWaterMark = 1024 * 1024;
 
 const hookArgKeys = ["preToolArgs", "postToolArgs", "onToolErrorArgs"] as const;

@@ -21,6 +21,7 @@ import { outputEventKind, parseOutputEvent, serializeMessage, usageOf } from "..
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { StepNormalizer } from "../steps/step-normalizer.js";
 import { buildHarnessConfig } from "./build-harness-config.js";
+import { summarizeConversationConfig } from "./config-summary.js";
 import { connectHarnessWebSocket } from "./connect-websocket.js";
 import type { ConversationConfig, CustomTool, ResolvedConversationConfig } from "./conversation-config.js";
 import type { ConversationHost } from "./conversation-host.js";
@@ -129,7 +130,7 @@ export class Conversation {
     this.#config = config;
     this.#socket = socket;
     this.#logger = host.logger;
-    this.#wireTap = host.wireTap.withRedactor(redactor);
+    this.#wireTap = host.wireTap.forConversation(redactor, () => summarizeConversationConfig(config));
     this.signal = this.#abortController.signal;
     this.closed = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
@@ -500,6 +501,7 @@ export class Conversation {
     } catch (error) {
       this.#logger.warn("ignoring a message from the harness that does not parse", { error: error instanceof Error ? error.message : String(error) });
       this.#host.drift.record({ kind: "invalid-message", path: "OutputEvent", reason: invalidMessageReason(error) });
+      this.#wireTap.recordUnparsable(text, this.#id || undefined);
       return;
     }
     const kind = outputEventKind(event);

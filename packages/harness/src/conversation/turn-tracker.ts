@@ -42,8 +42,8 @@ export interface TurnTrackerOptions {
 type StopReason = "cancel" | "timeout";
 
 /**
- * Decides when a turn ends and how, from the events of the main trajectory (HARNESS_PROTOCOL.md
- * §7.1): idle ends it (with `error` it failed), CANCELLED ends it as the harness's cancellation,
+ * Decides when a turn ends and how, from the events of the main trajectory (docs/protocol.md,
+ * "Turn end"): idle ends it (with `error` it failed), CANCELLED ends it as the harness's cancellation,
  * subagent trajectories never end it, and steps arriving just after an idle are still delivered.
  */
 export class TurnTracker {

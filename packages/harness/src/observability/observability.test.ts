@@ -19,6 +19,16 @@ describe("ANTIGRAVITY_WIRE selection", () => {
     expect(everything !== undefined && wireSelectionIncludes(everything, "harness", "InputConfig")).toBe(true);
   });
 
+  it("treats userInput as also selecting complexUserInput, and summarises multi-part input", () => {
+    const selection = parseWireSelection("userInput");
+    expect(selection !== undefined && wireSelectionIncludes(selection, "ws", "complexUserInput")).toBe(true);
+    expect(selection !== undefined && wireSelectionIncludes(selection, "ws", "stepUpdate")).toBe(false);
+    const lines: string[] = [];
+    const tap = new WireTap({ logger: toHarnessLogger(undefined), redactor: new Redactor(), selection: "userInput,summary", write: (line) => lines.push(line), loggerConfigured: false });
+    tap.record({ channel: "ws", direction: "send", messageKey: "complexUserInput", message: { complexUserInput: { parts: [{ text: "look at this" }, { media: { mimeType: "image/png", data: "AA==" } }] } } });
+    expect(lines).toEqual(['antigravity ws → complexUserInput "look at this" +1 non-text part']);
+  });
+
   it("prints one redacted summary line per selected message", () => {
     const lines: string[] = [];
     const redactor = new Redactor();

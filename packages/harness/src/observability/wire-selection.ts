@@ -2,7 +2,8 @@
  * Which messages ANTIGRAVITY_WIRE asks to print. The variable is a comma- or space-separated list:
  * `harness` (stdio handshake frames), `ws` (every WebSocket message), a top-level message key such
  * as `stepUpdate` (only those WebSocket messages), `summary` (one line per message instead of the
- * JSON), and `all` / `1` / `*` for everything.
+ * JSON), and `all` / `1` / `*` for everything. `userInput` also selects `complexUserInput`: both
+ * start a turn, the second carries multi-part input.
  */
 export interface WireSelection {
   harness: boolean;
@@ -40,7 +41,14 @@ export function parseWireSelection(value: string | undefined): WireSelection | u
   return { harness, allWebSocketMessages, messageKeys, summary };
 }
 
+/** Message keys a selector stands for besides itself: the same thing under another wire name. */
+const SELECTOR_ALIASES: Readonly<Record<string, readonly string[]>> = { userInput: ["complexUserInput"] };
+
 export function wireSelectionIncludes(selection: WireSelection, channel: "harness" | "ws", messageKey: string): boolean {
   if (channel === "harness") return selection.harness;
-  return selection.allWebSocketMessages || selection.messageKeys.has(messageKey);
+  if (selection.allWebSocketMessages || selection.messageKeys.has(messageKey)) return true;
+  for (const selector of selection.messageKeys) {
+    if (SELECTOR_ALIASES[selector]?.includes(messageKey)) return true;
+  }
+  return false;
 }

@@ -40,6 +40,15 @@ export function summarizeWireRecord(record: WireRecord): string {
     case "automatedTrigger":
       details.push(JSON.stringify(short(body)));
       break;
+    case "complexUserInput": {
+      const parts = field(body, "parts");
+      const list = Array.isArray(parts) ? parts : [];
+      const text = list.map((part) => field(part, "text")).filter((value): value is string => typeof value === "string").join(" ");
+      const others = list.length - list.filter((part) => typeof field(part, "text") === "string").length;
+      details.push(JSON.stringify(short(text)));
+      if (others > 0) details.push(`+${others} non-text part${others === 1 ? "" : "s"}`);
+      break;
+    }
     default:
       break;
   }

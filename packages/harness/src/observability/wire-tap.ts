@@ -1,6 +1,7 @@
 import type { HarnessLogger } from "./logger.js";
 import type { Redactor } from "./redactor.js";
 import type { WireInspector, WireRecord } from "./wire-record.js";
+import type { WireRecorder } from "./wire-recorder.js";
 import { parseWireSelection, wireSelectionIncludes, type WireSelection } from "./wire-selection.js";
 import { summarizeWireRecord } from "./wire-summary.js";
 
@@ -14,6 +15,10 @@ export interface WireTapOptions {
   write?: ((line: string) => void) | undefined;
   /** True when the caller supplied a logger; then traces go to `logger.debug`. */
   loggerConfigured: boolean;
+  /** ANTIGRAVITY_WIRE_RECORD's file: gets every frame, whatever the selection. */
+  recorder?: WireRecorder | undefined;
+  /** The WebSocket connection this tap observes (recordings number them from 1). */
+  connection?: number | undefined;
 }
 
 /**
@@ -38,15 +43,49 @@ export class WireTap {
     return new WireTap({ ...this.#options, redactor });
   }
 
+  /**
+   * The tap of one WebSocket conversation: its own redactor (it adds the conversation's API key)
+   * and, when recording, its own connection number, announced with the client's config summary.
+   */
+  forConversation(redactor: Redactor, configSummary: () => Record<string, unknown>): WireTap {
+    const recorder = this.#options.recorder;
+    if (recorder === undefined) return this.withRedactor(redactor);
+    const connection = recorder.nextConnection();
+    const redacted = redactor.redactValue(configSummary());
+    recorder.conversation(connection, redacted !== null && typeof redacted === "object" ? (redacted as Record<string, unknown>) : {});
+    return new WireTap({ ...this.#options, redactor, connection });
+  }
+
   get active(): boolean {
-    return this.#options.inspector !== undefined || this.#selection !== undefined;
+    return this.#options.inspector !== undefined || this.#selection !== undefined || this.#options.recorder !== undefined;
+  }
+
+  /** Records a received frame that did not parse, as its text: a replay must reproduce it too. */
+  recordUnparsable(text: string, conversationId: string | undefined): void {
+    this.#options.recorder?.frame({
+      channel: "ws",
+      direction: "receive",
+      messageKey: "(unparsable)",
+      message: this.#options.redactor.redactText(text),
+      ...(this.#options.connection === undefined ? {} : { connection: this.#options.connection }),
+      ...(conversationId ? { conversationId } : {}),
+    });
   }
 
   record(entry: Omit<WireRecord, "timestamp" | "message"> & { message: unknown }): void {
     if (!this.active) return;
     const selected = this.#selection !== undefined && wireSelectionIncludes(this.#selection, entry.channel, entry.messageKey);
-    if (this.#options.inspector === undefined && !selected) return;
+    const recorder = this.#options.recorder;
+    if (this.#options.inspector === undefined && !selected && recorder === undefined) return;
     const record: WireRecord = { ...entry, message: this.#options.redactor.redactValue(entry.message), timestamp: Date.now() };
+    recorder?.frame({
+      channel: record.channel,
+      direction: record.direction,
+      messageKey: record.messageKey,
+      message: record.message,
+      ...(this.#options.connection === undefined ? {} : { connection: this.#options.connection }),
+      ...(record.conversationId ? { conversationId: record.conversationId } : {}),
+    });
     if (this.#options.inspector !== undefined) {
       try {
         this.#options.inspector(record);

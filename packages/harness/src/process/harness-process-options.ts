@@ -28,6 +28,12 @@ export interface HarnessProcessOptions {
   inspector?: WireInspector;
   /** Overrides the ANTIGRAVITY_WIRE environment variable. */
   wire?: string;
+  /**
+   * Records the session (every frame, both directions, with timing; secrets blanked) as JSONL to
+   * this file, for replay by the emulator. Overrides the ANTIGRAVITY_WIRE_RECORD environment
+   * variable; `false` turns recording off whatever the environment says.
+   */
+  record?: string | false;
   /** Aborts the start (the child is killed). */
   signal?: AbortSignal;
   /** Bound on spawn + handshake (default 60 s). */

@@ -10,6 +10,7 @@ import { HarnessError } from "../errors/harness-error.js";
 import { abortReason, settleWithin, throwIfAborted } from "../internal/abort.js";
 import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js";
 import { Redactor } from "../observability/redactor.js";
+import { WireRecorder } from "../observability/wire-recorder.js";
 import { WireTap } from "../observability/wire-tap.js";
 import { DriftRegistry, type DriftReport } from "../protocol/drift.js";
 import { encodeFrame, FrameReader } from "../protocol/frames.js";
@@ -17,6 +18,7 @@ import { decodeOutputConfig, encodeInputConfig, type InputConfig } from "../prot
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from "./child-reaper.js";
 import { typescriptClientInfo } from "./client-info.js";
 import { findHarnessBinary } from "./find-harness-binary.js";
+import { describeHarnessBinary } from "./harness-version.js";
 import type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./harness-process-options.js";
 import { minimalEnvironment } from "./minimal-environment.js";
 import { StderrRing } from "./stderr-ring.js";
@@ -59,6 +61,7 @@ export class HarnessProcess {
   readonly #logger: HarnessLogger;
   readonly #redactor: Redactor;
   readonly #wireTap: WireTap;
+  readonly #recorder: WireRecorder | undefined;
   readonly #drift: DriftRegistry;
   readonly #stderr: StderrRing;
   readonly #stderrEnded: Promise<void>;
@@ -79,6 +82,7 @@ export class HarnessProcess {
     logger: HarnessLogger;
     redactor: Redactor;
     wireTap: WireTap;
+    recorder: WireRecorder | undefined;
     stderr: StderrRing;
     stderrEnded: Promise<void>;
     exited: Promise<HarnessProcessExit>;
@@ -93,6 +97,7 @@ export class HarnessProcess {
     this.#logger = init.logger;
     this.#redactor = init.redactor;
     this.#wireTap = init.wireTap;
+    this.#recorder = init.recorder;
     this.#stderr = init.stderr;
     this.#stderrEnded = init.stderrEnded;
     this.#configuredEnvironment = init.configuredEnvironment;
@@ -119,15 +124,22 @@ export class HarnessProcess {
     for (const [name, value] of Object.entries(options.env ?? {})) {
       if (/key|token|secret|password|credential/i.test(name)) redactor.addSecret(value);
     }
+    const binaryPath =
+      options.binaryPath ?? (await findHarnessBinary({ ...options.discovery, ...(options.signal ? { signal: options.signal } : {}) }));
+    const recordPath = options.record === false ? undefined : options.record || process.env.ANTIGRAVITY_WIRE_RECORD || undefined;
+    const clientInfo = typescriptClientInfo();
+    const recorder =
+      recordPath === undefined
+        ? undefined
+        : new WireRecorder(recordPath, { client: { language: clientInfo.language ?? "typescript", version: clientInfo.version ?? "" }, harness: describeHarnessBinary(binaryPath) }, logger);
     const wireTap = new WireTap({
       logger,
       redactor,
       inspector: options.inspector,
       selection: options.wire ?? process.env.ANTIGRAVITY_WIRE,
       loggerConfigured: options.logger !== undefined,
+      recorder,
     });
-    const binaryPath =
-      options.binaryPath ?? (await findHarnessBinary({ ...options.discovery, ...(options.signal ? { signal: options.signal } : {}) }));
     const ownsStorageDirectory = options.storageDirectory === undefined;
     const storageDirectory = options.storageDirectory ?? (await mkdtemp(join(tmpdir(), "antigravity-")));
     const configuredEnvironment = { ...options.env };
@@ -142,6 +154,7 @@ export class HarnessProcess {
       child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32", env: environment, shell: false, windowsHide: true });
     } catch (error) {
       if (ownsStorageDirectory) await rm(storageDirectory, { recursive: true, force: true });
+      await recorder?.close();
       throw new HarnessError("SPAWN_FAILED", `could not spawn ${binaryPath}: ${String(error)}`, { cause: error });
     }
     const stderr = new StderrRing(options.stderrLines);
@@ -178,12 +191,13 @@ export class HarnessProcess {
       child.stderr.destroy();
       child.stdin.destroy();
       if (ownsStorageDirectory) await rm(storageDirectory, { recursive: true, force: true }).catch(() => undefined);
+      await recorder?.close();
     };
 
     try {
       const inputConfig: InputConfig = {
         storageDirectory,
-        clientInfo: typescriptClientInfo(),
+        clientInfo,
         ...(options.port ? { port: options.port } : {}),
         ...(options.bindAddress ? { bindAddress: options.bindAddress } : {}),
         ...(Object.keys(configuredEnvironment).length > 0 ? { env: configuredEnvironment } : {}),
@@ -217,6 +231,7 @@ export class HarnessProcess {
         logger,
         redactor,
         wireTap,
+        recorder,
         stderr,
         stderrEnded,
         exited,
@@ -301,6 +316,7 @@ export class HarnessProcess {
       this.#release();
       if (this.#ownsStorageDirectory) await rm(this.storageDirectory, { recursive: true, force: true }).catch(() => undefined);
       this.#logDrift();
+      await this.#recorder?.close();
       this.#resolveClosed();
     }
   }

@@ -1,5 +1,5 @@
 /*
- * Enum value names of the harness protocol (HARNESS_PROTOCOL.md Appendix B). Values travel as
+ * Enum value names of the harness protocol (docs/protocol.md, "Messages"). Values travel as
  * these names; a number or a name missing here is still accepted (and recorded as drift).
  */
 

@@ -37,7 +37,7 @@ function protocolErrorOf(run: () => unknown): ProtocolError {
   throw new Error("expected a ProtocolError, nothing was thrown");
 }
 
-describe("golden handshake bytes (HARNESS_PROTOCOL.md §3.2, §3.3)", () => {
+describe("golden handshake bytes (docs/protocol.md, The stdio handshake)", () => {
   const fullInputConfig: InputConfig = {
     storageDirectory: "/tmp/storage",
     port: 8080,

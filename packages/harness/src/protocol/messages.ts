@@ -17,7 +17,7 @@ import {
 import { bytesField, doubleField, enumField, int32Field, int64Field } from "./wire-types.js";
 
 /*
- * Zod schemas for every message of HARNESS_PROTOCOL.md Appendix A, in proto3 JSON form.
+ * Zod schemas for every message of docs/protocol.md ("Messages"), in proto3 JSON form.
  * Every field is optional (edition-2024 presence: unset fields are absent), every object is loose
  * (unknown fields are kept, never dropped), oneofs are not enforced (a peer may send several).
  */

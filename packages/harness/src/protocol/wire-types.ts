@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ProtocolError } from "./protocol-error.js";
 
 /**
- * Field schemas for the proto3 JSON scalar rules of HARNESS_PROTOCOL.md §4.2. Each keeps the
+ * Field schemas for the proto3 JSON scalar rules of docs/protocol.md ("JSON on the socket"). Each keeps the
  * value exactly as sent so that re-encoding a parsed message reproduces the original JSON.
  */
 

@@ -6,7 +6,7 @@ export interface BuiltinActionSpec {
   name: string;
   kind: "builtin" | "subagent";
   /**
-   * The action's input fields (HARNESS_PROTOCOL.md §8.3). Used to split arguments from result
+   * The action's input fields (docs/protocol.md, "Steps"). Used to split arguments from result
    * when a step is first seen already finished, so a result never leaks into the arguments.
    */
   inputFields: readonly string[];

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
-/** One captured message of a fixture file (HARNESS_PROTOCOL.md §14). */
+/** One captured message of a fixture file (fixtures/protocol/, described in docs/protocol.md). */
 export interface FixtureMessage {
   direction: "client->harness" | "harness->client";
   channel: string;

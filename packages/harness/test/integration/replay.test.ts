@@ -1,0 +1,89 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseRecording } from "../../src/protocol.js";
+import { EmulatorFixture } from "../support/emulator.js";
+import { driveRecording } from "../support/replay-driver.js";
+
+const fixture = new EmulatorFixture();
+let directory: string;
+beforeEach(async () => {
+  fixture.begin();
+  directory = await mkdtemp(join(tmpdir(), "wire-replay-"));
+});
+afterEach(async () => {
+  await fixture.end();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** Records one emulator session: a plain turn, a custom tool round trip and a question. */
+async function recordSession(path: string): Promise<void> {
+  const harness = await fixture.start({ record: path, env: { GEMINI_API_KEY: "AIza-recorded-secret-123" } });
+  const conversation = await harness.openConversation({
+    model: "emulator:demo",
+    workspaces: ["/tmp"],
+    customTools: [{ name: "get_time", description: "Tells the time.", parameters: { type: "object", properties: {} }, handler: () => ({ now: "12:00" }) }],
+    hooks: { onQuestions: ({ questions }) => ({ answers: questions.map(() => ({ selected: [1] })) }) },
+    builtinTools: ["ask_question", "list_directory"],
+  });
+  expect((await conversation.send("hello").result).text).toContain("hello");
+  expect((await conversation.send("What time is it? use get_time").result).text).toContain("12:00");
+  await conversation.send("Please ask me which colour I like").result;
+  await harness.close();
+}
+
+describe("wire recording and replay", () => {
+  it("records every frame with its header and the client's config summary, secrets blanked", async () => {
+    const path = join(directory, "session.jsonl");
+    await recordSession(path);
+    const text = await readFile(path, "utf8");
+    expect(text).not.toContain("AIza-recorded-secret-123");
+    const recording = parseRecording(text);
+    expect(recording.header.harness.version).toContain("harness-emulator");
+    expect(recording.header.client.language).toBe("typescript");
+    expect(recording.frames.slice(0, 2).map((frame) => frame.messageKey)).toEqual(["InputConfig", "OutputConfig"]);
+    expect(recording.conversations[0]?.config["hooks"]).toEqual(["onQuestions"]);
+    const keys = new Set(recording.frames.map((frame) => `${frame.direction}:${frame.messageKey}`));
+    for (const key of ["send:config", "receive:initializeConversationResponse", "send:userInput", "receive:stepUpdate", "receive:toolCall", "send:toolResponse", "send:questionResponse"]) {
+      expect(keys).toContain(key);
+    }
+    const times = recording.frames.map((frame) => frame.atMs);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it("replays a recording made from an emulator session, green", async () => {
+    const path = join(directory, "session.jsonl");
+    await recordSession(path);
+    const harness = await fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: path } });
+    await driveRecording(harness, path);
+  });
+
+  it("fails at the first divergence, naming the frame and the field", async () => {
+    const path = join(directory, "session.jsonl");
+    await recordSession(path);
+    const lines = (await readFile(path, "utf8")).split("\n");
+    const index = lines.findIndex((line) => line.includes('"messageKey":"config"'));
+    const frame = JSON.parse(lines[index] ?? "{}") as { seq: number; message: { config: { tools: { description: string }[] } } };
+    const tool = frame.message.config.tools[0];
+    if (tool === undefined) throw new Error("the recorded config has no tool");
+    tool.description = "Tells the weather.";
+    lines[index] = JSON.stringify(frame);
+    const altered = join(directory, "altered.jsonl");
+    await writeFile(altered, lines.join("\n"));
+    const harness = await fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: altered } });
+    const failure = await driveRecording(harness, altered).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(String(failure)).toContain(`frame ${frame.seq}`);
+    expect(String(failure)).toContain("config.tools.0.description");
+    expect(String(failure)).toContain('expected "Tells the weather."');
+  });
+
+  it("refuses to start on a recording that does not parse", async () => {
+    const path = join(directory, "broken.jsonl");
+    await writeFile(path, '{"type":"frame"}\n');
+    await expect(fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: path } })).rejects.toThrow(/recording line 1/);
+  });
+});
