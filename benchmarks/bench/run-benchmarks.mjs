@@ -51,6 +51,9 @@ const memory = await step("3. memory (thousands of idle and parked sessions)", a
 const poolOutput = await step("4. pooling (packages/pool/bench/run-bench.mjs)", () =>
   runScript(join(repoRoot, "packages", "pool", "bench", "run-bench.mjs"), { cwd: join(repoRoot, "packages", "pool"), timeoutMs: 420_000 }),
 );
+const cluster = await step("5. cluster (deploy/bench/cluster-bench.mjs: HAProxy + Redis + replicas)", async () =>
+  resultOf(await runScript(join(repoRoot, "deploy", "bench", "cluster-bench.mjs"), { cwd: join(repoRoot, "deploy"), timeoutMs: 600_000 })),
+);
 
 // ---------------------------------------------------------------- tables
 
@@ -191,6 +194,39 @@ ${poolOutput.trim()}
 \`\`\``);
 }
 
+if (cluster !== undefined) {
+  const [one, three] = cluster.throughput;
+  sections.push(`## 5. Cluster: replicas behind HAProxy, failover, Redis round trips
+
+From [\`deploy/bench/cluster-bench.mjs\`](deploy/bench/cluster-bench.mjs): \`pnpm cluster\`'s setup (real
+redis-server and haproxy from Debian, replicas of apps/server on the emulator with no token delay),
+driven through the proxy by \`HttpAgent\`. ${cluster.threadsPerLevel} threads, ${cluster.concurrency} turning at
+once, ${cluster.turnsPerThread} timed turns each after an untimed first turn.
+
+${table(["", "1 replica", "3 replicas", "3 / 1"], [
+    ["turns per second through HAProxy", fixed(one.turnsPerSecond, 1), fixed(three.turnsPerSecond, 1), ratio(three.turnsPerSecond, one.turnsPerSecond)],
+    ["wall time (s)", fixed(one.seconds, 1), fixed(three.seconds, 1), ""],
+  ])}
+
+This machine has ${availableParallelism()} cores, shared with the load generator, HAProxy, Redis and every
+emulator process, so three replicas cannot do three times the work of one here: the ratio says how much
+of the second core the extra replicas win, not how the cluster scales on machines of their own.
+
+${table(["failover after kill -9 of a replica", "value"], [
+    ["threads that lived on the killed replica", String(cluster.failover.threads)],
+    ["kill → next successful turn of each such thread, p50 (ms)", fixed(cluster.failover.p50Ms)],
+    ["kill → next successful turn, p99 (ms)", fixed(cluster.failover.p99Ms)],
+    ["most attempts one thread needed (100 ms apart)", String(cluster.failover.maxAttempts)],
+    ["REPLICA_TTL_MS (a dead replica's leases lapse after this)", String(cluster.failover.replicaTtlMs)],
+  ])}
+
+Failover time is bounded below by \`REPLICA_TTL_MS\`: until the dead replica's heartbeat lapses, runs on
+its threads get 409 \`THREAD_ELSEWHERE\` (HAProxy itself stops sending them to the dead replica on the
+first refused connection).
+
+${table(["Redis commands per run (heartbeats subtracted)", "value"], cluster.roundTrips.map((entry) => [entry.label, fixed(entry.perRun, 1)]))}`);
+}
+
 const totalSeconds = (performance.now() - started) / 1000;
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const document = `# Benchmarks
@@ -212,4 +248,4 @@ ${sections.join("\n\n")}
 
 writeFileSync(join(repoRoot, "BENCHMARKS.md"), document);
 process.stdout.write(`\n${document}\nwrote ${join(repoRoot, "BENCHMARKS.md")}\n`);
-if ([overhead, concurrency, memory, poolOutput].some((value) => value === undefined)) process.exitCode = 1;
+if ([overhead, concurrency, memory, poolOutput, cluster].some((value) => value === undefined)) process.exitCode = 1;
