@@ -75,6 +75,9 @@ backend replicas
   balance hash var(txn.thread_id)
   hash-type consistent
   # Requests with no thread (health, capabilities, metrics) are spread round robin.
+  # A fresh connection per run: Node closes idle keep-alive sockets after 5 s, and a run sent on one
+  # it is closing would be cut off (a POST body cannot be replayed once sent). Loopback connects are cheap.
+  http-reuse never
   option httpchk GET /healthz
   http-check expect status 200
   # A connection refused or reset marks the replica down at once, before the next health check,
