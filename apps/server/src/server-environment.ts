@@ -1,3 +1,5 @@
+import { parseAuthTokens } from "./auth/bearer-tokens.js";
+
 /** What the server reads from its environment. */
 export interface ServerEnvironment {
   /** `PORT`, default 8027; 0 picks a free port (tests). */
@@ -20,6 +22,8 @@ export interface ServerEnvironment {
   replicaId?: string | undefined;
   /** `REPLICA_TTL_MS`: with Redis, how long after its last heartbeat a replica counts as dead (default the store's, 15 s). */
   replicaTtlMs?: number | undefined;
+  /** `AUTH_TOKENS` (`name:token,…`): bearer token → principal; when set, every run must present one. */
+  authTokens?: ReadonlyMap<string, string> | undefined;
 }
 
 export class ServerEnvironmentError extends Error {
@@ -36,6 +40,13 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment {
+  const authText = nonEmpty(env.AUTH_TOKENS);
+  let authTokens: ReadonlyMap<string, string> | undefined;
+  try {
+    authTokens = authText === undefined ? undefined : parseAuthTokens(authText);
+  } catch (error) {
+    throw new ServerEnvironmentError(error instanceof Error ? error.message : String(error));
+  }
   const portText = nonEmpty(env.PORT);
   const port = portText === undefined ? defaultPort : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ServerEnvironmentError(`PORT must be an integer from 0 to 65535 (got ${JSON.stringify(env.PORT)}).`);
@@ -69,5 +80,6 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
     redisUrl,
     replicaId,
     replicaTtlMs,
+    authTokens,
   };
 }

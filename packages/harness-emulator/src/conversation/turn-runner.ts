@@ -119,6 +119,7 @@ export class TurnRunner {
       workspace,
       toolNames: context.config.customTools.map((tool) => tool.name).join(", "),
       cascadeId: context.cascadeId,
+      modelApiKey: context.config.modelApiKey,
       mentionedTool: findMentionedTool(input.text, context.config) ?? "",
     };
     // Read when a text uses it, after the turn's own input is in the history; most turns never do.
@@ -246,14 +247,15 @@ export class TurnRunner {
       case "question-ask":
         return this.#askQuestions(run, action);
       case "error-emit": {
+        const message = renderTemplate(action.message, this.#variables);
         const stepIndex = context.recorder.allocate(run.trajectoryId);
         context.recorder.publish({
           ...this.#baseStep(run, stepIndex),
           state: "STATE_ERROR",
           source: "SOURCE_SYSTEM",
-          error: { errorMessage: action.message, httpCode: action.httpCode },
+          error: { errorMessage: message, httpCode: action.httpCode },
         });
-        if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${action.message}`);
+        if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${message}`);
         return;
       }
       case "turn-fail":
