@@ -53,11 +53,14 @@ const skipped = async () => undefined;
 const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", !selected(1) ? skipped : async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 260_000 })));
 const concurrency = await step("2. concurrency (100 and 500 threads)", !selected(2) ? skipped : async () => resultOf(await runScript(join(here, "concurrency.mjs"), { timeoutMs: 440_000 })));
 const memory = await step("3. memory (thousands of idle and parked sessions)", !selected(3) ? skipped : async () => resultOf(await runScript(join(here, "memory.mjs"), { timeoutMs: 320_000 })));
-const turnCost = await step("5. what a turn costs the server (echo, new threads, bursts, CPU, allocations, idle RSS)", !selected(5) ? skipped : async () =>
+const turnCost = await step("6. what a turn costs the server (echo, new threads, bursts, CPU, allocations, idle RSS)", !selected(6) ? skipped : async () =>
   resultOf(await runScript(join(here, "turn-cost.mjs"), { timeoutMs: 1_520_000 })),
 );
 const poolOutput = await step("4. pooling (packages/pool/bench/run-bench.mjs)", !selected(4) ? skipped : () =>
   runScript(join(repoRoot, "packages", "pool", "bench", "run-bench.mjs"), { cwd: join(repoRoot, "packages", "pool"), timeoutMs: 420_000 }),
+);
+const cluster = await step("5. cluster (deploy/bench/cluster-bench.mjs: HAProxy + Redis + replicas)", !selected(5) ? skipped : async () =>
+  resultOf(await runScript(join(repoRoot, "deploy", "bench", "cluster-bench.mjs"), { cwd: join(repoRoot, "deploy"), timeoutMs: 600_000 })),
 );
 
 // ---------------------------------------------------------------- tables
@@ -199,6 +202,38 @@ ${poolOutput.trim()}
 \`\`\``);
 }
 
+if (cluster !== undefined) {
+  const [one, three] = cluster.throughput;
+  sections.push(`## 5. Cluster: replicas behind HAProxy, failover, Redis round trips
+
+From [\`deploy/bench/cluster-bench.mjs\`](deploy/bench/cluster-bench.mjs): \`pnpm cluster\`'s setup (real
+redis-server and haproxy from Debian, replicas of apps/server on the emulator with no token delay),
+driven through the proxy by \`HttpAgent\`. ${cluster.threadsPerLevel} threads, ${cluster.concurrency} turning at
+once, ${cluster.turnsPerThread} timed turns each after an untimed first turn.
+
+${table(["", "1 replica", "3 replicas", "3 / 1"], [
+    ["turns per second through HAProxy", fixed(one.turnsPerSecond, 1), fixed(three.turnsPerSecond, 1), ratio(three.turnsPerSecond, one.turnsPerSecond)],
+    ["wall time (s)", fixed(one.seconds, 1), fixed(three.seconds, 1), ""],
+  ])}
+
+This machine has ${availableParallelism()} cores, shared with the load generator, HAProxy, Redis and every
+emulator process, so three replicas cannot do three times the work of one here: the ratio says how much
+of the second core the extra replicas win, not how the cluster scales on machines of their own.
+
+${table(["failover after kill -9 of a replica", "value"], [
+    ["threads that lived on the killed replica", String(cluster.failover.threads)],
+    ["kill → next successful turn of each such thread, p50 (ms)", fixed(cluster.failover.p50Ms)],
+    ["kill → next successful turn, p99 (ms)", fixed(cluster.failover.p99Ms)],
+    ["most attempts one thread needed (100 ms apart)", String(cluster.failover.maxAttempts)],
+    ["REPLICA_TTL_MS (a dead replica's leases lapse after this)", String(cluster.failover.replicaTtlMs)],
+  ])}
+
+Failover time is bounded below by \`REPLICA_TTL_MS\`: until the dead replica's heartbeat lapses, runs on
+its threads get 409 \`THREAD_ELSEWHERE\` (HAProxy itself stops sending them to the dead replica on the
+first refused connection).
+
+${table(["Redis commands per run (heartbeats subtracted)", "value"], cluster.roundTrips.map((entry) => [entry.label, fixed(entry.perRun, 1)]))}`);
+}
 if (turnCost !== undefined) sections.push(turnCostSection(turnCost));
 
 const totalSeconds = (performance.now() - started) / 1000;
@@ -223,7 +258,7 @@ ${sections.join("\n\n")}
 const target = join(repoRoot, "BENCHMARKS.md");
 writeFileSync(target, only === undefined || !existsSync(target) ? document : mergeSections(readFileSync(target, "utf8"), sections, only));
 process.stdout.write(`\n${document}\nwrote ${join(repoRoot, "BENCHMARKS.md")}\n`);
-if ([[1, overhead], [2, concurrency], [3, memory], [4, poolOutput], [5, turnCost]].some(([number, value]) => selected(number) && value === undefined)) process.exitCode = 1;
+if ([[1, overhead], [2, concurrency], [3, memory], [4, poolOutput], [5, cluster], [6, turnCost]].some(([number, value]) => selected(number) && value === undefined)) process.exitCode = 1;
 
 /**
  * A partial run (BENCH_ONLY): the sections it ran replace theirs in the existing document (or are
@@ -275,7 +310,7 @@ function turnCostSection(result) {
   const profile = (stack) => (stack.burstProfile ?? []).map((entry, index) => `${index + 1}. ${(entry.share * 100).toFixed(1)} % ${entry.name}`).join("\n");
   const sites = (stack) => (stack.burstAllocationSites ?? []).map((entry, index) => `${index + 1}. ${(entry.share * 100).toFixed(1)} % ${entry.name}`).join("\n");
   const stacks = baseline === undefined ? [["this checkout", current]] : [["before (baseline build)", baseline], ["after (this checkout)", current]];
-  return `## 5. What a turn costs the server: echo turns, new threads, bursts, CPU, allocations, idle RSS
+  return `## 6. What a turn costs the server: echo turns, new threads, bursts, CPU, allocations, idle RSS
 
 [\`bench/turn-cost.mjs\`](benchmarks/bench/turn-cost.mjs): each build under test runs as its own server process
 ([\`bench/lib/stack-server.mjs\`](benchmarks/bench/lib/stack-server.mjs): one \`AntigravityAgent\` behind the Express
