@@ -14,6 +14,20 @@ afterAll(async () => {
   await expectNoChildProcesses();
 });
 
+describe("no state configuration (pnpm start)", () => {
+  it("runs on memory alone: no Redis, no save dir", async () => {
+    const server = await startDemoServer();
+    try {
+      await say(clientFor(server.url, "agentic_chat"), "Hello");
+      const metrics = (await (await fetch(`${server.url}/metrics`)).json()) as { state: { kind: string }; agents: { agentic_chat: { threadStore: { kind: string } } } };
+      expect(metrics.state.kind).toBe("memory");
+      expect(metrics.agents.agentic_chat.threadStore.kind).toBe("memory");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("SAVE_DIR", () => {
   it("keeps the thread map and owners in files that a restarted server continues from", async () => {
     const saveDir = mkdtempSync(join(tmpdir(), "agd-save-"));

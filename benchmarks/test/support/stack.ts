@@ -51,7 +51,8 @@ export async function startStack(
   const saveDir = mkdtempSync(join(tmpdir(), "reliability-"));
   const logger = new RecordingLogger();
   const agents = Object.fromEntries(
-    Object.entries(agentOptions).map(([name, options]) => [name, new AntigravityAgent({ harness: "emulator", saveDir, logger, ...options })]),
+    // Each agent under its own id: they share the save dir, and thread state is kept per agent.
+    Object.entries(agentOptions).map(([name, options]) => [name, new AntigravityAgent({ agentId: name, harness: "emulator", saveDir, logger, ...options })]),
   );
   const server = await listenOnEphemeralPort(createAntigravityApp(agents, { logger, ...routerOptions }));
   let closing: Promise<void> | undefined;

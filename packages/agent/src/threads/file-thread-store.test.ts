@@ -91,8 +91,9 @@ describe("FileThreadStore", () => {
     await expect(store.set(key("t1"), record("c1"))).resolves.toBeUndefined();
     expect(store.stats()).toMatchObject({ writeFailures: 1, pendingWrites: 1 });
     expect(warnings).toContain("the thread map could not be written; retrying with the next change");
-    // Still served from the pending change meanwhile.
+    // Still served from the pending change meanwhile; a thread never written reads as new, not as a failure.
     expect(await store.get(key("t1"))).toMatchObject({ conversationId: "c1" });
+    expect(await store.get(key("never-written"))).toBeUndefined();
     rmSync(threads);
     renameSync(`${threads}.away`, threads);
     await store.set(key("t2"), record("c2"));

@@ -72,7 +72,9 @@ export class FileThreadStore implements ThreadStore {
     try {
       text = await readFile(path, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      // No file, or a path that cannot hold one (a file where the directory should be): no record.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw error;
     }
     return readStoredThread(text, key, this.#readOptions());

@@ -32,6 +32,8 @@ export interface ThreadStoreStats {
   pendingWrites: number;
   /** Pending changes given up because too many piled up while the store was failing. */
   droppedWrites: number;
+  /** Commands sent to a remote store (Redis) so far: its round trips. */
+  commands?: number;
 }
 
 /** Whether a replica may hold a thread's live session. */
