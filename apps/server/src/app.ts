@@ -15,6 +15,8 @@ import { DrainGate, waitUntilIdle } from "./http/drain-gate.js";
 import { createErrorHandler, notFoundHandler } from "./http/json-errors.js";
 import { createMetricsHandler } from "./http/metrics-route.js";
 import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
+import { publicPoolMetrics, publicReason } from "./http/public-metrics.js";
+import { bearerTokenAuthorize } from "./auth/bearer-tokens.js";
 import { fieldsFirstLogger, messageFirstLogger } from "./logging/logger-adapters.js";
 import { createStateStores, type StateStoreConfig } from "./state/state-stores.js";
 
@@ -29,6 +31,8 @@ export interface DemoServerConfig {
   taskStepDelayMs?: number;
   /** Pool settings beyond the binary path and logger, e.g. a shorter idle grace in tests. */
   pool?: Partial<HarnessPoolSettings>;
+  /** Bearer token → principal name (`AUTH_TOKENS`); when set, every run must present one. */
+  authTokens?: ReadonlyMap<string, string>;
   /** Where thread state lives (SAVE_DIR, REDIS_URL, REPLICA_ID); default memory. */
   state?: StateStoreConfig;
 }
@@ -47,6 +51,8 @@ export interface DemoServer {
 }
 
 export const defaultShutdownDeadlineMs = 10_000;
+/** Harness processes the demo's shared pool runs at most (each holds up to 8 conversations). */
+export const defaultMaxHarnessProcesses = 8;
 
 /**
  * Builds the demo server: one agent per dojo feature on one shared harness pool, the agent routes
@@ -63,6 +69,8 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
 
   const prometheus = new PrometheusMetrics();
   const pool = new HarnessPool({
+    // Every demo agent shares this pool; past the cap, acquires queue instead of spawning more processes.
+    maxProcesses: defaultMaxHarnessProcesses,
     ...config.pool,
     harness: { binaryPath: harness.binaryPath, logger: messageFirstLogger(logger, "harness"), onDrift: prometheus.drift.record },
     logger: messageFirstLogger(logger, "pool"),
@@ -103,9 +111,9 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   app.get(
     "/metrics",
     createMetricsHandler(() => ({
-      harness: { kind: harness.kind, reason: harness.reason },
+      harness: { kind: harness.kind, reason: publicReason(harness.reason) },
       uptimeMs: Date.now() - startedAt,
-      pool: pool.metrics(),
+      pool: publicPoolMetrics(pool.metrics()),
       agents: Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats()])),
       state: { kind: stateStores.kind, ownership: stateStores.ownershipStore?.stats() },
     }), prometheus.registry),
@@ -115,6 +123,8 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   app.use(
     createAgentRouter(agents, {
       logger: fieldsFirstLogger(logger, "http"),
+      // With AUTH_TOKENS, every run needs a bearer token and threads belong to the token's name.
+      ...(config.authTokens === undefined ? {} : { authorize: bearerTokenAuthorize(config.authTokens) }),
       ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
       // Replicas say who served each response (x-ag-ui-antigravity-replica); a lone server does not.
       ...(config.state?.replicaId === undefined ? {} : { replicaId: config.state.replicaId }),

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createDemoServer, defaultShutdownDeadlineMs } from "./app.js";
 import { chooseHarness, parseHarnessPreference, type HarnessChoice } from "./harness/harness-choice.js";
+import { isLoopbackHost } from "./auth/bearer-tokens.js";
 import { createLogger } from "./logging/create-logger.js";
 import { defaultDojoDistDirectory } from "./package-paths.js";
 import { readServerEnvironment } from "./server-environment.js";
@@ -37,8 +38,18 @@ async function main(): Promise<void> {
     dojoDistDirectory,
     taskStepDelayMs: environment.taskStepDelayMs,
     state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId },
+    ...(environment.authTokens === undefined ? {} : { authTokens: environment.authTokens }),
   });
   const server = createServer(demo.app);
+  if (environment.authTokens === undefined && !isLoopbackHost(environment.host)) {
+    // Loud on purpose: anyone who can reach the port runs agents, answers their approvals and reads their threads.
+    logger.warn(
+      { host: environment.host },
+      `LISTENING BEYOND THIS MACHINE WITHOUT AUTHENTICATION: HOST=${environment.host} lets anyone who can reach the port run the agents and approve their tools. Set AUTH_TOKENS=name:token,... (tokens of 16+ characters) to require a bearer token, or HOST=127.0.0.1.`,
+    );
+  } else if (environment.authTokens !== undefined) {
+    logger.info({ principals: [...new Set(environment.authTokens.values())] }, "runs require a bearer token (AUTH_TOKENS)");
+  }
 
   let shuttingDown = false;
   const shutDown = (reason: string, exitCode: number): void => {

@@ -30,4 +30,10 @@ describe("readServerEnvironment", () => {
     for (const port of ["http", "70000", "-1", "80.5"]) expect(() => readServerEnvironment({ PORT: port })).toThrow(ServerEnvironmentError);
     for (const delay of ["fast", "-5", "1e9"]) expect(() => readServerEnvironment({ DEMO_TASK_STEP_MS: delay })).toThrow(ServerEnvironmentError);
   });
+
+  it("reads AUTH_TOKENS as bearer token → principal, and refuses a malformed one", () => {
+    expect(readServerEnvironment({ AUTH_TOKENS: "alice:alice-token-0123456789" }).authTokens).toEqual(new Map([["alice-token-0123456789", "alice"]]));
+    expect(readServerEnvironment({}).authTokens).toBeUndefined();
+    expect(() => readServerEnvironment({ AUTH_TOKENS: "alice:short" })).toThrow(ServerEnvironmentError);
+  });
 });

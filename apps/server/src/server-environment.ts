@@ -1,3 +1,5 @@
+import { parseAuthTokens } from "./auth/bearer-tokens.js";
+
 /** What the server reads from its environment. */
 export interface ServerEnvironment {
   /** `PORT`, default 8027; 0 picks a free port (tests). */
@@ -18,6 +20,8 @@ export interface ServerEnvironment {
   redisUrl?: string | undefined;
   /** `REPLICA_ID`: this replica's name in thread leases (default: a random id). */
   replicaId?: string | undefined;
+  /** `AUTH_TOKENS` (`name:token,…`): bearer token → principal; when set, every run must present one. */
+  authTokens?: ReadonlyMap<string, string> | undefined;
 }
 
 export class ServerEnvironmentError extends Error {
@@ -34,6 +38,13 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment {
+  const authText = nonEmpty(env.AUTH_TOKENS);
+  let authTokens: ReadonlyMap<string, string> | undefined;
+  try {
+    authTokens = authText === undefined ? undefined : parseAuthTokens(authText);
+  } catch (error) {
+    throw new ServerEnvironmentError(error instanceof Error ? error.message : String(error));
+  }
   const portText = nonEmpty(env.PORT);
   const port = portText === undefined ? defaultPort : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ServerEnvironmentError(`PORT must be an integer from 0 to 65535 (got ${JSON.stringify(env.PORT)}).`);
@@ -61,5 +72,6 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
     saveDir,
     redisUrl,
     replicaId,
+    authTokens,
   };
 }

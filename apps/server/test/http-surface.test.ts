@@ -58,6 +58,9 @@ describe("health, metrics, dojo and unknown routes", () => {
     expect(metrics.pool.processes).toBeGreaterThanOrEqual(1);
     expect(metrics.pool.totals.acquires).toBeGreaterThanOrEqual(1);
     expect(Object.keys(metrics.agents).sort()).toEqual([...demoFeatures].sort());
+    // Nothing about the host's layout: no process ids, no directories.
+    const text = JSON.stringify(metrics);
+    expect(text).not.toMatch(/"pid"|"storageDirectory"|\/tmp\/|agd-/);
   });
 
   it("GET /metrics speaks the Prometheus text format to a scraper: drift, pool and sessions", async () => {

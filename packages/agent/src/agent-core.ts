@@ -1,9 +1,11 @@
-import type { AgentCapabilities, AGUIEvent, RunAgentInput } from "@ag-ui/core";
+import { EventType, type AgentCapabilities, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
 import type { ConversationConfig, ToolCallContext } from "@ag-ui-antigravity/harness";
+import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { AgentError } from "./errors/agent-error.js";
+import { OutboundRedactor, publicModelName } from "./errors/outbound-redaction.js";
 import { resolveHarnessBinary } from "./harness-binary.js";
 import { runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
@@ -38,6 +40,7 @@ export class AgentCore {
   readonly #ownsThreadStore: boolean;
   readonly #agentId: string;
   readonly #ownsPool: boolean;
+  readonly #redactor: OutboundRedactor;
   #pool: Promise<HarnessPool> | undefined;
   #closing: Promise<void> | undefined;
 
@@ -50,6 +53,8 @@ export class AgentCore {
     this.options = options;
     this.#logger = options.logger ?? {};
     this.#ownsPool = !(options.pool instanceof HarnessPool);
+    const endpointKey = options.endpoint !== undefined && "apiKey" in options.endpoint ? options.endpoint.apiKey : undefined;
+    this.#redactor = OutboundRedactor.fromEnvironment([options.apiKey, endpointKey]);
     this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
     this.#ownsThreadStore = options.threadStore === undefined;
     this.#threads = options.threadStore ?? defaultThreadStore(options, this.#logger);
@@ -94,12 +99,25 @@ export class AgentCore {
     return this.#pool;
   }
 
-  /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
+  /**
+   * One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. Every
+   * RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model errors
+   * quote upstream text, which can hold a key, a path or a stack.
+   */
   async *run(input: RunAgentInput, signal: AbortSignal): AsyncGenerator<AGUIEvent, void, undefined> {
-    const signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
+    for await (const event of this.#run(input, signal)) {
+      yield event.type === EventType.RUN_ERROR ? { ...event, message: this.#redactor.text(event.message) } : event;
+    }
+  }
+
+  async *#run(input: RunAgentInput, signal: AbortSignal): AsyncGenerator<AGUIEvent, void, undefined> {
+    let signature: string;
     let lease;
     try {
       if (this.#closing !== undefined) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
+      // Client schemas are checked against their size limits before anything hashes or stores them.
+      checkFrontendTools(input.tools);
+      signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
       this.#pendingSignature.set(input.threadId, signature);
       lease = await this.#sessions.acquire(input.threadId, {
         signal,
@@ -191,7 +209,8 @@ export class AgentCore {
         logger: { warn: (message, fields) => this.#logger.warn?.({ threadId, ...fields }, message) },
       },
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
-      model: this.options.model ?? "gemini-3.6-flash",
+      // Shown to clients in RUN_FINISHED's usage; an emulator scenario's path is the server's business.
+      model: publicModelName(this.options.model ?? "gemini-3.6-flash"),
       workspaceFor: async () => workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
     };

@@ -4,5 +4,7 @@ export type { ProtocolFixture, FixtureMessage, FixtureDirection } from "./protoc
 export { activeHandleCounts, childPidsOf, descendantPids, isProcessAlive, expectNoChildProcesses, expectNoActiveHandles } from "./leaks.js";
 export { listenOnEphemeralPort } from "./http-server.js";
 export type { EphemeralServer } from "./http-server.js";
+export { mcpTestServerPath, startHttpMcpTestServer } from "./mcp-test-server.js";
+export type { HttpMcpTestServer } from "./mcp-test-server.js";
 export { findRedisServer, redisSkipReason, servicesRequired, startRedisServer } from "./redis-server.js";
 export type { RedisServer } from "./redis-server.js";

@@ -31,4 +31,12 @@ describe("promptPartsOf", () => {
     expect(promptPartsOf("   ")).toEqual([]);
     expect(promptPartsOf("hi")).toEqual([{ kind: "text", text: "hi" }]);
   });
+
+  it("refuses inline data that is not base64, naming the problem", () => {
+    for (const value of ["not base64 at all!", "%%%%", "abcde", "ab=c", ""]) {
+      expect(() => promptPartsOf([{ type: "image", source: { type: "data", value, mimeType: "image/png" } }]), JSON.stringify(value)).toThrow(/not valid base64/);
+    }
+    expect(() => promptPartsOf([{ type: "document", source: { type: "url", value: "data:application/pdf;base64,@@@" } }])).toThrow(/not valid base64/);
+    expect(promptPartsOf([{ type: "image", source: { type: "data", value: "iVBORw0KGgo", mimeType: "image/png" } }])).toHaveLength(1);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Message, UserMessage } from "@ag-ui/core";
+import { AgentError } from "../errors/agent-error.js";
 
 /** One piece of a prompt for the harness: text, or inline media the model can see. */
 export type PromptPart = { kind: "text"; text: string } | { kind: "media"; mimeType: string; data: string; description?: string };
@@ -20,6 +21,13 @@ const inlineMimeTypes = new Set([
 
 type UserContent = UserMessage["content"];
 type ContentPart = Exclude<UserContent, string>[number];
+
+// Standard or URL-safe alphabet, padding only at the end, and a length a base64 encoder can produce.
+const base64Pattern = /^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/;
+
+function isBase64(data: string): boolean {
+  return data.length > 0 && data.length % 4 !== 1 && base64Pattern.test(data);
+}
 
 const dataUrlPattern = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s;
 
@@ -71,7 +79,10 @@ function convertPart(part: ContentPart): PromptPart | undefined {
   }
   const normalizedMime = mimeType?.toLowerCase().trim();
   if (data !== undefined && normalizedMime !== undefined && inlineMimeTypes.has(normalizedMime)) {
-    return { kind: "media", mimeType: normalizedMime, data: data.replace(/\s+/g, "") };
+    const compact = data.replace(/\s+/g, "");
+    // The harness refuses the whole turn for bad base64; refusing the run here names the problem and leaves the thread as it was.
+    if (!isBase64(compact)) throw new AgentError("INVALID_INPUT", `An attachment (${normalizedMime}) is not valid base64 data; nothing was sent. Fix or remove it and send again.`);
+    return { kind: "media", mimeType: normalizedMime, data: compact };
   }
   const where = source.type === "data" ? "inline data" : source.type === "url" ? `the URL ${source.value.slice(0, 200)}` : `the file reference ${source.value.slice(0, 200)}`;
   return {

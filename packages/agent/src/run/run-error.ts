@@ -55,6 +55,11 @@ export function toRunError(error: unknown): MappedRunError {
       TURN_FAILED: "The model call failed.",
       TURN_BUSY: "A turn is already running on this thread.",
     };
+    if (error.code === "MCP_LOAD_FAILED") {
+      // The server's name is the agent's own configuration; the reason (paths, stderr) stays in the log.
+      const message = `The MCP server "${error.subject ?? ""}" could not be loaded, so the turn could not run.`;
+      return { event: event(error.code, message), correlationId, harnessLost: false };
+    }
     return {
       event: event(error.code, messages[error.code] ?? "The Antigravity harness failed."),
       correlationId,

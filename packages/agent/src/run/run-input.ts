@@ -1,6 +1,7 @@
 import type { Message, RunAgentInput, UserMessage } from "@ag-ui/core";
 import type { UserInputPart } from "@ag-ui-antigravity/harness";
 import { AgentError } from "../errors/agent-error.js";
+import { checkHistory } from "../input/history-limits.js";
 import { type ForwardedMessage, fingerprintMessage } from "../input/message-fingerprint.js";
 import { readHistory, transcriptUpTo } from "../input/new-user-messages.js";
 import { contentText, type PromptPart, promptPartsOf } from "../input/prompt-parts.js";
@@ -24,9 +25,12 @@ export function carriesAnswers(input: RunAgentInput): boolean {
 /**
  * Every user message new since the last run is forwarded, in order; an edited or regenerated
  * history rebuilds the conversation from the client's own transcript rather than being ignored.
+ * A history with repeated ids or too many user messages, or an attachment that is not base64, is
+ * refused (INVALID_INPUT) before the thread is touched.
  */
 export function planRun(options: { input: RunAgentInput; forwarded: readonly ForwardedMessage[]; turnInProgress: boolean }): RunPlan {
   const { input } = options;
+  checkHistory(input.messages);
   const reading = readHistory({ messages: input.messages, forwarded: options.forwarded, carriesAnswers: carriesAnswers(input) });
   if (reading.kind === "continue") {
     const messages = reading.newUserMessages;

@@ -60,7 +60,9 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     if (delivered || pendingForwarded === undefined) return;
     delivered = true;
     session.forwarded = pendingForwarded;
-    await session.remember();
+    // Not awaited: the store writes each thread's changes in order and never fails a run, so the
+    // stream need not wait on the disk or on Redis (the session's close waits for its last write).
+    session.rememberInBackground();
   };
 
   // The last model-call error of the turn: if the harness then fails the turn, it names the cause.

@@ -163,6 +163,11 @@ export class AntigravitySession implements ManagedSession {
     await this.#environment.threadStore.set(this.#environment.threadKey, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
   }
 
+  /** `remember()` without waiting for the write; a store that rejects anyway is logged. */
+  rememberInBackground(): void {
+    this.remember().catch((error: unknown) => this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"));
+  }
+
   async close(reason: SessionCloseReason): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

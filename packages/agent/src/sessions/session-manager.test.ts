@@ -147,4 +147,18 @@ describe("SessionManager", () => {
     expect(lease.session.threadId).toBe("a");
     lease.release();
   });
+
+  it("holds the session cap exactly when many threads arrive at once", async () => {
+    const { manager } = setup({ maxSessions: 100 });
+    const outcomes = await Promise.all(Array.from({ length: 120 }, (_, index) => codeOf(manager.acquire(`t${index}`))));
+    expect(manager.stats().liveSessions).toBe(100);
+    expect(outcomes.filter((code) => code === "SESSION_LIMIT")).toHaveLength(20);
+  });
+
+  it("does not echo a huge thread id in THREAD_BUSY", async () => {
+    const { manager } = setup();
+    const threadId = "x".repeat(100_000);
+    await manager.acquire(threadId);
+    await expect(manager.acquire(threadId)).rejects.toThrow(/^This thread already has a run in progress\.$/);
+  });
 });

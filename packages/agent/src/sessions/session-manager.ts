@@ -97,7 +97,8 @@ export class SessionManager<Session extends ManagedSession> {
     options.signal?.throwIfAborted();
     const existing = this.#entries.get(threadId);
     if (existing?.busy) {
-      throw new AgentError("THREAD_BUSY", `Thread ${JSON.stringify(threadId)} already has a run in progress.`);
+      // The id is the client's own and may be huge; the refusal does not echo it.
+      throw new AgentError("THREAD_BUSY", "This thread already has a run in progress.");
     }
     const entry: Entry<Session> = existing ?? { busy: false, lastActivity: this.#options.now() };
     entry.busy = true;
@@ -207,7 +208,8 @@ export class SessionManager<Session extends ManagedSession> {
 
   /** At the cap, sweeps expired sessions, then evicts the least recently used idle (not busy, not parked) one. */
   async #makeRoom(forThreadId: string): Promise<void> {
-    const live = () => [...this.#entries.entries()].filter(([threadId, entry]) => threadId !== forThreadId && entry.session !== undefined);
+    // A session still being created counts: concurrent acquires would otherwise all see room and overshoot the cap.
+    const live = () => [...this.#entries.entries()].filter(([threadId, entry]) => threadId !== forThreadId && (entry.session !== undefined || entry.busy));
     if (live().length < this.#options.maxSessions) return;
     await this.sweep();
     while (live().length >= this.#options.maxSessions) {

@@ -13,10 +13,16 @@ export const TEMPORARY_SUFFIX = ".tmp";
  * start from the client's transcript, not a wrong conversation (every record is validated on read).
  */
 export async function writeFileAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${randomUUID()}${TEMPORARY_SUFFIX}`;
   try {
-    await writeFile(temporary, text, { flag: "wx" });
+    try {
+      await writeFile(temporary, text, { flag: "wx" });
+    } catch (error) {
+      // The directory is created on the first write into it only: one syscall less on every other.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(temporary, text, { flag: "wx" });
+    }
     await rename(temporary, path);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);

@@ -11,17 +11,21 @@ export interface RetryingWriterOptions<Value> {
 }
 
 /**
- * Writes changes in batches, one batch at a time (so two changes of one entry land in order), and
- * keeps every change that failed to write for the next batch: a write failure (a full disk, an
- * unwritable directory, Redis away) costs nothing but a retry with the next change, and never
- * rejects, so it can never fail a run — nor every later run, as one rejected promise chain did.
+ * Writes each entry's changes in order, entries independently of each other (one slow or failing
+ * entry never holds up another), and keeps every change that failed to write: it is written again
+ * with the next change of any entry. A write failure (a full disk, an unwritable directory, Redis
+ * away) therefore costs nothing but a retry, and never rejects, so it can never fail a run — nor
+ * every later run, as one rejected promise chain once did. Changes of one entry that arrive while
+ * it is being written coalesce: the next write takes the latest.
  */
 export class RetryingWriter<Value> {
   readonly #options: RetryingWriterOptions<Value>;
   readonly #maxPending: number;
   readonly #pending = new Map<string, PendingChange<Value>>();
-  #chain: Promise<void> = Promise.resolve();
-  #scheduled = false;
+  /** The write in progress (or queued) per entry. */
+  readonly #writing = new Map<string, Promise<void>>();
+  /** Entries whose last write failed, to be written again with the next change. */
+  readonly #failed = new Set<string>();
   #failures = 0;
   #dropped = 0;
 
@@ -47,7 +51,7 @@ export class RetryingWriter<Value> {
     return this.#pending.get(name);
   }
 
-  /** Queues a change and writes every pending one. Resolves (never rejects) once its batch is done. */
+  /** Queues a change, retries the failed ones, and resolves (never rejects) once this one was written or failed. */
   submit(name: string, change: PendingChange<Value>): Promise<void> {
     this.#pending.delete(name);
     this.#pending.set(name, change);
@@ -55,37 +59,45 @@ export class RetryingWriter<Value> {
       const oldest = this.#pending.keys().next();
       if (oldest.done === true) break;
       this.#pending.delete(oldest.value);
+      this.#failed.delete(oldest.value);
       this.#dropped += 1;
     }
-    return this.flush();
+    for (const failed of [...this.#failed]) if (failed !== name && !this.#writing.has(failed)) void this.#schedule(failed);
+    return this.#schedule(name);
   }
 
-  /** Writes what is pending (after the batch in progress). Never rejects. */
-  flush(): Promise<void> {
-    if (this.#scheduled) return this.#chain;
-    this.#scheduled = true;
-    this.#chain = this.#chain.then(() => this.#writeBatch());
-    return this.#chain;
+  /** Writes everything pending (and waits for writes in progress). Never rejects. */
+  async flush(): Promise<void> {
+    for (const name of this.#pending.keys()) if (!this.#writing.has(name)) void this.#schedule(name);
+    await Promise.all([...this.#writing.values()]);
   }
 
-  async #writeBatch(): Promise<void> {
-    this.#scheduled = false;
-    const batch = [...this.#pending];
-    await Promise.all(
-      batch.map(async ([name, change]) => {
-        try {
-          await this.#options.write(name, change);
-          // A newer change of the same entry, queued meanwhile, stays pending for the next batch.
-          if (this.#pending.get(name) === change) this.#pending.delete(name);
-        } catch (error) {
-          this.#failures += 1;
-          try {
-            this.#options.onFailure(error, name);
-          } catch {
-            // A failing logger must not turn a failed write into a failed run.
-          }
-        }
-      }),
-    );
+  #schedule(name: string): Promise<void> {
+    const previous = this.#writing.get(name) ?? Promise.resolve();
+    const next = previous.then(() => this.#writeLatest(name));
+    this.#writing.set(name, next);
+    void next.then(() => {
+      if (this.#writing.get(name) === next) this.#writing.delete(name);
+    });
+    return next;
+  }
+
+  async #writeLatest(name: string): Promise<void> {
+    // An earlier write of this entry may already have taken the latest change.
+    if (!this.#pending.has(name)) return;
+    const change = this.#pending.get(name) as PendingChange<Value>;
+    try {
+      await this.#options.write(name, change);
+      if (this.#pending.get(name) === change) this.#pending.delete(name);
+      this.#failed.delete(name);
+    } catch (error) {
+      this.#failures += 1;
+      this.#failed.add(name);
+      try {
+        this.#options.onFailure(error, name);
+      } catch {
+        // A failing logger must not turn a failed write into a failed run.
+      }
+    }
   }
 }

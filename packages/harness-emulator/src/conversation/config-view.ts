@@ -66,6 +66,11 @@ export class ConfigView {
     return this.config.models?.[0]?.name;
   }
 
+  /** The Gemini key the client configured, for scenarios that play an upstream error quoting it. */
+  get modelApiKey(): string {
+    return this.config.models?.[0]?.geminiApiEndpoint?.apiKey ?? "";
+  }
+
   get serviceTier(): string | undefined {
     const tier = this.config.models?.[0]?.geminiApiEndpoint?.options?.serviceTier;
     return tier === undefined || tier === "" ? undefined : tier;

@@ -3,6 +3,7 @@ import { EmulatorError } from "../errors/emulator-error.js";
 import { createIdSource, type IdSource } from "../ids/id-source.js";
 import { readKnobs } from "../knobs/emulator-knobs.js";
 import type { Logger } from "../logging/logger.js";
+import { McpToolbelt } from "../mcp/mcp-toolbelt.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
 import { defaultScenarioName, loadScenario, scenarioFromModelName } from "../scenario/scenario-loader.js";
 import { WorkspaceGuard } from "../tools/workspace-guard.js";
@@ -64,8 +65,9 @@ export class Conversation {
   #turnQueue: Promise<void> = Promise.resolve();
   #currentTurn: AbortController | undefined;
   #closed = false;
+  #mcpClosed: Promise<void> = Promise.resolve();
   #resolveClosed!: () => void;
-  /** Resolves once the conversation has closed and persisted. */
+  /** Resolves once the conversation has closed, persisted and stopped its MCP servers. */
   readonly closed: Promise<void>;
 
   constructor(options: ConversationOptions) {
@@ -147,6 +149,7 @@ export class Conversation {
       usage,
       guard: new WorkspaceGuard({ roots: config.workspaces, enforce: config.enforceWorkspaceValidation }),
       commandEnv: this.#options.commandEnv,
+      mcp: new McpToolbelt({ config: config.config.mcpServers, logger }),
       processControl: this.#options.processControl,
       closeSocket: (code, reason) => this.close({ code, reason }),
       enqueueBackground: (task) => this.#enqueue(task),
@@ -261,6 +264,7 @@ export class Conversation {
     const context = this.#context;
     if (context !== undefined) {
       context.channel.releaseWaiters();
+      this.#mcpClosed = context.mcp.close().catch((error: unknown) => this.#options.logger.warn(`closing MCP servers failed: ${String(error)}`));
       try {
         this.#options.store.save({ cascadeId: context.cascadeId, history: context.recorder.history(), usage: context.usage.snapshot() });
       } catch (error) {
@@ -271,7 +275,7 @@ export class Conversation {
     if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) {
       socket.close(options.code ?? closeCodes.normal, truncateCloseReason(options.reason ?? ""));
     }
-    this.#resolveClosed();
+    void this.#mcpClosed.then(() => this.#resolveClosed());
   }
 
   /** Forcibly drops the TCP connection, for shutdown when a peer does not finish the close handshake. */

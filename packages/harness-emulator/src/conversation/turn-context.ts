@@ -1,6 +1,7 @@
 import type { IdSource } from "../ids/id-source.js";
 import type { EmulatorKnobs } from "../knobs/emulator-knobs.js";
 import type { Logger } from "../logging/logger.js";
+import type { McpToolbelt } from "../mcp/mcp-toolbelt.js";
 import type { Scenario } from "../scenario/scenario-schema.js";
 import type { WorkspaceGuard } from "../tools/workspace-guard.js";
 import type { VersionProfile } from "../version/version-profile.js";
@@ -31,6 +32,8 @@ export interface TurnContext {
   usage: UsageMeter;
   guard: WorkspaceGuard;
   commandEnv: Record<string, string>;
+  /** The conversation's MCP servers, loaded at the start of each turn. */
+  mcp: McpToolbelt;
   processControl: ProcessControl;
   closeSocket(code: number, reason: string): void;
   /** Queues work after the current turn, like a new turn (late results of background tools). */

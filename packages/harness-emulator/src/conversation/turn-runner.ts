@@ -1,5 +1,5 @@
-import { findMcpLoadFailure, type McpServerEntry } from "../tools/mcp-servers.js";
 import { EmulatorError } from "../errors/emulator-error.js";
+import { McpLoadFailure } from "../mcp/mcp-toolbelt.js";
 import { renderDeep, renderTemplate, type TemplateVariables } from "../scenario/template.js";
 import { earlierUserMessages, formatRecap } from "../scenario/recap.js";
 import { findMentionedTool, matchRule } from "../scenario/rule-matcher.js";
@@ -10,6 +10,7 @@ import type { QuestionResponse, ToolResponse, UserInput } from "../wire/input-me
 import type { StepUpdate } from "../wire/output-messages.js";
 import { abortableSleep, yieldToEventLoop } from "./abortable-sleep.js";
 import { callHook } from "./hook-caller.js";
+import { runMcpCall } from "./mcp-call.js";
 import { gateToolCall } from "./tool-gate.js";
 import type { TurnContext } from "./turn-context.js";
 import { TurnAbandoned, TurnTermination } from "./turn-termination.js";
@@ -119,7 +120,10 @@ export class TurnRunner {
       workspace,
       toolNames: context.config.customTools.map((tool) => tool.name).join(", "),
       cascadeId: context.cascadeId,
+      modelApiKey: context.config.modelApiKey,
       mentionedTool: findMentionedTool(input.text, context.config) ?? "",
+      mentionedMcpTool: "",
+      mentionedMcpServer: "",
     };
     // Read when a text uses it, after the turn's own input is in the history; most turns never do.
     Object.defineProperty(this.#variables, "earlierUserMessages", {
@@ -147,17 +151,20 @@ export class TurnRunner {
       }
       this.#sendTrajectoryState(context.cascadeId, "STATE_RUNNING");
       this.#echoInput();
-      const mcpServers: unknown = context.config.config.mcpServers;
-      const mcpFailure = Array.isArray(mcpServers) ? await findMcpLoadFailure(mcpServers as McpServerEntry[], process.env["PATH"]) : undefined;
-      if (mcpFailure !== undefined) throw new TurnTermination(mcpFailure);
+      await this.#loadMcpServers();
       this.#compactIfNeeded(main);
       const match = matchRule(context.scenario, {
         text: this.#input.text,
         trigger: this.#input.trigger,
         lastToolResult: context.memory.lastToolResult,
         config: context.config,
+        mcpTools: context.mcp.tools,
       });
       if (match?.mentionedTool !== undefined) this.#variables["mentionedTool"] = match.mentionedTool;
+      if (match?.mentionedMcpTool !== undefined) {
+        this.#variables["mentionedMcpTool"] = match.mentionedMcpTool.name;
+        this.#variables["mentionedMcpServer"] = match.mentionedMcpTool.serverName;
+      }
       const actions: ScenarioAction[] = match?.rule.actions ?? [{ type: "text-emit", text: "You said: \"{{userText}}\"" }];
       await this.#runActions(main, actions);
       await this.#closeOpenStep(main);
@@ -243,17 +250,20 @@ export class TurnRunner {
         return this.#streamText(run, renderTemplate(action.text, this.#variables), action);
       case "tool-call":
         return this.#callTool(run, action);
+      case "mcp-call":
+        return this.#callMcp(run, action);
       case "question-ask":
         return this.#askQuestions(run, action);
       case "error-emit": {
+        const message = renderTemplate(action.message, this.#variables);
         const stepIndex = context.recorder.allocate(run.trajectoryId);
         context.recorder.publish({
           ...this.#baseStep(run, stepIndex),
           state: "STATE_ERROR",
           source: "SOURCE_SYSTEM",
-          error: { errorMessage: action.message, httpCode: action.httpCode },
+          error: { errorMessage: message, httpCode: action.httpCode },
         });
-        if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${action.message}`);
+        if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${message}`);
         return;
       }
       case "turn-fail":
@@ -428,6 +438,39 @@ export class TurnRunner {
         ? sampleArguments(tool.parametersJsonSchema, this.#input.text)
         : (renderDeep(action.arguments, this.#variables) as Record<string, unknown>);
     return this.#callCustom(run, name, args, { confirm: action.confirm === true, backgroundAfterMs: action.backgroundAfterMs });
+  }
+
+  /** A server that cannot be loaded ends the turn with the harness's `MCP load failed for <name>: …`. */
+  async #loadMcpServers(): Promise<void> {
+    try {
+      await this.#context.mcp.load({ signal: this.#signal });
+    } catch (error) {
+      if (error instanceof McpLoadFailure) throw new TurnTermination(error.message);
+      throw error;
+    }
+  }
+
+  async #callMcp(run: TrajectoryRun, action: Extract<ScenarioAction, { type: "mcp-call" }>): Promise<void> {
+    const name = renderTemplate(action.tool, this.#variables);
+    const server = action.server === undefined ? undefined : renderTemplate(action.server, this.#variables);
+    const tool = this.#context.mcp.find(name, server);
+    if (tool === undefined) {
+      this.#modelMistake(run, `Tool "${name}" is not available`);
+      return;
+    }
+    const args =
+      action.arguments === undefined || action.arguments === "schema"
+        ? sampleArguments(JSON.stringify(tool.inputSchema), this.#input.text)
+        : (renderDeep(action.arguments, this.#variables) as Record<string, unknown>);
+    const result = await runMcpCall(this.#context, {
+      trajectoryId: run.trajectoryId,
+      tool,
+      args,
+      confirm: action.confirm === true,
+      signal: this.#signal,
+      askConfirmation: (step) => this.#confirm(step),
+    });
+    this.#setToolResult(result);
   }
 
   async #confirm(step: StepUpdate): Promise<boolean> {

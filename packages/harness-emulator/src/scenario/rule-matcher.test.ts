@@ -18,6 +18,19 @@ describe("demo rules", () => {
     expect(findMentionedTool("get_weatherish", config)).toBeUndefined();
   });
 
+  it("calls an MCP tool named in the message, custom tools first, preferring the longest name", () => {
+    const mcpTools = [
+      { serverName: "calc", name: "add" },
+      { serverName: "calc", name: "add_numbers" },
+    ];
+    const config = new ConfigView({ tools: [{ name: "get_weather" }] });
+    const match = (text: string) => matchRule(demo, { text, trigger: false, lastToolResult: "", config, mcpTools });
+    expect(match("please add_numbers a: 1")?.rule.name).toBe("call-named-mcp-tool");
+    expect(match("please add_numbers a: 1")?.mentionedMcpTool).toEqual({ serverName: "calc", name: "add_numbers" });
+    expect(match("add_numbers or get_weather")?.rule.name).toBe("call-named-tool");
+    expect(match("addition please")?.rule.name).toBe("echo");
+  });
+
   it("asks the user only when ask_question is enabled", () => {
     expect(ruleFor("ask me to choose between tea or coffee")).toBe("ask-the-user");
     expect(ruleFor("ask me something", { config: { harnessSideTools: { userQuestions: { enabled: false } } } })).toBe("echo");

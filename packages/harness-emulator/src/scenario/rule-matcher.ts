@@ -6,22 +6,35 @@ export interface MatchInput {
   trigger: boolean;
   lastToolResult: string;
   config: ConfigView;
+  /** Tools of the conversation's loaded MCP servers. */
+  mcpTools?: readonly { serverName: string; name: string }[];
 }
 
 export interface RuleMatch {
   rule: ScenarioRule;
   /** The custom tool the text names, when the rule asked for one. */
   mentionedTool: string | undefined;
+  /** The MCP tool the text names, when the rule asked for one. */
+  mentionedMcpTool?: { serverName: string; name: string } | undefined;
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+function mentions(text: string, name: string): boolean {
+  return new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(name)}($|[^A-Za-z0-9_])`).test(text);
+}
+
 /** The longest declared custom tool name that appears in the text as a whole word. */
 export function findMentionedTool(text: string, config: ConfigView): string | undefined {
   const names = config.customTools.map((tool) => tool.name).sort((left, right) => right.length - left.length);
-  return names.find((name) => new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(name)}($|[^A-Za-z0-9_])`).test(text));
+  return names.find((name) => mentions(text, name));
+}
+
+/** The MCP tool with the longest name that appears in the text as a whole word. */
+export function findMentionedMcpTool<Tool extends { name: string }>(text: string, tools: readonly Tool[]): Tool | undefined {
+  return [...tools].sort((left, right) => right.name.length - left.name.length).find((tool) => mentions(text, tool.name));
 }
 
 /** First rule whose every condition holds; undefined when none does. */
@@ -39,7 +52,12 @@ export function matchRule(scenario: Scenario, input: MatchInput): RuleMatch | un
       mentionedTool = findMentionedTool(input.text, input.config);
       if (mentionedTool === undefined) continue;
     }
-    return { rule, mentionedTool };
+    let mentionedMcpTool: { serverName: string; name: string } | undefined;
+    if (when.mentionsMcpTool === true) {
+      mentionedMcpTool = findMentionedMcpTool(input.text, input.mcpTools ?? []);
+      if (mentionedMcpTool === undefined) continue;
+    }
+    return { rule, mentionedTool, mentionedMcpTool };
   }
   return undefined;
 }

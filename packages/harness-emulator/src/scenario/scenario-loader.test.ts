@@ -9,7 +9,7 @@ describe("scenario loading", () => {
   it("loads the built-in demo scenario", () => {
     const demo = loadScenario("demo");
     expect(demo.name).toBe("demo");
-    expect(demo.rules.map((rule) => rule.name)).toEqual(["trigger", "recap", "call-named-tool", "ask-the-user", "list-files", "echo"]);
+    expect(demo.rules.map((rule) => rule.name)).toEqual(["trigger", "recap", "call-named-tool", "call-named-mcp-tool", "ask-the-user", "list-files", "echo"]);
   });
 
   it("loads a scenario from a file path and reports every violation of an invalid one", () => {

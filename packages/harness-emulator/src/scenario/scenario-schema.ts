@@ -25,6 +25,13 @@ export type ScenarioAction =
       backgroundAfterMs?: number | undefined;
     }
   | {
+      type: "mcp-call";
+      tool: string;
+      server?: string | undefined;
+      arguments?: Record<string, unknown> | "schema" | undefined;
+      confirm?: boolean | undefined;
+    }
+  | {
       type: "question-ask";
       questions: { question: string; choices: string[]; isMultiSelect?: boolean | undefined }[];
       choicesFromText?: boolean | undefined;
@@ -56,6 +63,17 @@ export const scenarioActionSchema: z.ZodType<ScenarioAction> = z.lazy(() =>
       confirm: z.boolean().optional(),
       /** Custom tools only: move the call to the background when no result came within this many ms. */
       backgroundAfterMs: z.number().positive().optional(),
+    }),
+    z.object({
+      type: z.literal("mcp-call"),
+      /** MCP tool name as the server lists it; templates such as `{{mentionedMcpTool}}` allowed. */
+      tool: z.string(),
+      /** The server that offers it; default the first loaded server that has a tool of that name. */
+      server: z.string().optional(),
+      /** Literal arguments (strings are templated), or "schema" to derive them from the tool's input schema. */
+      arguments: z.union([z.record(z.string(), z.unknown()), z.literal("schema")]).optional(),
+      /** Ask the client for a tool confirmation before calling it. */
+      confirm: z.boolean().optional(),
     }),
     z.object({ type: z.literal("question-ask"), questions: z.array(questionSchema).min(1), choicesFromText: z.boolean().optional() }),
     z.object({
@@ -91,6 +109,8 @@ export const ruleConditionSchema = z.object({
   trigger: z.boolean().optional(),
   /** The text names an available custom tool by its exact name (sets `{{mentionedTool}}`). */
   mentionsTool: z.boolean().optional(),
+  /** The text names a tool of a loaded MCP server by its exact name (sets `{{mentionedMcpTool}}` and `{{mentionedMcpServer}}`). */
+  mentionsMcpTool: z.boolean().optional(),
   /** A custom tool with this name is declared. */
   toolAvailable: z.string().optional(),
   /** This builtin (wire name, e.g. `list_directory`, `ask_question`, `invoke_subagent`) is enabled. */

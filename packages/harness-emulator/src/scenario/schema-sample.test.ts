@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { sampleArguments } from "./schema-sample.js";
+import { sampleArguments, sampleLimits } from "./schema-sample.js";
 
 const ajv = new Ajv({ strict: false });
 
@@ -53,5 +53,14 @@ describe("sampleArguments", () => {
     expect(sampleArguments(undefined, "hi")).toEqual({});
     expect(sampleArguments("{}", "hi")).toEqual({});
     expect(sampleArguments("{not json", "hi")).toEqual({});
+  });
+
+  it("stays bounded on hostile schemas: a huge minItems, minLength or property count", () => {
+    const huge = sampleArguments(JSON.stringify({ type: "object", properties: { rows: { type: "array", minItems: 1e8, items: { type: "string", minLength: 1e9 } } }, required: ["rows"] }), "hi");
+    expect((huge["rows"] as string[]).length).toBe(sampleLimits.maxItems);
+    expect((huge["rows"] as string[])[0]!.length).toBe(sampleLimits.maxStringLength);
+    const wide = { type: "object", properties: Object.fromEntries(Array.from({ length: 14_000 }, (_, index) => [`p${index}`, { type: "array", minItems: 1e6, items: { type: "object", properties: { a: { type: "string" } } } }])) };
+    const sampled = sampleArguments(JSON.stringify(wide), "x".repeat(1_000_000));
+    expect(JSON.stringify(sampled).length).toBeLessThan(200_000);
   });
 });

@@ -46,7 +46,15 @@ interface SampleContext {
   text: string;
   /** The first required string gets the free-text value; later ones get samples. */
   freeTextUsed: boolean;
+  /** Values left to produce: a hostile schema (`minItems: 1e8`, thousands of properties) stops here. */
+  budget: number;
 }
+
+/**
+ * Bounds on what one sample may cost. A real model would not emit a hundred million items either;
+ * the emulator serves up to eight conversations per process, so one schema must not freeze them.
+ */
+export const sampleLimits = Object.freeze({ maxValues: 2_000, maxItems: 32, maxStringLength: 4_096, maxTextLength: 16_384 });
 
 function sampleString(schema: Schema, name: string, context: SampleContext): string {
   const enumValues = Array.isArray(schema["enum"]) ? schema["enum"].filter((entry): entry is string => typeof entry === "string") : [];
@@ -68,7 +76,7 @@ function sampleString(schema: Schema, name: string, context: SampleContext): str
   if (format === "date") return "2026-01-01";
   if (format === "uri" || format === "url") return "https://example.com";
   if (format === "email") return "user@example.com";
-  const minLength = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
+  const minLength = typeof schema["minLength"] === "number" ? Math.min(schema["minLength"], sampleLimits.maxStringLength) : 0;
   const base = name === "" ? "sample" : `sample ${name}`;
   return base.length >= minLength ? base : base.padEnd(minLength, "x");
 }
@@ -85,6 +93,8 @@ function sampleNumber(schema: Schema, name: string, context: SampleContext, inte
 }
 
 function sampleValue(schemaValue: unknown, name: string, context: SampleContext, depth: number): unknown {
+  context.budget -= 1;
+  if (context.budget < 0) return null;
   const schema = asSchema(schemaValue);
   if ("const" in schema) return schema["const"];
   if (Array.isArray(schema["enum"]) && schema["enum"].length > 0 && typeOf(schema) !== "string") return schema["enum"][0];
@@ -109,7 +119,7 @@ function sampleValue(schemaValue: unknown, name: string, context: SampleContext,
       return null;
     case "array": {
       const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : 1;
-      const count = Math.max(minItems, 1);
+      const count = Math.min(Math.max(minItems, 1), sampleLimits.maxItems);
       if (depth > 6) return [];
       return Array.from({ length: count }, () => sampleValue(schema["items"], name.replace(/s$/, ""), context, depth + 1));
     }
@@ -125,8 +135,12 @@ function sampleObject(schema: Schema, context: SampleContext, depth: number): Re
   const out: Record<string, unknown> = {};
   if (depth > 6) return out;
   // Required properties first so they get the free-text value; optional ones only when the message names them.
-  for (const name of required) out[name] = sampleValue(properties[name], name, context, depth + 1);
+  for (const name of required) {
+    if (context.budget <= 0) return out;
+    out[name] = sampleValue(properties[name], name, context, depth + 1);
+  }
   for (const name of Object.keys(properties)) {
+    if (context.budget <= 0) return out;
     if (name in out) continue;
     if (namedValue(context.text, name) !== undefined || required.length === 0) out[name] = sampleValue(properties[name], name, context, depth + 1);
   }
@@ -143,5 +157,5 @@ export function sampleArguments(schemaJson: string | undefined, userText: string
       schema = {};
     }
   }
-  return sampleObject(asSchema(schema), { text: userText, freeTextUsed: false }, 0);
+  return sampleObject(asSchema(schema), { text: userText.slice(0, sampleLimits.maxTextLength), freeTextUsed: false, budget: sampleLimits.maxValues }, 0);
 }

@@ -13,6 +13,8 @@ import type { ReplayScript } from "../replay/replay-script.js";
 
 /** Inbound frames above this are refused; tool results of several MiB are normal (the SDK tests 5 MiB). */
 const maxPayloadBytes = 64 * 1024 * 1024;
+/** How long shutdown waits for MCP servers to stop; the whole shutdown is bounded at 1.5 s. */
+const mcpStopBoundMs = 1_000;
 
 export interface EmulatorServerOptions {
   bindAddress: string;
@@ -139,8 +141,11 @@ export class EmulatorServer {
   /** Persists and closes every conversation, then stops listening. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      const closing = [...this.conversations].map((conversation) => conversation.closed);
       for (const conversation of this.conversations) conversation.terminate();
       this.#wss.close();
+      // MCP servers the conversations started get a bounded moment to stop (stdin end, then signals).
+      await Promise.race([Promise.all(closing), new Promise((resolve) => setTimeout(resolve, mcpStopBoundMs).unref())]);
       await new Promise<void>((resolve) => {
         this.#http.close(() => resolve());
         this.#http.closeAllConnections();

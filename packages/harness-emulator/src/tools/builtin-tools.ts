@@ -77,7 +77,8 @@ function requireString(args: Record<string, unknown>, tool: string, ...names: st
   return value;
 }
 
-async function* walk(root: string, signal: AbortSignal): AsyncGenerator<{ path: string; isDirectory: boolean }> {
+/** Entries under `root`, breadth first; symlinks are followed only to files inside the workspaces, never into directories. */
+async function* walk(root: string, guard: WorkspaceGuard, signal: AbortSignal): AsyncGenerator<{ path: string; isDirectory: boolean }> {
   const queue = [root];
   let seen = 0;
   while (queue.length > 0) {
@@ -93,6 +94,13 @@ async function* walk(root: string, signal: AbortSignal): AsyncGenerator<{ path: 
       seen += 1;
       if (seen > maxWalkEntries) return;
       const path = join(directory, entry.name);
+      if (entry.isSymbolicLink()) {
+        if (!guard.contains(path)) continue;
+        const target = await stat(path).catch(() => undefined);
+        if (target === undefined || target.isDirectory()) continue;
+        yield { path, isDirectory: false };
+        continue;
+      }
       if (entry.isDirectory()) {
         if (entry.name === "node_modules" || entry.name === ".git") continue;
         queue.push(path);
@@ -235,7 +243,7 @@ export function planBuiltin(name: BuiltinToolName, args: Record<string, unknown>
         run: async ({ signal }) => {
           const matcher = globToRegExp(query);
           const found: string[] = [];
-          for await (const entry of walk(directoryPath, signal)) {
+          for await (const entry of walk(directoryPath, guard, signal)) {
             if (matcher.test(basename(entry.path))) found.push(entry.path);
           }
           const output = found.join("\n");
@@ -250,7 +258,7 @@ export function planBuiltin(name: BuiltinToolName, args: Record<string, unknown>
         inputs: { directoryPath, query },
         run: async ({ signal }) => {
           const matches: string[] = [];
-          for await (const entry of walk(directoryPath, signal)) {
+          for await (const entry of walk(directoryPath, guard, signal)) {
             if (entry.isDirectory) continue;
             const info = await stat(entry.path).catch(() => undefined);
             if (info === undefined || info.size > maxOutputBytes) continue;

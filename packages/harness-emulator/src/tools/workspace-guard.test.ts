@@ -9,6 +9,11 @@ const root = mkdtempSync(join(tmpdir(), "guard-"));
 const workspace = join(root, "workspace");
 mkdirSync(join(workspace, "inner"), { recursive: true });
 symlinkSync(tmpdir(), join(workspace, "escape"));
+// A link to a file that does not exist yet, outside: writing through it would create that file.
+symlinkSync(join(root, "outside-not-yet.txt"), join(workspace, "dangling"));
+symlinkSync(join(workspace, "loop-b"), join(workspace, "loop-a"));
+symlinkSync(join(workspace, "loop-a"), join(workspace, "loop-b"));
+symlinkSync(join(workspace, "inner", "later.txt"), join(workspace, "dangling-inside"));
 
 describe("WorkspaceGuard", () => {
   const guard = new WorkspaceGuard({ roots: [workspace], enforce: true });
@@ -24,6 +29,13 @@ describe("WorkspaceGuard", () => {
     for (const path of ["/etc/passwd", join(workspace, ".."), `${workspace}-sibling/file`, join(workspace, "escape", "x")]) {
       expect(() => guard.check(path)).toThrow(expect.objectContaining({ code: "WORKSPACE_VIOLATION" }));
     }
+  });
+
+  it("follows a dangling symlink to where it points, and refuses a loop of links", () => {
+    expect(() => guard.check(join(workspace, "dangling"))).toThrow(expect.objectContaining({ code: "WORKSPACE_VIOLATION" }));
+    expect(guard.contains(join(workspace, "dangling"))).toBe(false);
+    expect(() => guard.check(join(workspace, "loop-a"))).toThrow(expect.objectContaining({ code: "WORKSPACE_VIOLATION" }));
+    expect(guard.check(join(workspace, "dangling-inside"))).toBe(join(workspace, "dangling-inside"));
   });
 
   it("does not enforce when permissions.enforceWorkspaceValidation is false, and needs a workspace for relative paths", () => {

@@ -1,16 +1,32 @@
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EmulatorError } from "../errors/emulator-error.js";
 
-/** Resolves a path through symlinks; for a path that does not exist yet, through its nearest existing parent. */
-function realpathLenient(path: string): string {
+/** Links followed at most while resolving one path; Linux gives up at 40 too (ELOOP). */
+const maxLinkHops = 40;
+
+/**
+ * Resolves a path through symlinks; for a path that does not exist yet, through its nearest existing
+ * parent. A dangling symlink resolves to where it points, since writing to it would create that file.
+ */
+function realpathLenient(path: string, hops = 0): string {
   try {
     return realpathSync(path);
   } catch {
     const parent = dirname(path);
     if (parent === path) return path;
-    return resolve(realpathLenient(parent), relative(parent, path));
+    let target: string | undefined;
+    try {
+      target = readlinkSync(path);
+    } catch {
+      target = undefined;
+    }
+    if (target !== undefined) {
+      if (hops >= maxLinkHops) throw new EmulatorError("WORKSPACE_VIOLATION", `path ${path} goes through too many symbolic links`);
+      return realpathLenient(resolve(parent, target), hops + 1);
+    }
+    return resolve(realpathLenient(parent, hops), basename(path));
   }
 }
 
@@ -41,10 +57,22 @@ export class WorkspaceGuard {
   /** Returns the absolute path if it lies inside a workspace, else throws WORKSPACE_VIOLATION. */
   check(path: string): string {
     const absolute = this.resolvePath(path);
-    if (!this.#enforce) return absolute;
-    const real = realpathLenient(absolute);
-    const inside = this.#realRoots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
-    if (!inside) throw new EmulatorError("WORKSPACE_VIOLATION", `path ${absolute} is outside the workspaces`);
+    if (!this.contains(absolute)) throw new EmulatorError("WORKSPACE_VIOLATION", `path ${absolute} is outside the workspaces`);
     return absolute;
+  }
+
+  /**
+   * Whether an absolute path, once every symlink on it is followed (a dangling one included), lies
+   * inside a workspace. Walks use it for each entry, so a link inside a workspace leads nowhere else.
+   */
+  contains(absolute: string): boolean {
+    if (!this.#enforce) return true;
+    let real: string;
+    try {
+      real = realpathLenient(absolute);
+    } catch {
+      return false;
+    }
+    return this.#realRoots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
   }
 }

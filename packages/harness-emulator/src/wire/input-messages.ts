@@ -61,7 +61,7 @@ export const harnessConfigSchema = z.looseObject({
       z.looseObject({
         name: z.string().optional(),
         types: z.array(enumValue).optional(),
-        geminiApiEndpoint: z.looseObject({ options: z.looseObject({ serviceTier: z.string().optional() }).optional() }).optional(),
+        geminiApiEndpoint: z.looseObject({ apiKey: z.string().optional(), options: z.looseObject({ serviceTier: z.string().optional() }).optional() }).optional(),
       }),
     )
     .optional(),

@@ -173,6 +173,14 @@ describe("turns", () => {
     await expect(turn.result).rejects.toMatchObject({ code: "TURN_FAILED", message: expect.stringContaining("Resource exhausted") });
   });
 
+  it("fails with MCP_LOAD_FAILED naming the server when the harness could not load an MCP server", async () => {
+    const { conversation, connection } = await openConversation();
+    const turn = conversation.send("x");
+    await connection.next("userInput");
+    connection.send(idle(MAIN, { error: "MCP load failed for dead_server: connection refused" }));
+    await expect(turn.result).rejects.toMatchObject({ code: "MCP_LOAD_FAILED", subject: "dead_server", message: 'MCP server "dead_server" failed to load: connection refused' });
+  });
+
   it("yields a SYSTEM 401 error step and then raises TURN_FAILED", async () => {
     const { conversation, connection } = await openConversation();
     const turn = conversation.send("x");

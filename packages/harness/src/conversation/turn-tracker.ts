@@ -204,7 +204,7 @@ export class TurnTracker {
       if (this.#stopReason === "timeout") return this.#finishWithError(this.#timeoutError());
       if (this.#fatalError !== undefined) return this.#finishWithError(this.#fatalError);
       if (update.error && this.#stopReason !== "cancel") {
-        return this.#finishWithError(new HarnessError("TURN_FAILED", `the turn failed: ${update.error}`));
+        return this.#finishWithError(turnFailure(update.error));
       }
       this.#scheduleSettle();
       return;
@@ -344,4 +344,14 @@ export class TurnTracker {
     this.#drainTimer = undefined;
     this.#removeAbortListener?.();
   }
+}
+
+/** The harness ends a turn whose MCP server could not start with `MCP load failed for <name>: <reason>`. */
+const mcpLoadFailure = /^MCP load failed for (.+?): ([\s\S]*)$/;
+
+/** The error of a main trajectory that went idle with an error: an MCP load failure names its server. */
+function turnFailure(error: string): HarnessError {
+  const mcp = mcpLoadFailure.exec(error);
+  if (mcp !== null) return new HarnessError("MCP_LOAD_FAILED", `MCP server "${mcp[1]}" failed to load: ${mcp[2]}`, { subject: mcp[1] ?? "" });
+  return new HarnessError("TURN_FAILED", `the turn failed: ${error}`);
 }

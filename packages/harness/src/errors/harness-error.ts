@@ -10,6 +10,7 @@ export type HarnessErrorCode =
   | "CONFIG_INVALID"
   | "TURN_BUSY"
   | "TURN_FAILED"
+  | "MCP_LOAD_FAILED"
   | "TIMEOUT"
   | "CANCELLED"
   | "TOOL_DISPATCH"
@@ -22,6 +23,8 @@ export interface HarnessErrorOptions {
   cause?: unknown;
   /** The most recent harness stderr lines, when the failure may be explained there. */
   stderrTail?: readonly string[];
+  /** What the error is about, when it names one thing: the MCP server for MCP_LOAD_FAILED. */
+  subject?: string;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface HarnessErrorOptions {
 export class HarnessError extends Error {
   readonly code: HarnessErrorCode;
   readonly stderrTail: readonly string[];
+  readonly subject: string | undefined;
   readonly [brand] = true;
 
   constructor(code: HarnessErrorCode, message: string, options: HarnessErrorOptions = {}) {
@@ -38,6 +42,7 @@ export class HarnessError extends Error {
     this.name = "HarnessError";
     this.code = code;
     this.stderrTail = options.stderrTail ?? [];
+    this.subject = options.subject;
   }
 
   static isInstance(value: unknown): value is HarnessError {

@@ -96,5 +96,5 @@ function answerFor(item: ParkedInterrupt, offer: InterruptAnswerOffer, options: 
     const coerced = item.coerce(offer.payload);
     if (options.validator.check(schema, coerced).valid) return { status: "resolved", payload: coerced };
   }
-  throw new HitlError("INVALID_ANSWER", `The answer to interrupt ${item.id} does not match its responseSchema: ${direct.problems.join("; ")}. The interrupt is still waiting.`, { subject: item.id });
+  throw new HitlError("INVALID_ANSWER", `The answer to interrupt ${item.id} does not match its responseSchema: ${direct.problems.map((problem) => problem.replace(/\.$/, "")).join("; ")}. The interrupt is still waiting.`, { subject: item.id });
 }

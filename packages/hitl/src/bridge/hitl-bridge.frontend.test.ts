@@ -66,7 +66,7 @@ describe("frontend tools", () => {
     expect(outcomes).toEqual(["no such colour"]);
   });
 
-  it("refuses a client tool whose schema ajv cannot compile, naming the tool", () => {
+  it("refuses a client tool whose schema is malformed, naming the tool", () => {
     const bridge = new HitlBridge();
     const broken = { name: "broken", description: "", parameters: { type: "object", properties: { a: { type: "no-such-type" } } } };
     let caught: unknown;

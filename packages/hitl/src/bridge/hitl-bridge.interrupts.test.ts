@@ -75,7 +75,7 @@ describe("question interrupts", () => {
     await verify(refused.events);
     expect(refused.error).toMatchObject({ code: "INVALID_ANSWER", subject: "id-1" });
     expect(refused.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: "INVALID_ANSWER" });
-    expect(refused.error?.message).toMatch(/responseSchema.*selected\/0 must be equal to one of the allowed values/);
+    expect(refused.error?.message).toMatch(/responseSchema.*selected\/0: Instance does not match any of/);
     expect(bridge.parkedIds).toEqual(["id-1"]);
     expect(decisions).toEqual([]);
     await driveRun(bridge, runInput({ resume: [{ interruptId: "id-1", status: "resolved", payload: { answers: [{ selected: ["0"] }] } }] }), { startTurn: harness.startTurn });

@@ -15,7 +15,7 @@ const schema = questionResponseSchema(questions);
 describe("question responseSchema", () => {
   it("accepts one response per question and enforces single-select", () => {
     expect(validator.check(schema, { answers: [{ selected: ["1"] }, { selected: ["0", "2"] }, { freeform: "no" }] }).valid).toBe(true);
-    expect(validator.check(schema, { answers: [{ selected: ["0", "1"] }, {}, {}] }).problems).toEqual(["/answers/0/selected must NOT have more than 1 items"]);
+    expect(validator.check(schema, { answers: [{ selected: ["0", "1"] }, {}, {}] }).problems).toEqual(["/answers/0/selected: Array has too many items (2 > 1)."]);
     expect(validator.check(schema, { answers: [{}, {}] }).valid).toBe(false);
     expect(validator.check(schema, { answers: [{}, {}, { selected: ["0"] }] }).valid).toBe(false);
   });
@@ -24,6 +24,13 @@ describe("question responseSchema", () => {
     expect(coerceQuestionPayload(questions, "Blue")).toEqual({ answers: [{ selected: ["1"] }, { skipped: true }, { skipped: true }] });
     expect(coerceQuestionPayload(questions, [0, { selected: ["A", "C"] }, "nothing"])).toEqual({ answers: [{ selected: ["0"] }, { selected: ["0", "2"] }, { freeform: "nothing" }] });
     expect(coerceQuestionPayload(questions, { responses: { selected_option_ids: ["1"], freeform_response: "" } })).toEqual({ answers: [{ selected: ["1"] }, { skipped: true }, { skipped: true }] });
+  });
+
+  it("keeps a response's unknown keys so the schema refuses them instead of recording no answer", () => {
+    const schema = questionResponseSchema(questions);
+    const coerced = coerceQuestionPayload(questions, { answer: "Go" });
+    expect(coerced).toEqual({ answers: [{ answer: "Go" }, { skipped: true }, { skipped: true }] });
+    expect(validator.check(schema, coerced).problems.join("\n")).toMatch(/"answer" does not match additional properties/);
   });
 
   it("maps a payload to the harness's answers", () => {

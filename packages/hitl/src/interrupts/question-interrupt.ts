@@ -120,8 +120,15 @@ function coerceResponse(question: QuestionDescription, raw: unknown): unknown {
   const freeform = raw.freeform ?? raw.freeform_response ?? raw.freeformResponse ?? raw.text;
   if (freeform !== undefined && freeform !== "") response.freeform = freeform;
   if (raw.skipped !== undefined) response.skipped = raw.skipped;
+  // A key none of these spellings knows stays in, so the schema refuses it by name: taking
+  // `{answer: "Go"}` as an empty response would record "(unanswered)" and lose the user's answer.
+  for (const [key, value] of Object.entries(raw)) {
+    if (!knownResponseKeys.has(key)) response[key] = value;
+  }
   return response;
 }
+
+const knownResponseKeys = new Set(["selected", "selected_option_ids", "selectedOptionIds", "choices", "freeform", "freeform_response", "freeformResponse", "text", "skipped"]);
 
 function findChoice(question: QuestionDescription, value: string | number): string | undefined {
   if (typeof value === "number") return question.choices[value]?.id;

@@ -178,12 +178,31 @@ describe("built-in and MCP tool calls", () => {
   it("creates the assistant message when no text came before the call", async () => {
     const subject = translator();
     const events = subject.translate(toolStep({ status: "done", call: { kind: "mcp", name: "git_status", actionField: "mcpTool", serverName: "git", arguments: {} } }));
-    expect(events[0]).toEqual({ type: EventType.TOOL_CALL_START, toolCallId: "id-1", toolCallName: "git_status", parentMessageId: "id-2" });
+    expect(events[0]).toEqual({
+      type: EventType.TOOL_CALL_START,
+      toolCallId: "id-1",
+      toolCallName: "git_status",
+      parentMessageId: "id-2",
+      rawEvent: { mcpTool: { serverName: "git", toolName: "git_status" } },
+    });
     expect(events.filter((event) => event.type === EventType.TOOL_CALL_ARGS).map((event) => event["delta"])).toEqual(["{}"]);
     const view = await replayThroughClient(asRun(events));
     expect(summarize(view.messages)).toEqual([
       { role: "assistant", toolCalls: [{ name: "git_status", arguments: {} }] },
       { role: "tool", content: "`git_status` completed without returning any output.", toolCallId: "id-1" },
+    ]);
+  });
+
+  it("names the MCP server on the call and reports the step's text as an MCP tool's result", async () => {
+    const subject = translator();
+    const call = { kind: "mcp" as const, name: "add_numbers", actionField: "mcpTool", serverName: "calc", arguments: { a: 2, b: 40 } };
+    const events = [...subject.translate(toolStep({ status: "active", call })), ...subject.translate(toolStep({ status: "done", text: "2 + 40 = 42", call }))];
+    expect(events.find((event) => event.type === EventType.TOOL_CALL_START)?.["rawEvent"]).toEqual({ mcpTool: { serverName: "calc", toolName: "add_numbers" } });
+    expect(events.at(-1)).toMatchObject({ type: EventType.TOOL_CALL_RESULT, content: "2 + 40 = 42" });
+    const view = await replayThroughClient(asRun(events));
+    expect(summarize(view.messages)).toEqual([
+      { role: "assistant", toolCalls: [{ name: "add_numbers", arguments: { a: 2, b: 40 } }] },
+      { role: "tool", content: "2 + 40 = 42", toolCallId: "id-1" },
     ]);
   });
 

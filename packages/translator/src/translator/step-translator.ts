@@ -87,7 +87,8 @@ export class StepTranslator {
     const events: AGUIEvent[] = [];
     if (!failed) {
       this.#translateThinking(step, stepKey, record, scope, events);
-      this.#translateText(step, stepKey, record, scope, events);
+      // An MCP step's text is what the call returned: it becomes the call's result, not assistant text.
+      if (step.tool?.kind !== "mcp") this.#translateText(step, stepKey, record, scope, events);
     }
     const progress: StepProgress = failed ? "failed" : step.status === "done" ? "done" : "open";
     // Host-side (custom) tools are emitted by the host through toolCall(); their mirror steps are not.
@@ -327,6 +328,8 @@ export class StepTranslator {
     if (progress === "failed") outcome.errorMessage = step.error?.message ?? "";
     const result = tool.result ?? addedFields(tool.arguments, record.argumentKeys);
     if (result !== undefined) outcome.result = result;
+    // The `mcpTool` action has no result field; the harness's step text is what the call returned.
+    else if (tool.kind === "mcp" && progress !== "failed" && step.text !== "") outcome.output = step.text;
     if (call.invocation?.answer !== undefined) outcome.output = call.invocation.answer;
     this.#settleCall(call, outcome, events);
   }
@@ -338,7 +341,8 @@ export class StepTranslator {
     // `invoke_subagent` is a built-in too: hiding built-ins hides its card, not its subagent's bracket.
     const shown = tool.kind === "mcp" || this.#options.showBuiltinToolCalls;
     if (tool.kind !== "subagent") {
-      return this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
+      const mcpServer = tool.kind === "mcp" ? tool.serverName : undefined;
+      return this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown, ...(mcpServer === undefined ? {} : { mcpServer }) }, events);
     }
     // The reference's step bracket opens before the call it wraps; a 1.0 subagent is announced by
     // the call, so it comes after the call's arguments are complete.
@@ -382,7 +386,7 @@ export class StepTranslator {
   }
 
   #startCall(
-    start: { toolCallId: string; toolCallName: string; argumentsOf: Record<string, unknown>; scope: Scope; shown: boolean },
+    start: { toolCallId: string; toolCallName: string; argumentsOf: Record<string, unknown>; scope: Scope; shown: boolean; mcpServer?: string },
     events: AGUIEvent[],
   ): CallRecord {
     const { toolCallId, toolCallName, scope, shown } = start;
@@ -393,7 +397,10 @@ export class StepTranslator {
     // Reasoning that led to the call ends before it; the text that announced it stays open.
     this.#closeReasoning(scope, events);
     scope.assistantMessageId ??= this.#options.ids();
-    events.push(withAttribution({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: scope.assistantMessageId }, subagentRunId));
+    const started: AGUIEvent = { type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: scope.assistantMessageId };
+    // AG-UI has no field for a tool's origin; the harness's own action, which names the MCP server, rides as rawEvent.
+    if (start.mcpServer !== undefined) started.rawEvent = { mcpTool: { serverName: start.mcpServer, toolName: toolCallName } };
+    events.push(withAttribution(started, subagentRunId));
     for (const delta of argumentDeltas(start.argumentsOf, this.#options.maxArgumentDeltaLength)) {
       events.push(withAttribution({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, subagentRunId));
     }

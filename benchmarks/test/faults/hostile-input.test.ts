@@ -1,0 +1,220 @@
+// Input built to hurt: client tool schemas that cost seconds to compile or gigabytes to sample, an
+// upstream error that quotes the key, attachments that are not base64, answers in shapes nobody
+// reads, histories that cannot be matched, and builtins pointed through symlinks.
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { Agent } from "node:http";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Message, Tool } from "@ag-ui/core";
+import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type Stack, ThreadClient, postRaw, postRun, reliabilityModel, runInput, startStack, userMessage } from "../support/stack.js";
+
+let stack: Stack | undefined;
+const scratch: string[] = [];
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+  for (const directory of scratch.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await expectNoChildProcesses();
+});
+
+/** Every SSE event of a response, parsed. */
+async function eventsOf(response: Response): Promise<Array<Record<string, unknown>>> {
+  const text = await response.text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>);
+}
+
+function percentile(values: readonly number[], fraction: number): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+/** A schema of ~1 MiB: thousands of properties, each with its own pattern (ajv compiled one regex per property). */
+function hostileSchema(targetBytes: number): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  let bytes = 0;
+  for (let index = 0; bytes < targetBytes; index += 1) {
+    const property = { type: "string", pattern: `^(?:[a-z]{1,${(index % 50) + 1}}|x${index})+$`, description: `field ${index} `.padEnd(20, "-") };
+    properties[`p${index}`] = property;
+    bytes += JSON.stringify(property).length + 12;
+  }
+  return { type: "object", properties };
+}
+
+describe("client tool schemas", () => {
+  it("a 1 MiB hostile schema is refused with a 400 naming the limit within 1 s, while /healthz keeps answering", async () => {
+    stack = await startStack({ chat: { model: reliabilityModel } }, { maxBodyBytes: 2 * 1024 * 1024 });
+    const tool: Tool = { name: "hostile", description: "", parameters: hostileSchema(1024 * 1024) };
+    // Encoded up front: the probes below measure the server's event loop, not this client's stringify.
+    const body = Buffer.from(JSON.stringify(runInput({ messages: [userMessage("hi")], tools: [tool] })));
+    const connections = new Agent({ keepAlive: true });
+    const probe = async (): Promise<number> => {
+      const started = performance.now();
+      const reply = await fetch(`${stack!.url}/healthz`);
+      await reply.arrayBuffer();
+      return performance.now() - started;
+    };
+    // The same probes with nothing else going on, so the figure can be read against the machine's load.
+    const baseline: number[] = [];
+    for (let index = 0; index < 20; index += 1) baseline.push(await probe());
+    const latencies: number[] = [];
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        latencies.push(await probe());
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    const elapsed: number[] = [];
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const started = performance.now();
+        const reply = await postRaw(new URL(`${stack.url}/chat`), connections, body, { "content-type": "application/json" });
+        elapsed.push(performance.now() - started);
+        expect(reply.status).toBe(400);
+        const error = (JSON.parse(reply.body) as { error: { code: string; message: string } }).error;
+        expect(error.code).toBe("INVALID_TOOL_SCHEMA");
+        expect(error.message).toMatch(/hostile.*limit maxProperties/);
+      }
+    } finally {
+      polling = false;
+      await poll;
+      connections.destroy();
+    }
+    const p99 = percentile(latencies, 0.99);
+    console.info(
+      `hostile schema: ${(body.length / 2 ** 20).toFixed(2)} MiB, 5 requests each refused with 400 in ${elapsed.map((ms) => Math.round(ms)).join("/")} ms; ` +
+        `/healthz p50 ${Math.round(percentile(latencies, 0.5))} ms, p99 ${Math.round(p99)} ms over ${latencies.length} probes ` +
+        `(alone: p50 ${Math.round(percentile(baseline, 0.5))} ms, p99 ${Math.round(percentile(baseline, 0.99))} ms; load average ${loadavg()[0]?.toFixed(1)})`,
+    );
+    // The targets are 1 s and 100 ms (RELIABILITY.md records the figures); the bounds here leave room
+    // for a loaded 2-core CI machine and still fail by far on the 49 s ajv took to compile such a schema.
+    expect(Math.max(...elapsed)).toBeLessThan(3_000);
+    expect(p99).toBeLessThan(1_500);
+  });
+
+  it("a tool whose schema asks for 1e8 items is sampled within bounds: the call arrives, and a neighbour on the same harness process is served meanwhile", async () => {
+    stack = await startStack({ chat: { model: reliabilityModel, pool: { maxConversationsPerProcess: 8 } } });
+    const fillRows: Tool = {
+      name: "fill_rows",
+      description: "Fills a table",
+      parameters: { type: "object", properties: { rows: { type: "array", minItems: 1e8, items: { type: "string", minLength: 1e6 } } }, required: ["rows"] },
+    };
+    const hostile = new ThreadClient(`${stack.url}/chat`);
+    const neighbour = new ThreadClient(`${stack.url}/chat`);
+    const started = performance.now();
+    await Promise.all([hostile.say("fill rows", { tools: [fillRows] }), neighbour.say("hello")]);
+    const elapsedMs = performance.now() - started;
+    expect(neighbour.lastAssistantText()).toBe("ok: hello");
+    const args = hostile.events
+      .filter((event) => event.type === "TOOL_CALL_ARGS")
+      .map((event) => String((event as unknown as { delta: string }).delta))
+      .join("");
+    const rows = (JSON.parse(args) as { rows: string[] }).rows;
+    expect(rows.length).toBeLessThanOrEqual(32);
+    const metrics = (await stack.agents.chat!.poolMetrics()) as { processes: number; crashes?: number };
+    expect(metrics.processes).toBe(1);
+    console.info(`minItems 1e8: tool call with ${rows.length} rows and the neighbour's answer in ${Math.round(elapsedMs)} ms, on one process`);
+  });
+});
+
+describe("what leaves the server", () => {
+  it("a model error quoting the API key, a key= URL, paths and a stack reaches the client with none of them", async () => {
+    const apiKey = "AIzaPlantedKey-0123456789-abcdefghijklmn";
+    const sandbox = mkdtempSync(join(tmpdir(), "reliability-ws-"));
+    scratch.push(sandbox);
+    stack = await startStack({ chat: { model: reliabilityModel, apiKey, workspaceRoot: sandbox } });
+    const client = new ThreadClient(`${stack.url}/chat`);
+    await client.say("leak secrets");
+    const error = client.runError;
+    expect(error?.code).toBe("MODEL_ERROR_400");
+    const message = error?.message ?? "";
+    expect(message).toMatch(/API key not valid/);
+    expect(message).not.toContain(apiKey);
+    expect(message).not.toMatch(/key=(?!\[redacted\])/);
+    expect(message).not.toMatch(/\/opt\/antigravity|reliability-ws-|client\.go|model\.js|credentials\.json/);
+    // The finished runs name the model without the scenario's path on the server.
+    await client.say("hello");
+    const usage = (client.finished as { usage?: Array<{ model?: string }> } | undefined)?.usage ?? [];
+    for (const entry of usage) expect(entry.model ?? "").not.toContain("/");
+    console.info(`redaction: RUN_ERROR message ${JSON.stringify(message)}`);
+  });
+});
+
+describe("bad answers and histories", () => {
+  it("an attachment that is not base64 is a 400 naming it, and the thread's next run works", async () => {
+    stack = await startStack({ chat: { model: reliabilityModel } });
+    const threadId = randomUUID();
+    const garbage: Message = { id: randomUUID(), role: "user", content: [{ type: "text", text: "see this" }, { type: "image", source: { type: "data", value: "%%% not base64 %%%", mimeType: "image/png" } }] } as Message;
+    const refused = await postRun(`${stack.url}/chat`, { threadId, messages: [garbage] });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/attachment.*not valid base64/) });
+    const later = await postRun(`${stack.url}/chat`, { threadId, messages: [userMessage("hello again")] });
+    const events = await eventsOf(later);
+    expect(events.map((event) => event.type)).toContain("RUN_FINISHED");
+    expect(events.some((event) => event.type === "RUN_ERROR")).toBe(false);
+  });
+
+  it("an answer in an unknown shape ({answer: \"Go\"}) is a 400, the question stays parked, and a readable answer then resolves it", async () => {
+    stack = await startStack({ chat: { model: reliabilityModel, builtinTools: ["ask_question"] } });
+    const threadId = randomUUID();
+    const ask = userMessage("ask");
+    const asked = await eventsOf(await postRun(`${stack.url}/chat`, { threadId, messages: [ask] }));
+    const finished = asked.find((event) => event.type === "RUN_FINISHED") as { outcome?: { interrupts?: Array<{ id: string }> } } | undefined;
+    const interruptId = finished?.outcome?.interrupts?.[0]?.id;
+    expect(interruptId).toBeDefined();
+    const refused = await postRun(`${stack.url}/chat`, { threadId, messages: [ask], resume: [{ interruptId: interruptId!, status: "resolved", payload: { answer: "Go" } }] } as never);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "INVALID_ANSWER", message: expect.stringMatching(/"answer"/) });
+    expect(stack.agents.chat!.stats().sessions.parkedSessions).toBe(1);
+    const answered = await eventsOf(await postRun(`${stack.url}/chat`, { threadId, messages: [ask], resume: [{ interruptId: interruptId!, status: "resolved", payload: "Go" }] } as never));
+    const text = answered.filter((event) => event.type === "TEXT_MESSAGE_CONTENT").map((event) => String(event.delta)).join("");
+    expect(text).toContain("You answered Go");
+  });
+
+  it("a history with a repeated message id, or more than 500 user messages, is a 400 with the reason", async () => {
+    stack = await startStack({ chat: { model: reliabilityModel } });
+    const threadId = randomUUID();
+    const first = userMessage("one");
+    const repeated = await postRun(`${stack.url}/chat`, { threadId, messages: [first, { id: first.id, role: "user", content: "two" }] });
+    expect(repeated.status).toBe(400);
+    expect(((await repeated.json()) as { error: { message: string } }).error.message).toMatch(/repeats the id/);
+    const long = Array.from({ length: 501 }, (_, index) => userMessage(`m${index}`));
+    const tooLong = await postRun(`${stack.url}/chat`, { threadId, messages: long });
+    expect(tooLong.status).toBe(400);
+    expect(((await tooLong.json()) as { error: { message: string } }).error.message).toMatch(/501 user messages; a thread holds at most 500/);
+    // Nothing of either reached the thread: a normal run on it starts a fresh conversation.
+    const events = await eventsOf(await postRun(`${stack.url}/chat`, { threadId, messages: [userMessage("hi")] }));
+    expect(events.some((event) => event.type === "RUN_FINISHED")).toBe(true);
+  });
+});
+
+describe("emulator builtins and symlinks", () => {
+  it("search_directory does not follow a link out of the workspace, and create_file through a dangling link writes nothing outside", async () => {
+    const sandbox = realpathSync(mkdtempSync(join(tmpdir(), "reliability-links-")));
+    scratch.push(sandbox);
+    const workspaceRoot = join(sandbox, "workspaces");
+    const outsideFile = join(sandbox, "outside.txt");
+    writeFileSync(outsideFile, "secret line OUTSIDE-MARKER\n");
+    const outsideTarget = join(sandbox, "created-outside.txt");
+    stack = await startStack({
+      chat: { model: reliabilityModel, workspaceRoot, builtinTools: ["search_directory", "create_file"], policies: [{ tool: "create_file", decision: "allow" }] },
+    });
+    const client = new ThreadClient(`${stack.url}/chat`);
+    await client.say("where");
+    const workspace = client.lastAssistantText().replace(/^workspace=/, "");
+    symlinkSync(outsideFile, join(workspace, "looks-local.txt"));
+    symlinkSync(outsideTarget, join(workspace, "dangling"));
+    await client.say("search for the marker");
+    expect(client.lastAssistantText()).not.toContain("OUTSIDE-MARKER");
+    await client.say("create through the link");
+    expect(existsSync(outsideTarget)).toBe(false);
+  });
+});

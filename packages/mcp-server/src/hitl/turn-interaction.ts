@@ -1,0 +1,13 @@
+import type { ElicitRequestFormParams, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+
+/**
+ * The MCP client running a turn, as the turn's questions and approvals reach it. `elicit` is
+ * undefined when that client did not declare the elicitation capability; what could not be asked
+ * is written to `notes`, which the turn's reply repeats so the caller knows.
+ */
+export interface TurnInteraction {
+  elicit: ((form: ElicitRequestFormParams, options: { signal: AbortSignal }) => Promise<ElicitResult>) | undefined;
+  readonly notes: string[];
+  /** Aborted when the turn ends or its caller cancels the tool call. */
+  readonly signal: AbortSignal;
+}

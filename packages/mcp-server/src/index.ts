@@ -1,0 +1,14 @@
+export { SessionRegistry } from "./sessions/session-registry.js";
+export type { SessionRegistryOptions } from "./sessions/session-registry.js";
+export { AntigravitySession } from "./sessions/session.js";
+export type { SessionSummary, TurnOutcome } from "./sessions/session.js";
+export { McpServerError } from "./sessions/mcp-server-error.js";
+export type { McpServerErrorCode } from "./sessions/mcp-server-error.js";
+export { createAntigravityMcpServer } from "./mcp/create-mcp-server.js";
+export { serveStdio } from "./transports/serve-stdio.js";
+export type { StdioMcpServer } from "./transports/serve-stdio.js";
+export { serveHttp } from "./transports/serve-http.js";
+export type { HttpMcpServer, ServeHttpOptions } from "./transports/serve-http.js";
+export { DEFAULT_SESSION_BUILTIN_TOOLS, validateSettings } from "./server-options.js";
+export type { ApprovalPolicy, McpServerSettings } from "./server-options.js";
+export type { TurnInteraction } from "./hitl/turn-interaction.js";

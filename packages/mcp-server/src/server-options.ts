@@ -1,0 +1,49 @@
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@ag-ui-antigravity/harness";
+import { z } from "zod";
+
+/** How calls of write-capable builtins (`create_file`, `edit_file`, `run_command`) are decided. */
+export type ApprovalPolicy = "ask" | "allow" | "deny";
+
+/** What every session of one server is configured with. */
+export interface McpServerSettings {
+  /** Text model; `emulator:<scenario>` runs the emulator's scripted model. */
+  model: string;
+  /** True when the emulator stands in for `localharness` (no API key, or asked for). */
+  emulator: boolean;
+  /** Absolute workspace roots the builtin file tools may touch. */
+  workspaces: string[];
+  builtinTools: BuiltinToolName[];
+  approval: ApprovalPolicy;
+  /** Sessions open at once across every MCP client; more are refused. */
+  maxSessions: number;
+  /** Per-turn timeout in ms (time spent waiting for an elicitation answer does not count). */
+  turnTimeoutMs: number;
+  /** Where harness processes keep conversations; a temporary directory per process when absent. */
+  storageDirectory: string | undefined;
+}
+
+/** The builtin tools a session gets by default: looking, asking, never touching. */
+export const DEFAULT_SESSION_BUILTIN_TOOLS: readonly BuiltinToolName[] = ["list_directory", "search_directory", "find_file", "view_file", "ask_question", "finish"];
+
+export const mcpServerSettingsSchema = z
+  .object({
+    model: z.string().min(1),
+    emulator: z.boolean(),
+    workspaces: z.array(z.string().refine((path) => path.startsWith("/"), "workspaces are absolute paths")).min(1),
+    builtinTools: z.array(z.enum(BUILTIN_TOOL_NAMES)),
+    approval: z.enum(["ask", "allow", "deny"]),
+    maxSessions: z.number().int().min(1).max(10_000),
+    turnTimeoutMs: z.number().int().min(1_000),
+    storageDirectory: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** Validates settings; throws a TypeError naming every field at fault. */
+export function validateSettings(settings: McpServerSettings): McpServerSettings {
+  const { storageDirectory, ...rest } = settings;
+  const parsed = mcpServerSettingsSchema.safeParse(storageDirectory === undefined ? rest : settings);
+  if (!parsed.success) {
+    throw new TypeError(`invalid settings: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
+  }
+  return settings;
+}

@@ -1,0 +1,108 @@
+import type { ConversationConfig, HarnessLogger } from "@ag-ui-antigravity/harness";
+import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
+import { approvalPolicies, sessionHooks } from "../hitl/session-hooks.js";
+import type { TurnInteraction } from "../hitl/turn-interaction.js";
+import type { McpServerSettings } from "../server-options.js";
+import { McpServerError } from "./mcp-server-error.js";
+import { AntigravitySession } from "./session.js";
+
+export interface SessionRegistryOptions {
+  settings: McpServerSettings;
+  /** The harness executable (the real `localharness`, or the emulator's `dist/bin.js`). */
+  binaryPath: string;
+  /** Extra pool settings (capacity per process, idle grace, …). */
+  pool?: Omit<HarnessPoolSettings, "logger" | "signal">;
+  logger?: HarnessLogger;
+}
+
+/**
+ * Every Antigravity session of one MCP server, on one shared harness pool: all MCP clients (stdio,
+ * or any number of HTTP sessions) see the same sessions, and conversations share processes.
+ */
+export class SessionRegistry {
+  readonly settings: McpServerSettings;
+  readonly pool: HarnessPool;
+  readonly #sessions = new Map<string, AntigravitySession>();
+  /** Sessions being opened, counted against the limit before they have an id. */
+  #opening = 0;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: SessionRegistryOptions) {
+    this.settings = options.settings;
+    this.pool = new HarnessPool({
+      ...(options.pool ?? {}),
+      harness: { binaryPath: options.binaryPath, ...(options.logger === undefined ? {} : { logger: options.logger }) },
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+  }
+
+  /** Opens a new session (a new harness conversation on the pool). */
+  async create(options: { signal?: AbortSignal } = {}): Promise<AntigravitySession> {
+    this.#assertOpen();
+    if (this.#sessions.size + this.#opening >= this.settings.maxSessions) {
+      throw new McpServerError("SESSION_LIMIT", `This server already has ${this.settings.maxSessions} open sessions (its limit); close one with close_session first.`);
+    }
+    this.#opening += 1;
+    let session: AntigravitySession | undefined;
+    try {
+      const lease = await this.pool.acquire({
+        config: this.#conversationConfig(() => session?.interaction),
+        ...(this.settings.storageDirectory === undefined ? {} : { partition: { storageDirectory: this.settings.storageDirectory } }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      session = new AntigravitySession(lease);
+      const created = session;
+      this.#sessions.set(created.id, created);
+      // A session whose process died is gone; its id then answers SESSION_NOT_FOUND.
+      lease.signal.addEventListener("abort", () => this.#sessions.delete(created.id), { once: true });
+      return created;
+    } finally {
+      this.#opening -= 1;
+    }
+  }
+
+  get(sessionId: string): AntigravitySession {
+    this.#assertOpen();
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) throw new McpServerError("SESSION_NOT_FOUND", `No session ${JSON.stringify(sessionId)}; list_sessions shows the open ones.`);
+    return session;
+  }
+
+  list(): AntigravitySession[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** Ends a session: its turn (if any) is cancelled and its conversation closed. */
+  async close(sessionId: string): Promise<void> {
+    const session = this.get(sessionId);
+    this.#sessions.delete(sessionId);
+    await session.lease.release();
+  }
+
+  /** Closes every session and stops every harness process. Idempotent. */
+  shutdown(options: { deadlineMs?: number } = {}): Promise<void> {
+    this.#closing ??= (async () => {
+      const sessions = [...this.#sessions.values()];
+      this.#sessions.clear();
+      await Promise.allSettled(sessions.map((session) => session.lease.release()));
+      await this.pool.close({ deadlineMs: options.deadlineMs ?? 10_000 });
+    })();
+    return this.#closing;
+  }
+
+  #assertOpen(): void {
+    if (this.#closing !== undefined) throw new McpServerError("SERVER_CLOSED", "The server is shutting down.");
+  }
+
+  #conversationConfig(interaction: () => TurnInteraction | undefined): ConversationConfig {
+    const { settings } = this;
+    return {
+      model: settings.model,
+      workspaces: settings.workspaces,
+      builtinTools: settings.builtinTools,
+      policies: approvalPolicies(settings.approval),
+      hooks: sessionHooks(interaction),
+      turnTimeoutMs: settings.turnTimeoutMs,
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import type { Conversation, NormalizedStep, TokenUsage } from "@ag-ui-antigravity/harness";
+import type { PoolLease } from "@ag-ui-antigravity/pool";
+import type { TurnInteraction } from "../hitl/turn-interaction.js";
+import { McpServerError } from "./mcp-server-error.js";
+
+/** What one turn gave back. */
+export interface TurnOutcome {
+  reply: string;
+  cancelled: boolean;
+  usage: TokenUsage;
+  /** Questions or approvals that could not be asked of the caller, in words. */
+  notes: string[];
+}
+
+/** A snapshot for `list_sessions`. */
+export interface SessionSummary {
+  sessionId: string;
+  busy: boolean;
+  turns: number;
+  createdAt: string;
+  lastActiveAt: string;
+  /** The start of the last reply (at most 200 characters). */
+  lastReply: string;
+}
+
+/**
+ * One Antigravity conversation on a pooled harness process, shared by every MCP client of the
+ * server. One turn at a time; the MCP client that runs a turn answers its questions.
+ */
+export class AntigravitySession {
+  readonly lease: PoolLease<Conversation>;
+  readonly createdAt = new Date();
+  #lastActiveAt = new Date();
+  #turns = 0;
+  #lastReply = "";
+  #interaction: TurnInteraction | undefined;
+
+  constructor(lease: PoolLease<Conversation>) {
+    this.lease = lease;
+  }
+
+  /** The harness conversation id; also the session id the tools use. */
+  get id(): string {
+    return this.lease.conversation.id;
+  }
+
+  get busy(): boolean {
+    return this.#interaction !== undefined || this.lease.conversation.busy;
+  }
+
+  /** Whoever runs the current turn, for the conversation's hooks. */
+  get interaction(): TurnInteraction | undefined {
+    return this.#interaction;
+  }
+
+  summary(): SessionSummary {
+    return {
+      sessionId: this.id,
+      busy: this.busy,
+      turns: this.#turns,
+      createdAt: this.createdAt.toISOString(),
+      lastActiveAt: this.#lastActiveAt.toISOString(),
+      lastReply: this.#lastReply.slice(0, 200),
+    };
+  }
+
+  /**
+   * Runs one turn. `onStep` sees every step as it streams (for progress notifications). A second
+   * concurrent turn is refused with SESSION_BUSY; a session whose process died with SESSION_LOST.
+   */
+  async runTurn(message: string, options: { interaction: Omit<TurnInteraction, "notes">; signal: AbortSignal; onStep?: (step: NormalizedStep) => void }): Promise<TurnOutcome> {
+    if (this.lease.signal.aborted) throw new McpServerError("SESSION_LOST", `Session ${this.id} has ended (its harness process stopped); start a new session.`);
+    if (this.busy) throw new McpServerError("SESSION_BUSY", `Session ${this.id} is already running a turn; wait for it to finish or use another session.`);
+    const interaction: TurnInteraction = { ...options.interaction, notes: [] };
+    this.#interaction = interaction;
+    this.#lastActiveAt = new Date();
+    try {
+      const turn = this.lease.conversation.send(message, { signal: AbortSignal.any([options.signal, this.lease.signal]) });
+      for await (const step of turn) options.onStep?.(step);
+      const result = await turn.result;
+      this.#turns += 1;
+      this.#lastReply = result.text;
+      return { reply: result.text, cancelled: result.cancelled, usage: result.usage, notes: interaction.notes };
+    } finally {
+      this.#interaction = undefined;
+      this.#lastActiveAt = new Date();
+    }
+  }
+}

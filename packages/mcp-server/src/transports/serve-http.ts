@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createAntigravityMcpServer } from "../mcp/create-mcp-server.js";
+import type { SessionRegistry } from "../sessions/session-registry.js";
+
+export interface ServeHttpOptions {
+  /** Default 127.0.0.1. Anything else exposes agent turns to the network: put authentication in front. */
+  host?: string;
+  /** Default 0 (the OS picks). */
+  port?: number;
+  /** Default `/mcp`. */
+  path?: string;
+  /** MCP client sessions at once (each holds an SSE stream); more get HTTP 503. Default 64. */
+  maxClients?: number;
+}
+
+/** A running streamable HTTP MCP server. */
+export interface HttpMcpServer {
+  /** `http://<host>:<port><path>`. */
+  readonly url: string;
+  /** MCP client sessions currently connected. */
+  readonly clientCount: number;
+  /** Ends every client session and stops listening. Idempotent. The registry stays open. */
+  close(): Promise<void>;
+}
+
+interface ClientSession {
+  transport: StreamableHTTPServerTransport;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves MCP over streamable HTTP (stateful: one `Mcp-Session-Id` per client, SSE for streaming and
+ * server-to-client requests such as elicitation). Every client gets its own MCP server object on the
+ * same registry, so clients share sessions and the harness pool. Requests whose Host header is not
+ * this server's address are refused (DNS rebinding); bodies over 4 MiB get 413 (the SDK's bound).
+ */
+export async function serveHttp(registry: SessionRegistry, options: ServeHttpOptions = {}): Promise<HttpMcpServer> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  const maxClients = options.maxClients ?? 64;
+  const clients = new Map<string, ClientSession>();
+  let allowedHosts: string[] = [];
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? "/", "http://placeholder");
+    if (url.pathname !== path) return refuse(response, 404, `Not found; the MCP endpoint is ${path}`);
+    const header = request.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    if (sessionId !== undefined) {
+      const client = clients.get(sessionId);
+      if (client === undefined) return refuse(response, 404, "Unknown or expired Mcp-Session-Id; initialize a new session");
+      return client.transport.handleRequest(request, response);
+    }
+    if (request.method !== "POST") return refuse(response, 400, "Missing Mcp-Session-Id; start with an initialize POST");
+    if (clients.size >= maxClients) return refuse(response, 503, `Too many MCP clients (limit ${maxClients})`);
+    // A new client: the transport answers a non-initialize request with 400 itself, and is dropped.
+    const server = createAntigravityMcpServer(registry);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      onsessioninitialized: (id) => {
+        clients.set(id, { transport, close: () => server.close() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) clients.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  };
+
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) refuse(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  allowedHosts = [`${shownHost}:${port}`, ...(host === "127.0.0.1" || host === "::1" ? [`localhost:${port}`] : [])];
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    get clientCount() {
+      return clients.size;
+    },
+    close: () => {
+      closing ??= (async () => {
+        const sessions = [...clients.values()];
+        clients.clear();
+        await Promise.allSettled(sessions.map((client) => client.close()));
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          http.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A JSON-RPC error body, as MCP clients expect from a streamable HTTP endpoint. */
+function refuse(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}

@@ -1,0 +1,37 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createAntigravityMcpServer } from "../mcp/create-mcp-server.js";
+import type { SessionRegistry } from "../sessions/session-registry.js";
+
+/** A running stdio MCP server. */
+export interface StdioMcpServer {
+  /** Resolves when the client closed stdin (or `close()` ran). */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves one MCP client over this process's stdin/stdout. stdout then carries only MCP messages;
+ * diagnostics must go to stderr. The registry stays open: its owner shuts it down.
+ */
+export async function serveStdio(registry: SessionRegistry, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<StdioMcpServer> {
+  const server = createAntigravityMcpServer(registry);
+  const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const transport = new StdioServerTransport(stdin, (streams.stdout ?? process.stdout) as NodeJS.WriteStream);
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      stdin.off("end", onEnd);
+      await server.close();
+      resolveClosed();
+    })();
+    return closing;
+  };
+  const onEnd = (): void => void close();
+  // The SDK's stdio transport does not notice EOF; the client closing stdin is how it says goodbye.
+  stdin.once("end", onEnd);
+  transport.onclose = () => void close();
+  await server.connect(transport);
+  return { closed, close };
+}

@@ -1,0 +1,215 @@
+// The MCP SDK's own client drives the server end to end, over stdio (the built executable) and
+// streamable HTTP (in process), with the emulator standing in for localharness.
+import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { emulatorBinPath, expectNoChildProcesses } from "@ag-ui-antigravity/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_SESSION_BUILTIN_TOOLS, SessionRegistry, serveHttp, type HttpMcpServer } from "../src/index.js";
+
+const binPath = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const workspace = mkdtempSync(join(tmpdir(), "mcp-server-workspace-"));
+const closers: (() => Promise<unknown>)[] = [];
+/** Calls can be long on a loaded 2-core machine; progress notifications also extend them. */
+const callOptions = { timeout: 120_000, resetTimeoutOnProgress: true };
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+afterAll(async () => {
+  await expectNoChildProcesses();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+interface Elicitations {
+  requests: ElicitRequest["params"][];
+}
+
+/** An MCP client that declares elicitation and answers each form with `answer`. */
+async function connectClient(transport: StdioClientTransport | StreamableHTTPClientTransport, answer?: (request: ElicitRequest["params"]) => ElicitResult): Promise<Client & Elicitations> {
+  const client = new Client({ name: "test-client", version: "1.0.0" }, { capabilities: answer === undefined ? {} : { elicitation: { form: {} } } });
+  const requests: ElicitRequest["params"][] = [];
+  if (answer !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      requests.push(request.params);
+      return answer(request.params);
+    });
+  }
+  await client.connect(transport);
+  closers.push(() => client.close());
+  return Object.assign(client, { requests });
+}
+
+interface TurnReply {
+  sessionId: string;
+  reply: string;
+  cancelled: boolean;
+  notes: string[];
+}
+
+async function runTurn(client: Client, args: { message: string; sessionId?: string }, progress: string[] = []): Promise<TurnReply> {
+  const result = await client.callTool({ name: "run_turn", arguments: args }, undefined, { ...callOptions, onprogress: (update) => void progress.push(update.message ?? "") });
+  expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+  return result.structuredContent as unknown as TurnReply;
+}
+
+const pickCoffee = (request: ElicitRequest["params"]): ElicitResult => {
+  const field = Object.keys((request as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
+  return { action: "accept", content: { [field]: "coffee" } };
+};
+
+/** The acceptance flow: a turn, a continued turn with history, a question through elicitation, close. */
+async function driveSessionLifecycle(client: Client & Elicitations): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name).sort()).toEqual(["close_session", "list_sessions", "run_turn"]);
+  expect(tools.find((tool) => tool.name === "run_turn")?.inputSchema).toMatchObject({ type: "object", required: ["message"] });
+
+  const progress: string[] = [];
+  const first = await runTurn(client, { message: "hello there" }, progress);
+  expect(first.reply).toContain('You said: "hello there"');
+  expect(progress.length).toBeGreaterThan(0);
+  expect(progress.join("")).toContain("hello there");
+
+  const second = await runTurn(client, { sessionId: first.sessionId, message: "please recap" });
+  expect(second.sessionId).toBe(first.sessionId);
+  expect(second.reply).toContain('1. "hello there"');
+
+  const third = await runTurn(client, { sessionId: first.sessionId, message: "ask me to choose between tea, coffee or juice" });
+  expect(client.requests).toHaveLength(1);
+  expect(client.requests[0]?.message).toContain("Which one do you choose?");
+  expect(Object.values((client.requests[0] as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema.properties)[0]).toMatchObject({
+    type: "string",
+    enum: ["tea", "coffee", "juice"],
+  });
+  expect(third.reply).toBe("You chose: coffee.");
+
+  const listed = await client.callTool({ name: "list_sessions", arguments: {} });
+  expect((listed.structuredContent as { sessions: { sessionId: string; turns: number }[] }).sessions).toContainEqual(expect.objectContaining({ sessionId: first.sessionId, turns: 3 }));
+
+  const closed = await client.callTool({ name: "close_session", arguments: { sessionId: first.sessionId } });
+  expect(closed.structuredContent).toEqual({ sessionId: first.sessionId, closed: true });
+  const after = await client.callTool({ name: "run_turn", arguments: { sessionId: first.sessionId, message: "still there?" } });
+  expect(after.isError).toBe(true);
+  expect(JSON.stringify(after.content)).toContain("SESSION_NOT_FOUND");
+}
+
+describe("over stdio (the built executable)", () => {
+  it("runs, continues, asks through elicitation and closes a session", async () => {
+    const stderr: string[] = [];
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [binPath, "--workspace", workspace],
+      env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" },
+      stderr: "pipe",
+    });
+    transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+    const client = await connectClient(transport, pickCoffee);
+    await driveSessionLifecycle(client);
+    // No key: the emulator runs, and the server says so.
+    expect(stderr.join("")).toContain("EMULATOR MODE");
+  });
+});
+
+describe("over streamable HTTP", () => {
+  async function startServer(options: { maxSessions?: number } = {}): Promise<{ registry: SessionRegistry; http: HttpMcpServer }> {
+    const registry = new SessionRegistry({
+      settings: {
+        model: "emulator:demo",
+        emulator: true,
+        workspaces: [workspace],
+        builtinTools: [...DEFAULT_SESSION_BUILTIN_TOOLS],
+        approval: "ask",
+        maxSessions: options.maxSessions ?? 8,
+        turnTimeoutMs: 120_000,
+        storageDirectory: undefined,
+      },
+      binaryPath: emulatorBinPath,
+    });
+    closers.push(() => registry.shutdown());
+    const http = await serveHttp(registry);
+    closers.push(() => http.close());
+    return { registry, http };
+  }
+
+  it("runs, continues, asks through elicitation and closes a session", async () => {
+    const { http } = await startServer();
+    await driveSessionLifecycle(await connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee));
+  });
+
+  it("serves two clients at once from one pool: each sees the other's sessions, all on one harness process", async () => {
+    const { registry, http } = await startServer();
+    const [alice, bob] = await Promise.all([
+      connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee),
+      connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee),
+    ]);
+    expect(http.clientCount).toBe(2);
+    const [fromAlice, fromBob] = await Promise.all([runTurn(alice, { message: "alice here" }), runTurn(bob, { message: "bob here" })]);
+    expect(fromAlice.reply).toContain("alice here");
+    expect(fromBob.reply).toContain("bob here");
+    expect(fromAlice.sessionId).not.toBe(fromBob.sessionId);
+    // Bob continues Alice's session: sessions belong to the server, not to a client.
+    const continued = await runTurn(bob, { sessionId: fromAlice.sessionId, message: "recap" });
+    expect(continued.reply).toContain('1. "alice here"');
+    const listed = await alice.callTool({ name: "list_sessions", arguments: {} });
+    expect((listed.structuredContent as { sessions: { sessionId: string }[] }).sessions.map((session) => session.sessionId).sort()).toEqual([fromAlice.sessionId, fromBob.sessionId].sort());
+    // One turn per session at a time, whoever asks.
+    let signalRunning!: () => void;
+    const running = new Promise<void>((resolve) => (signalRunning = resolve));
+    const longTurn = alice.callTool({ name: "run_turn", arguments: { sessionId: fromBob.sessionId, message: "a turn that streams a while" } }, undefined, { ...callOptions, onprogress: () => signalRunning() });
+    await running;
+    const busy = await bob.callTool({ name: "run_turn", arguments: { sessionId: fromBob.sessionId, message: "me too" } });
+    expect(busy.isError).toBe(true);
+    expect(JSON.stringify(busy.content)).toContain("SESSION_BUSY");
+    expect((await longTurn).isError).not.toBe(true);
+    const metrics = registry.pool.metrics();
+    expect(metrics.conversations).toBe(2);
+    expect(metrics.processes).toBe(1);
+  });
+
+  it("refuses a question with a clear note when the client cannot elicit, and refuses a session beyond the limit", async () => {
+    const { http } = await startServer({ maxSessions: 1 });
+    const client = await connectClient(new StreamableHTTPClientTransport(new URL(http.url)));
+    const turn = await runTurn(client, { message: "ask me to choose between red or blue" });
+    expect(turn.reply).toBe("You chose: (cancelled).");
+    expect(turn.notes).toEqual([expect.stringContaining("does not support elicitation")]);
+    const refused = await client.callTool({ name: "run_turn", arguments: { message: "another session" } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain("SESSION_LIMIT");
+  });
+
+  it("answers bad requests with clear errors", async () => {
+    const { http } = await startServer();
+    const client = await connectClient(new StreamableHTTPClientTransport(new URL(http.url)));
+    const invalid = await client.callTool({ name: "run_turn", arguments: { message: "" } });
+    expect(invalid.isError).toBe(true);
+    expect(JSON.stringify(invalid.content)).toMatch(/message/);
+    const unknown = await client.callTool({ name: "close_session", arguments: { sessionId: "nope" } });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain("SESSION_NOT_FOUND");
+    const stray = await fetch(http.url, { method: "POST", headers: { "content-type": "application/json", "mcp-session-id": "forged" }, body: "{}" });
+    expect(stray.status).toBe(404);
+    // A browser page on another origin reaching a local server by DNS rebinding carries its own Host.
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    expect(await postStatus(http.url, initialize, { host: "evil.example" })).toBe(403);
+    expect((await fetch(new URL("/other", http.url))).status).toBe(404);
+  });
+});
+
+/** A POST with headers fetch would not let us set (Host), answering the status. */
+function postStatus(url: string, body: unknown, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(JSON.stringify(body));
+  });
+}
