@@ -16,7 +16,8 @@ export type AgentErrorCode =
   | "THREAD_ELSEWHERE"
   | "REPLAY_UNAVAILABLE"
   | "UNKNOWN_THREAD"
-  | "NOTIFY_REFUSED";
+  | "NOTIFY_REFUSED"
+  | "PARKED_TURN_LOST";
 
 export interface AgentErrorOptions {
   cause?: unknown;

@@ -11,7 +11,8 @@ import { validateRunInput } from "../request/run-input-schema.js";
 import { checkThreadIdHeader } from "../request/thread-id-header.js";
 import { connectSourceOf } from "../run/connect-source.js";
 import { referenceFailure } from "../run/failure-reference.js";
-import { streamAgentRun, type StreamAgentRunRequest } from "../run/stream-agent-run.js";
+import { isRefusal, type PrincipalBudget } from "../limits/principal-budget.js";
+import { streamAgentRun, type StreamAgentRunOutcome, type StreamAgentRunRequest } from "../run/stream-agent-run.js";
 
 export type ResolveAgent = (request: Request) => { agent: AbstractAgent; name: string | undefined } | undefined;
 
@@ -31,6 +32,7 @@ export function createRunHandler(
   resolveAgent: ResolveAgent,
   options: ResolvedAgentRouterOptions,
   threadOwnership: ThreadOwnershipStore,
+  budget: PrincipalBudget | undefined,
   kind: "run" | "connect" = "run",
 ): (request: Request, response: Response) => Promise<void> {
   const readJsonBody = createJsonBodyReader({ maxBodyBytes: options.maxBodyBytes });
@@ -83,46 +85,65 @@ export function createRunHandler(
         }
         connection = { source, ...(lastEventId.cursor === undefined ? {} : { resumeAfter: lastEventId.cursor }) };
       }
-      let claim: { key: OwnershipKey; owner: string; result: ThreadClaim } | undefined;
-      if (authorization.principal !== undefined) {
-        const owner = principalId(authorization.principal);
-        const key: OwnershipKey = { agentId: ownershipAgentId(target), threadId: input.threadId };
-        let result: ThreadClaim;
-        try {
-          result = await threadOwnership.claim(key, owner);
-        } catch (error) {
-          const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
-          logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "run refused: the ownership store failed");
-          sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
-          return;
-        }
-        if (result === "refused") {
-          logger.warn({ agent: target.name, principal: owner }, "run refused: thread belongs to another principal");
-          sendHttpError(response, FORBIDDEN_REPLY);
-          return;
-        }
-        if (result === "full") {
-          logger.warn({ agent: target.name }, "run refused: the ownership store is full");
-          sendHttpError(response, { status: 503, code: "OWNERSHIP_FULL", message: "The server cannot take new threads right now; try again later." });
-          return;
-        }
-        claim = { key, owner, result };
+      // Checked before the thread is claimed, so a refused run takes nothing. Without auth, a client is its
+      // address. A connect starts no work, so only runs count.
+      const admission =
+        kind === "run"
+          ? budget?.begin(
+              authorization.principal === undefined ? `address:${request.socket.remoteAddress ?? "unknown"}` : `principal:${principalId(authorization.principal)}`,
+              `${target.name ?? ""}\u0000${input.threadId}`,
+            )
+          : undefined;
+      if (admission !== undefined && isRefusal(admission)) {
+        logger.warn({ agent: target.name }, "run refused: the client is over its budget");
+        sendHttpError(response, { status: 429, ...admission });
+        return;
       }
-      const outcome = await streamAgentRun(
-        { request, response, agent: target.agent, agentName: target.name, input, ...connection },
-        {
-          keepAliveIntervalMs: options.keepAliveIntervalMs,
-          // A connect has no refusal to turn into a status worth waiting for: it streams at once.
-          firstEventTimeoutMs: kind === "connect" ? 0 : options.firstEventTimeoutMs,
-          maxBufferedBytes: options.maxBufferedBytes,
-          runErrorStatuses: options.runErrorStatuses,
-          logger,
-        },
-      );
-      if (outcome === "refused" && claim?.result === "claimed") {
-        await threadOwnership.release(claim.key, claim.owner).catch((error: unknown) => {
-          logger.warn({ agent: target.name, err: error }, "a refused run's thread claim could not be undone");
-        });
+      let outcome: StreamAgentRunOutcome = "refused";
+      try {
+        let claim: { key: OwnershipKey; owner: string; result: ThreadClaim } | undefined;
+        if (authorization.principal !== undefined) {
+          const owner = principalId(authorization.principal);
+          const key: OwnershipKey = { agentId: ownershipAgentId(target), threadId: input.threadId };
+          let result: ThreadClaim;
+          try {
+            result = await threadOwnership.claim(key, owner);
+          } catch (error) {
+            const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
+            logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "run refused: the ownership store failed");
+            sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+            return;
+          }
+          if (result === "refused") {
+            logger.warn({ agent: target.name, principal: owner }, "run refused: thread belongs to another principal");
+            sendHttpError(response, FORBIDDEN_REPLY);
+            return;
+          }
+          if (result === "full") {
+            logger.warn({ agent: target.name }, "run refused: the ownership store is full");
+            sendHttpError(response, { status: 503, code: "OWNERSHIP_FULL", message: "The server cannot take new threads right now; try again later." });
+            return;
+          }
+          claim = { key, owner, result };
+        }
+        outcome = await streamAgentRun(
+          { request, response, agent: target.agent, agentName: target.name, input, ...connection },
+          {
+            keepAliveIntervalMs: options.keepAliveIntervalMs,
+            // A connect has no refusal to turn into a status worth waiting for: it streams at once.
+            firstEventTimeoutMs: kind === "connect" ? 0 : options.firstEventTimeoutMs,
+            maxBufferedBytes: options.maxBufferedBytes,
+            runErrorStatuses: options.runErrorStatuses,
+            logger,
+          },
+        );
+        if (outcome === "refused" && claim?.result === "claimed") {
+          await threadOwnership.release(claim.key, claim.owner).catch((error: unknown) => {
+            logger.warn({ agent: target.name, err: error }, "a refused run's thread claim could not be undone");
+          });
+        }
+      } finally {
+        admission?.end(outcome === "parked" ? "parked" : "ended");
       }
     } catch (error) {
       const failure = referenceFailure("The server failed to handle the run.");
