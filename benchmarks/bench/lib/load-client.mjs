@@ -26,11 +26,9 @@ async function run(index) {
     buffer += decoder.decode(chunk, { stream: true });
     let end = buffer.indexOf("\n\n");
     while (end >= 0) {
-      // A frame may open with an `id:` line before its data.
-      const frame = buffer.slice(0, end);
-      if (/^data:/m.test(frame)) {
+      if (buffer.startsWith("data:")) {
         events += 1;
-        last = frame;
+        last = buffer.slice(0, end);
       }
       buffer = buffer.slice(end + 2);
       end = buffer.indexOf("\n\n");
