@@ -13,6 +13,8 @@ const workspaceDirs = ["packages", "apps"].flatMap((group) => {
 });
 // The benchmarks package (its fault suite runs in the test command) sits at the root.
 workspaceDirs.push(join(root, "benchmarks"));
+// So does deploy (the cluster: HAProxy, Redis, replicas).
+workspaceDirs.push(join(root, "deploy"));
 for (const dir of workspaceDirs) rmSync(join(dir, ".vitest-report.json"), { force: true });
 
 const steps = [

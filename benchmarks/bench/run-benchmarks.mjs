@@ -3,7 +3,7 @@
 // runs the pool package's own bench for the pooling figures, prints one table per question and
 // writes BENCHMARKS.md at the repository root with the anchors each figure is compared with.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,11 +45,22 @@ async function step(name, work) {
   }
 }
 
-const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 260_000 })));
-const concurrency = await step("2. concurrency (100 and 500 threads)", async () => resultOf(await runScript(join(here, "concurrency.mjs"), { timeoutMs: 440_000 })));
-const memory = await step("3. memory (thousands of idle and parked sessions)", async () => resultOf(await runScript(join(here, "memory.mjs"), { timeoutMs: 320_000 })));
-const poolOutput = await step("4. pooling (packages/pool/bench/run-bench.mjs)", () =>
+// BENCH_ONLY=1,5 runs those benchmarks alone and replaces only their sections of BENCHMARKS.md.
+const only = process.env.BENCH_ONLY === undefined ? undefined : new Set(process.env.BENCH_ONLY.split(",").map((part) => part.trim()));
+const selected = (number) => only === undefined || only.has(String(number));
+const skipped = async () => undefined;
+
+const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", !selected(1) ? skipped : async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 260_000 })));
+const concurrency = await step("2. concurrency (100 and 500 threads)", !selected(2) ? skipped : async () => resultOf(await runScript(join(here, "concurrency.mjs"), { timeoutMs: 440_000 })));
+const memory = await step("3. memory (thousands of idle and parked sessions)", !selected(3) ? skipped : async () => resultOf(await runScript(join(here, "memory.mjs"), { timeoutMs: 320_000 })));
+const turnCost = await step("6. what a turn costs the server (echo, new threads, bursts, CPU, allocations, idle RSS)", !selected(6) ? skipped : async () =>
+  resultOf(await runScript(join(here, "turn-cost.mjs"), { timeoutMs: 1_520_000 })),
+);
+const poolOutput = await step("4. pooling (packages/pool/bench/run-bench.mjs)", !selected(4) ? skipped : () =>
   runScript(join(repoRoot, "packages", "pool", "bench", "run-bench.mjs"), { cwd: join(repoRoot, "packages", "pool"), timeoutMs: 420_000 }),
+);
+const cluster = await step("5. cluster (deploy/bench/cluster-bench.mjs: HAProxy + Redis + replicas)", !selected(5) ? skipped : async () =>
+  resultOf(await runScript(join(repoRoot, "deploy", "bench", "cluster-bench.mjs"), { cwd: join(repoRoot, "deploy"), timeoutMs: 600_000 })),
 );
 
 // ---------------------------------------------------------------- tables
@@ -88,13 +99,13 @@ ${table(["", "adapter", "bare relay (anchor)", "ratio", "added by the adapter"],
     ["text deltas received (text frames sent)", `${adapter.deltas} (${adapter.textFrames})`, `${relay.deltas} (${relay.textFrames})`, "", ""],
   ])}
 
-Notes. The end of an adapter run includes the harness client's 100 ms quiet period after
-\`STATE_FULLY_IDLE\` (\`IDLE_SETTLE_MS\` in packages/harness), which the relay does not wait for. Every
+Notes. An adapter run ends on the harness's final \`STATE_FULLY_IDLE\`, as the relay does (no quiet
+period after it any more; benchmark 5 has the before/after). Every
 harness frame repeats the whole text so far (as the real harness does), so the relay forwards about
 50 MB for this turn where the adapter sends 10 000 small deltas; the adapter parses and validates every
-one of those frames. A CPU profile of the burst puts the largest share of the adapter's own time in the
-harness client's step normalisation and frame parsing (\`StepNormalizer.normalize\`, \`normalizeWireValue\`),
-then \`@ag-ui/client\`'s event handling in \`HttpAgent\`. The reference publishes no overhead figure.`);
+one of those frames (a plain text frame skips the schema walk). The client here is \`HttpAgent\` in the same
+process, so its own event handling counts against the adapter; benchmark 5 reads the stream with a raw
+client and profiles the server alone. The reference publishes no overhead figure.`);
 }
 
 if (concurrency !== undefined) {
@@ -191,6 +202,40 @@ ${poolOutput.trim()}
 \`\`\``);
 }
 
+if (cluster !== undefined) {
+  const [one, three] = cluster.throughput;
+  sections.push(`## 5. Cluster: replicas behind HAProxy, failover, Redis round trips
+
+From [\`deploy/bench/cluster-bench.mjs\`](deploy/bench/cluster-bench.mjs): \`pnpm cluster\`'s setup (real
+redis-server and haproxy from Debian, replicas of apps/server on the emulator with no token delay),
+driven through the proxy by \`HttpAgent\`. ${cluster.threadsPerLevel} threads, ${cluster.concurrency} turning at
+once, ${cluster.turnsPerThread} timed turns each after an untimed first turn.
+
+${table(["", "1 replica", "3 replicas", "3 / 1"], [
+    ["turns per second through HAProxy", fixed(one.turnsPerSecond, 1), fixed(three.turnsPerSecond, 1), ratio(three.turnsPerSecond, one.turnsPerSecond)],
+    ["wall time (s)", fixed(one.seconds, 1), fixed(three.seconds, 1), ""],
+  ])}
+
+This machine has ${availableParallelism()} cores, shared with the load generator, HAProxy, Redis and every
+emulator process, so three replicas cannot do three times the work of one here: the ratio says how much
+of the second core the extra replicas win, not how the cluster scales on machines of their own.
+
+${table(["failover after kill -9 of a replica", "value"], [
+    ["threads that lived on the killed replica", String(cluster.failover.threads)],
+    ["kill → next successful turn of each such thread, p50 (ms)", fixed(cluster.failover.p50Ms)],
+    ["kill → next successful turn, p99 (ms)", fixed(cluster.failover.p99Ms)],
+    ["most attempts one thread needed (100 ms apart)", String(cluster.failover.maxAttempts)],
+    ["REPLICA_TTL_MS (a dead replica's leases lapse after this)", String(cluster.failover.replicaTtlMs)],
+  ])}
+
+Failover time is bounded below by \`REPLICA_TTL_MS\`: until the dead replica's heartbeat lapses, runs on
+its threads get 409 \`THREAD_ELSEWHERE\` (HAProxy itself stops sending them to the dead replica on the
+first refused connection).
+
+${table(["Redis commands per run (heartbeats subtracted)", "value"], cluster.roundTrips.map((entry) => [entry.label, fixed(entry.perRun, 1)]))}`);
+}
+if (turnCost !== undefined) sections.push(turnCostSection(turnCost));
+
 const totalSeconds = (performance.now() - started) / 1000;
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const document = `# Benchmarks
@@ -210,6 +255,80 @@ and noisy: compare figures within one run, not across runs.
 ${sections.join("\n\n")}
 `;
 
-writeFileSync(join(repoRoot, "BENCHMARKS.md"), document);
+const target = join(repoRoot, "BENCHMARKS.md");
+writeFileSync(target, only === undefined || !existsSync(target) ? document : mergeSections(readFileSync(target, "utf8"), sections, only));
 process.stdout.write(`\n${document}\nwrote ${join(repoRoot, "BENCHMARKS.md")}\n`);
-if ([overhead, concurrency, memory, poolOutput].some((value) => value === undefined)) process.exitCode = 1;
+if ([[1, overhead], [2, concurrency], [3, memory], [4, poolOutput], [5, cluster], [6, turnCost]].some(([number, value]) => selected(number) && value === undefined)) process.exitCode = 1;
+
+/**
+ * A partial run (BENCH_ONLY): the sections it ran replace theirs in the existing document (or are
+ * added), the others stay as their last full run wrote them, and the header says which are new.
+ */
+function mergeSections(existing, fresh, numbers) {
+  const split = (text) => {
+    const parts = text.split(/^(?=## \d+\. )/m);
+    return { head: parts[0] ?? "", bodies: new Map(parts.slice(1).map((part) => [/^## (\d+)\./.exec(part)[1], part.trimEnd()])) };
+  };
+  const { head, bodies } = split(existing);
+  for (const section of fresh) bodies.set(/^## (\d+)\./.exec(section)[1], section.trimEnd());
+  const note = `- Sections ${[...numbers].sort().join(", ")} re-run on ${new Date().toISOString()} (\`BENCH_ONLY\`), load average ${loadBefore.toFixed(1)} at their start, Node ${process.version}; the others are from the run written above.`;
+  const header = head.replace(/^- Sections .* re-run on .*\n/m, "").replace(/(- This run took .*\n)/, `$1${note}\n`);
+  const ordered = [...bodies.entries()].sort(([left], [right]) => Number(left) - Number(right)).map(([, body]) => body);
+  return `${header.trimEnd()}\n\n${ordered.join("\n\n")}\n`;
+}
+
+function turnCostSection(result) {
+  const { baseline, current } = result.stacks;
+  const columns = baseline === undefined ? ["", "this checkout", "anchor", "ratio to the anchor"] : ["", "before (baseline build)", "after (this checkout)", "after ÷ before", "anchor (measured beside it)", "after ÷ anchor"];
+  const row = (label, pick, digits, anchor) => {
+    const after = pick(current);
+    const anchorValue = anchor?.value(current);
+    const anchorCells = [anchor === undefined ? "" : `${fixed(anchorValue, digits)} (${anchor.label})`, anchor === undefined ? "" : ratio(after, anchorValue)];
+    if (baseline === undefined) return [label, fixed(after, digits), ...anchorCells];
+    const before = pick(baseline);
+    return [label, fixed(before, digits), fixed(after, digits), ratio(after, before), ...anchorCells];
+  };
+  const relayEcho = { label: "bare relay, same turn", value: (stack) => stack.relayEchoMs };
+  const relayBurst = { label: "bare relay, same turn", value: (stack) => stack.relayBurstMs };
+  const warmTurn = { label: "warm turn", value: (stack) => stack.echoMs };
+  const warmFirstText = { label: "warm turn, p99", value: (stack) => stack.echoFirstTextP99Ms };
+  const rows = [
+    row("warm echo turn, request → end of stream, p50 (ms)", (stack) => stack.echoMs, 1, relayEcho),
+    row("warm echo turn, first text p50 (ms)", (stack) => stack.echoFirstTextP50Ms, 1),
+    row("warm echo turn, first text p99 (ms)", (stack) => stack.echoFirstTextP99Ms, 1),
+    row("server CPU per warm echo turn (ms)", (stack) => stack.echoCpuMs, 2),
+    row("allocated per event, echo turn (KiB)", (stack) => stack.echoBytesPerEvent / 1024, 1),
+    row("first turn of a new thread, one at a time, p50 (ms)", (stack) => stack.newThreadMs, 1, warmTurn),
+    row("10 000-delta burst, request → end of stream (ms)", (stack) => stack.burstMs, 0, relayBurst),
+    row("server CPU per 1 000 events, burst (ms)", (stack) => stack.burstCpuPer1000Ms, 1),
+    row("allocated per event, burst (KiB)", (stack) => stack.bytesPerEvent / 1024, 1),
+    row(`${result.crowd} new threads at once: first text p50 (ms)`, (stack) => stack.crowd?.firstTextP50Ms, 0),
+    row(`${result.crowd} new threads at once: first text p99 (ms)`, (stack) => stack.crowd?.firstTextP99Ms, 0, warmFirstText),
+    row("apps/server (8 agents, emulator) idle RSS after start (MiB)", (stack) => stack.rss?.idleMiB, 1),
+    row("apps/server RSS after one turn on each agent (MiB)", (stack) => stack.rss?.afterTurnsMiB, 1),
+  ];
+  const profile = (stack) => (stack.burstProfile ?? []).map((entry, index) => `${index + 1}. ${(entry.share * 100).toFixed(1)} % ${entry.name}`).join("\n");
+  const sites = (stack) => (stack.burstAllocationSites ?? []).map((entry, index) => `${index + 1}. ${(entry.share * 100).toFixed(1)} % ${entry.name}`).join("\n");
+  const stacks = baseline === undefined ? [["this checkout", current]] : [["before (baseline build)", baseline], ["after (this checkout)", current]];
+  return `## 6. What a turn costs the server: echo turns, new threads, bursts, CPU, allocations, idle RSS
+
+[\`bench/turn-cost.mjs\`](benchmarks/bench/turn-cost.mjs): each build under test runs as its own server process
+([\`bench/lib/stack-server.mjs\`](benchmarks/bench/lib/stack-server.mjs): one \`AntigravityAgent\` behind the Express
+binding, and a bare relay on its own emulator beside it), driven from another process by a raw SSE client (a
+\`fetch\` reader that only finds event bounds), as a user would. ${baseline === undefined ? "" : "The baseline is the same packages built from the commit before this work (`BENCH_BASELINE_ROOT`, a built checkout); "}rounds alternate between
+builds and relays, so they share the machine's noise. Server CPU is the server process's user + system time
+around each turn; allocations come from V8's sampling heap profiler (collected objects included) over one
+turn, divided by the SSE events sent. ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
+(the current build with \`prewarm: { spares: 2 }\`${baseline === undefined ? "" : ", the baseline has no such option"}), ${result.burstRounds} bursts of 10 000 deltas, then
+${result.crowd} new threads at once. Medians unless a percentile is named.
+
+${table(columns, rows)}
+
+**CPU profile of one burst (server process, top 10 self time, share of all samples):**
+
+${stacks.map(([name, stack]) => `${name}:\n\n${profile(stack)}`).join("\n\n")}
+
+**Where a burst allocates (top 10 functions, share of bytes):**
+
+${stacks.map(([name, stack]) => `${name}:\n\n${sites(stack)}`).join("\n\n")}`;
+}

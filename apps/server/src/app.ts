@@ -14,6 +14,7 @@ import { createDojoRouter } from "./http/dojo-routes.js";
 import { DrainGate, waitUntilIdle } from "./http/drain-gate.js";
 import { createErrorHandler, notFoundHandler } from "./http/json-errors.js";
 import { createMetricsHandler } from "./http/metrics-route.js";
+import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
 import { publicPoolMetrics, publicReason } from "./http/public-metrics.js";
 import { bearerTokenAuthorize } from "./auth/bearer-tokens.js";
 import { fieldsFirstLogger, messageFirstLogger } from "./logging/logger-adapters.js";
@@ -66,11 +67,12 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   const sandboxRoot = join(temporaryRoot, "files");
   await Promise.all([mkdir(workspaceRoot), mkdir(sandboxRoot)]);
 
+  const prometheus = new PrometheusMetrics();
   const pool = new HarnessPool({
     // Every demo agent shares this pool; past the cap, acquires queue instead of spawning more processes.
     maxProcesses: defaultMaxHarnessProcesses,
     ...config.pool,
-    harness: { binaryPath: harness.binaryPath, logger: messageFirstLogger(logger, "harness") },
+    harness: { binaryPath: harness.binaryPath, logger: messageFirstLogger(logger, "harness"), onDrift: prometheus.drift.record },
     logger: messageFirstLogger(logger, "pool"),
   });
   let agents: Record<DemoFeature, AntigravityAgent>;
@@ -97,6 +99,11 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   }
   const stateStores = stores;
   const startedAt = Date.now();
+  prometheus.attach({
+    startedAt,
+    pool: () => pool.metrics(),
+    sessions: () => Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats().sessions])),
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -109,7 +116,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       pool: publicPoolMetrics(pool.metrics()),
       agents: Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats()])),
       state: { kind: stateStores.kind, ownership: stateStores.ownershipStore?.stats() },
-    })),
+    }), prometheus.registry),
   );
   const drainGate = new DrainGate();
   app.use(drainGate.handler);

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     logger,
     dojoDistDirectory,
     taskStepDelayMs: environment.taskStepDelayMs,
-    state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId },
+    state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId, replicaTtlMs: environment.replicaTtlMs },
     ...(environment.authTokens === undefined ? {} : { authTokens: environment.authTokens }),
   });
   const server = createServer(demo.app);

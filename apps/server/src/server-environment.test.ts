@@ -22,6 +22,8 @@ describe("readServerEnvironment", () => {
     expect(() => readServerEnvironment({ SAVE_DIR: "state" })).toThrow(/SAVE_DIR/);
     // The replica id is also the x-ag-ui-antigravity-replica header.
     expect(() => readServerEnvironment({ REPLICA_ID: "two words\r\n" })).toThrow(/REPLICA_ID/);
+    expect(readServerEnvironment({ REPLICA_TTL_MS: "3000" }).replicaTtlMs).toBe(3_000);
+    for (const ttl of ["soon", "0", "1e9"]) expect(() => readServerEnvironment({ REPLICA_TTL_MS: ttl })).toThrow(/REPLICA_TTL_MS/);
     // The URL is not echoed: it may carry a password.
     expect(() => readServerEnvironment({ REDIS_URL: "http://user:secret@host" })).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL\.$/);
   });

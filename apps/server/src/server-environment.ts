@@ -20,6 +20,8 @@ export interface ServerEnvironment {
   redisUrl?: string | undefined;
   /** `REPLICA_ID`: this replica's name in thread leases (default: a random id). */
   replicaId?: string | undefined;
+  /** `REPLICA_TTL_MS`: with Redis, how long after its last heartbeat a replica counts as dead (default the store's, 15 s). */
+  replicaTtlMs?: number | undefined;
   /** `AUTH_TOKENS` (`name:token,…`): bearer token → principal; when set, every run must present one. */
   authTokens?: ReadonlyMap<string, string> | undefined;
 }
@@ -62,6 +64,11 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
   if (replicaId !== undefined && !/^[A-Za-z0-9._~:-]{1,64}$/.test(replicaId)) {
     throw new ServerEnvironmentError(`REPLICA_ID must be 1 to 64 of [A-Za-z0-9._~:-] (got ${JSON.stringify(env.REPLICA_ID)}).`);
   }
+  const ttlText = nonEmpty(env.REPLICA_TTL_MS);
+  const replicaTtlMs = ttlText === undefined ? undefined : Number(ttlText);
+  if (replicaTtlMs !== undefined && (!Number.isInteger(replicaTtlMs) || replicaTtlMs < 300 || replicaTtlMs > 600_000)) {
+    throw new ServerEnvironmentError(`REPLICA_TTL_MS must be an integer from 300 to 600000 (got ${JSON.stringify(env.REPLICA_TTL_MS)}).`);
+  }
   return {
     port,
     host: nonEmpty(env.HOST) ?? defaultHost,
@@ -72,6 +79,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
     saveDir,
     redisUrl,
     replicaId,
+    replicaTtlMs,
     authTokens,
   };
 }

@@ -63,6 +63,18 @@ describe("health, metrics, dojo and unknown routes", () => {
     expect(text).not.toMatch(/"pid"|"storageDirectory"|\/tmp\/|agd-/);
   });
 
+  it("GET /metrics speaks the Prometheus text format to a scraper: drift, pool and sessions", async () => {
+    await say(clientFor(server.url, "agentic_chat"), "Hello");
+    const response = await fetch(`${server.url}/metrics`, { headers: { accept: "text/plain;version=0.0.4;q=0.5,*/*;q=0.1" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    const text = await response.text();
+    expect(text).toContain("# TYPE antigravity_harness_protocol_drift_total counter");
+    expect(text).toMatch(/^antigravity_pool_processes [1-9]/m);
+    expect(text).toContain('antigravity_agent_sessions{agent="agentic_chat",state="live"}');
+    expect(((await (await fetch(`${server.url}/metrics?format=prometheus`)).text()))).toContain("antigravity_pool_events_total");
+  });
+
   it("redirects / to /dojo/ and serves the dojo build there", async () => {
     const root = await fetch(`${server.url}/`, { redirect: "manual" });
     expect(root.status).toBe(302);

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import WebSocket from "ws";
 
 export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -103,4 +103,14 @@ export function latenciesOf(frames, deltas) {
     latencies.push(delta.at - textFrames[cursor].at);
   }
   return { latencies, textFrames: textFrames.length };
+}
+
+/**
+ * The packages a benchmark measures, from `root` (this checkout by default): a baseline build laid
+ * out like a checkout (see bench/lib/baseline.mjs) is measured by the same script.
+ */
+export async function importStack(root = repoRoot) {
+  const load = (path) => import(pathToFileURL(join(root, path)).href);
+  const [agent, express] = await Promise.all([load("packages/agent/dist/index.js"), load("packages/express/dist/index.js")]);
+  return { AntigravityAgent: agent.AntigravityAgent, createAntigravityApp: express.createAntigravityApp };
 }

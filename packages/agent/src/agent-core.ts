@@ -1,4 +1,7 @@
-import { EventType, type AgentCapabilities, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
+import { randomUUID } from "node:crypto";
+import { mkdir, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { EventType, type AgentCapabilities, type AGUIEvent, type RunAgentInput, type Tool } from "@ag-ui/core";
 import type { ConversationConfig, ToolCallContext } from "@ag-ui-antigravity/harness";
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
@@ -10,12 +13,13 @@ import { OutboundRedactor, publicModelName } from "./errors/outbound-redaction.j
 import { resolveHarnessBinary } from "./harness-binary.js";
 import { runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
-import { AntigravitySession, type SessionEnvironment } from "./sessions/antigravity-session.js";
+import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
 import { SessionManager, type SessionManagerStats } from "./sessions/session-manager.js";
+import { SpareSessions } from "./sessions/spare-sessions.js";
 import { FileThreadStore } from "./threads/file-thread-store.js";
 import { MemoryThreadStore } from "./threads/memory-thread-store.js";
 import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
-import { ensureThreadWorkspace } from "./sessions/thread-workspace.js";
+import { ensureThreadWorkspace, threadWorkspacePath } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
 
 export interface AgentStats {
@@ -24,7 +28,13 @@ export interface AgentStats {
   rememberedThreads?: number;
   /** The thread store: kind, failed and pending writes. */
   threadStore: ThreadStoreStats;
+  /** Spare sessions ready for new threads (`prewarm`). */
+  spareSessions: number;
 }
+
+/** Defaults of the `prewarm` option. */
+export const DEFAULT_PREWARM_SPARES = 1;
+export const DEFAULT_PREWARM_IDLE_TIMEOUT_MS = 5 * 60_000;
 
 /** The agent id threads are stored under when the agent has none. */
 export const DEFAULT_AGENT_ID = "agent";
@@ -42,6 +52,7 @@ export class AgentCore {
   readonly #ownsThreadStore: boolean;
   readonly #agentId: string;
   readonly #ownsPool: boolean;
+  readonly #spares: SpareSessions | undefined;
   readonly #redactor: OutboundRedactor;
   #pool: Promise<HarnessPool> | undefined;
   #closing: Promise<void> | undefined;
@@ -69,12 +80,22 @@ export class AgentCore {
         info: (details, message) => this.#logger.info?.(details, message),
         warn: (details, message) => this.#logger.warn?.(details, message),
       },
-      create: async (threadId) => this.#createSession(threadId, this.#pendingSignature.get(threadId) ?? ""),
+      create: async (threadId) => this.#createSession(threadId, this.#pendingSignature.get(threadId) ?? { signature: "", tools: [] }),
     });
+    const prewarm = options.prewarm;
+    this.#spares =
+      prewarm === undefined
+        ? undefined
+        : new SpareSessions({
+            spares: prewarm.spares ?? DEFAULT_PREWARM_SPARES,
+            idleTimeoutMs: prewarm.idleTimeoutMs ?? DEFAULT_PREWARM_IDLE_TIMEOUT_MS,
+            open: (signature, tools, signal) => this.#openSpare(signature, tools, signal),
+            warn: (details, message) => this.#logger.warn?.(details, message),
+          });
   }
 
-  /** Tool signatures of runs whose session is being acquired, read by the session factory. */
-  readonly #pendingSignature = new Map<string, string>();
+  /** Tool contracts (signature, and the run's client tools) of runs whose session is being acquired, read by the session factory. */
+  readonly #pendingSignature = new Map<string, { signature: string; tools: readonly Tool[] }>();
 
   capabilities(): AgentCapabilities {
     return capabilitiesOf(this.options);
@@ -86,6 +107,7 @@ export class AgentCore {
       sessions: this.#sessions.stats(),
       ...(threadStore.rememberedThreads === undefined ? {} : { rememberedThreads: threadStore.rememberedThreads }),
       threadStore,
+      spareSessions: this.#spares?.ready ?? 0,
     };
   }
 
@@ -121,7 +143,7 @@ export class AgentCore {
       // Client schemas are checked against their size limits before anything hashes or stores them.
       checkFrontendTools(input.tools);
       signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
-      this.#pendingSignature.set(input.threadId, signature);
+      this.#pendingSignature.set(input.threadId, { signature, tools: input.tools });
       lease = await this.#sessions.acquire(input.threadId, {
         signal,
         // A changed tool contract or a lost harness rebuilds the session (cold resume by conversation
@@ -153,7 +175,7 @@ export class AgentCore {
   /** Closes every session and, when the agent owns it, the pool. Idempotent. */
   close(options: { deadlineMs?: number } = {}): Promise<void> {
     this.#closing ??= (async () => {
-      await this.#sessions.close();
+      await Promise.all([this.#spares?.close(), this.#sessions.close()]);
       // After the sessions, whose closing records their threads.
       if (this.#ownsThreadStore) await this.#threads.close();
       if (this.#ownsPool && this.#pool !== undefined) {
@@ -164,7 +186,7 @@ export class AgentCore {
     return this.#closing;
   }
 
-  async #createSession(threadId: string, signature: string): Promise<AntigravitySession> {
+  async #createSession(threadId: string, contract: { signature: string; tools: readonly Tool[] }): Promise<AntigravitySession> {
     const key: ThreadKey = { agentId: this.#agentId, threadId };
     const leases = this.#threads.leases;
     if (leases !== undefined) {
@@ -183,18 +205,73 @@ export class AgentCore {
       await leases?.release(key);
       throw error;
     }
-    const pool = await this.pool();
+    // A new thread takes a spare whose conversation is already open, when there is one.
+    if (record === undefined && this.#spares !== undefined) {
+      const spare = this.#spares.take(contract.signature, contract.tools);
+      if (spare !== undefined && (await this.#adoptSpare(spare, threadId))) return spare;
+    }
     const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId, this.#agentId);
-    // Server tools learn whose thread they serve (and its workspace); the model never sees either.
+    // A thread whose tool contract changed resumes its conversation but rebuilds it with the new tools.
+    return this.#newSession(
+      { threadId, workspace },
+      {
+        ...(record === undefined ? {} : { conversationId: record.conversationId }),
+        forwarded: record?.forwarded ?? [],
+        toolSignature: contract.signature,
+      },
+    );
+  }
+
+  /**
+   * A session for no thread yet, its conversation open with `tools`. With a workspace root it works
+   * in a directory of its own, which the adopting thread's workspace path will point to.
+   */
+  async #openSpare(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<AntigravitySession> {
+    const root = this.options.workspaceRoot;
+    const spareId = randomUUID();
+    const workspace = root === undefined ? undefined : join(root, `.spare-${spareId}`);
+    if (workspace !== undefined) await mkdir(workspace, { recursive: true });
+    const session = await this.#newSession({ threadId: `spare-${spareId}`, workspace }, { forwarded: [], toolSignature: signature, spare: { workspace } });
+    try {
+      await session.openConversation(tools, { signal });
+    } catch (error) {
+      await session.close("evicted");
+      throw error;
+    }
+    return session;
+  }
+
+  /** Gives a spare to a new thread; false (and the spare closed) when the thread's workspace path is taken. */
+  async #adoptSpare(spare: AntigravitySession, threadId: string): Promise<boolean> {
+    const root = this.options.workspaceRoot;
+    const spareWorkspace = spare.identity.workspace;
+    let workspace: string | undefined;
+    if (root !== undefined && spareWorkspace !== undefined) {
+      workspace = threadWorkspacePath(root, threadId, this.#agentId);
+      try {
+        await symlink(spareWorkspace, workspace, "dir");
+      } catch (error) {
+        this.#logger.debug?.({ threadId, error }, "the thread already has a workspace; it gets a conversation of its own instead of a spare");
+        await spare.close("evicted");
+        return false;
+      }
+    }
+    await spare.adopt(threadId, workspace);
+    return true;
+  }
+
+  async #newSession(identity: SessionIdentity, seed: SessionSeed): Promise<AntigravitySession> {
+    const pool = await this.pool();
+    // Server tools learn whose thread they serve (and its workspace) when they are called; the model never sees either.
     const serverTools = (this.options.serverTools ?? []).map((tool) => ({
       ...tool,
       handler: (args: Record<string, unknown>, context: ToolCallContext) =>
-        tool.handler(args, { ...context, threadId, ...(workspace === undefined ? {} : { workspace }) }),
+        tool.handler(args, { ...context, threadId: identity.threadId, ...(identity.workspace === undefined ? {} : { workspace: identity.workspace }) }),
     }));
     const environment: SessionEnvironment = {
       pool,
       threadStore: this.#threads,
-      threadKey: key,
+      threadKey: { agentId: this.#agentId, threadId: identity.threadId },
       baseConfig: this.#baseConfig(),
       partition: {
         ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
@@ -210,24 +287,15 @@ export class AgentCore {
         turnSummary: this.options.hitl?.turnSummary ?? false,
         ...(this.options.hitl?.newInputWhileParked === undefined ? {} : { newInputWhileParked: this.options.hitl.newInputWhileParked }),
         ...(this.options.sessions?.parkedTimeoutMs === undefined ? {} : { parkTimeoutMs: this.options.sessions.parkedTimeoutMs }),
-        logger: { warn: (message, fields) => this.#logger.warn?.({ threadId, ...fields }, message) },
+        logger: { warn: (message, fields) => this.#logger.warn?.({ threadId: identity.threadId, ...fields }, message) },
       },
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
       // Shown to clients in RUN_FINISHED's usage; an emulator scenario's path is the server's business.
       model: publicModelName(this.options.model ?? "gemini-3.6-flash"),
-      workspaceFor: async () => workspace,
+      workspaceFor: async () => identity.workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
     };
-    // A thread whose tool contract changed resumes its conversation but rebuilds it with the new tools.
-    return new AntigravitySession(
-      threadId,
-      {
-        ...(record === undefined ? {} : { conversationId: record.conversationId }),
-        forwarded: record?.forwarded ?? [],
-        toolSignature: signature,
-      },
-      environment,
-    );
+    return new AntigravitySession(identity, seed, environment);
   }
 
   /** A store that cannot be read refuses the run with a clear code instead of AGENT_ERROR. */

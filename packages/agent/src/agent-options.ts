@@ -77,6 +77,14 @@ export interface AntigravityAgentOptions {
   /** Extra environment for the harness process (part of the pool partition key). */
   env?: Record<string, string>;
   sessions?: { idleTimeoutMs?: number; parkedTimeoutMs?: number; maxSessions?: number; maxRememberedThreads?: number };
+  /**
+   * Keep spare sessions with their harness conversation already open, so the first run of a new
+   * thread does not wait for one to start: `spares` per tool contract (default 1, at most 16),
+   * opened after the first new thread of that contract and refilled in the background as threads
+   * take them; a contract no new thread asks for within `idleTimeoutMs` (default 5 min) closes its
+   * spares. Off by default.
+   */
+  prewarm?: { spares?: number; idleTimeoutMs?: number };
   /** Dispatch a frontend tool at most once per turn per (name, arguments) (default true). */
   deduplicateToolCalls?: boolean;
   /** Per-turn harness timeout (default 300 s; false: none). Time parked on a human does not count. */
@@ -145,6 +153,13 @@ export const agentOptionsSchema = z
         parkedTimeoutMs: z.number().int().positive().optional(),
         maxSessions: z.number().int().positive().optional(),
         maxRememberedThreads: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    prewarm: z
+      .object({
+        spares: z.number().int().min(1).max(16).optional(),
+        idleTimeoutMs: z.number().int().positive().optional(),
       })
       .strict()
       .optional(),

@@ -47,6 +47,26 @@ describe("sessions across runs, restarts and contract changes", () => {
     expect(lastText(secondRun.messages)).not.toContain("pineapple");
   });
 
+  it("a tool result for a turn parked in a server that is gone ends with RUN_ERROR PARKED_TURN_LOST, and the next message continues", async () => {
+    const saveDir = tempDir();
+    const threadId = randomUUID();
+    const tools = [{ name: "show_card", description: "Shows a card", parameters: { type: "object", properties: { title: { type: "string" } } } }];
+    // The first server parks the turn on a frontend tool call, then goes away with it.
+    const first = recordingAgent({ saveDir });
+    const parked = await run(first.agent, threadId, [user("please show_card titled hello")], { tools });
+    const call = parked.messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).at(-1);
+    expect(call?.function.name).toBe("show_card");
+    await first.agent.close();
+
+    const second = recordingAgent({ saveDir });
+    const answered = await run(second.agent, threadId, [...parked.messages, { id: randomUUID(), role: "tool", toolCallId: call!.id, content: "shown" }], { tools });
+    const last = answered.events.at(-1) as { type: string; code?: string };
+    expect(last).toMatchObject({ type: EventType.RUN_ERROR, code: "PARKED_TURN_LOST" });
+    const next = await run(second.agent, threadId, [...answered.messages, user("are you there?")], { tools });
+    expect(next.events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    expect(lastText(next.messages)).toContain("are you there?");
+  });
+
   it("a harness that dies before persisting: the thread's next run rebuilds the lost history from the client's transcript", async () => {
     const { fixturesDir } = await import("@ag-ui-antigravity/testing");
     const { agent, logs } = recordingAgent({ saveDir: tempDir(), model: `emulator:${fixturesDir}/scenarios/agent-e2e.json` });

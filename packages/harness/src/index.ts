@@ -51,7 +51,7 @@ export type { BuildHarnessConfigOptions } from "./conversation/build-harness-con
 export { Turn } from "./conversation/turn.js";
 export type { SubagentEnd, TurnOrigin, TurnResult } from "./conversation/turn.js";
 export type { TokenUsage } from "./conversation/token-usage.js";
-export type { DriftReport } from "./protocol/drift.js";
+export type { DriftEntry, DriftReport } from "./protocol/drift.js";
 export type { UserInputPart } from "./conversation/user-input.js";
 export { withMedia } from "./conversation/tool-result.js";
 export type { ToolMedia, ToolResultWithMedia } from "./conversation/tool-result.js";

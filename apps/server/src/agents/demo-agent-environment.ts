@@ -56,6 +56,8 @@ export function sharedAgentOptions(environment: DemoAgentEnvironment, feature: D
     ...(harness.kind === "real" ? { apiKey: harness.apiKey } : {}),
     pool: environment.pool,
     workspaceRoot: environment.workspaceRoot,
+    // A new thread's first run takes a conversation opened ahead of it instead of waiting for one.
+    prewarm: { spares: 1 },
     logger: environment.logger,
     ...(environment.saveDir === undefined ? {} : { saveDir: environment.saveDir }),
     ...(environment.threadStore === undefined ? {} : { threadStore: environment.threadStore }),

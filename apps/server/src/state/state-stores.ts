@@ -11,6 +11,8 @@ export interface StateStoreConfig {
   redisUrl?: string | undefined;
   /** This replica's name in thread leases. */
   replicaId?: string | undefined;
+  /** How long after its last heartbeat a replica counts as dead; default the Redis store's. */
+  replicaTtlMs?: number | undefined;
 }
 
 export interface StateStores {
@@ -35,7 +37,9 @@ export async function createStateStores(config: StateStoreConfig, logger: Logger
     // Without a listener a connection error would crash the process; reconnecting is the client's job.
     client.on("error", (error: unknown) => logger.warn({ err: error }, "Redis connection error"));
     await client.connect();
-    const threadStore = new RedisThreadStore({ client, logger: storeLogger, ...(config.replicaId === undefined ? {} : { replicaId: config.replicaId }) });
+    const threadStore = new RedisThreadStore({ client, logger: storeLogger, ...(config.replicaId === undefined ? {} : { replicaId: config.replicaId }),
+      ...(config.replicaTtlMs === undefined ? {} : { replicaTtlMs: config.replicaTtlMs }),
+    });
     await threadStore.startHeartbeat();
     const ownershipStore = new RedisOwnershipStore({ client });
     let closing: Promise<void> | undefined;

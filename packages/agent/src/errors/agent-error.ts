@@ -13,7 +13,8 @@ export type AgentErrorCode =
   | "HISTORY_DIVERGED"
   | "AGENT_CLOSED"
   | "THREAD_STORE_UNAVAILABLE"
-  | "THREAD_ELSEWHERE";
+  | "THREAD_ELSEWHERE"
+  | "PARKED_TURN_LOST";
 
 export interface AgentErrorOptions {
   cause?: unknown;

@@ -6,6 +6,7 @@ import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
 import { planRun, transcriptPlan } from "./run-input.js";
 import { toRunError } from "./run-error.js";
 import { StepFailure } from "./step-failure.js";
+import { AgentError } from "../errors/agent-error.js";
 
 export interface RunSessionOptions {
   session: AntigravitySession;
@@ -33,7 +34,9 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
   try {
     plan = planRun({ input, forwarded: session.forwarded, turnInProgress: session.hasTurn });
     if (plan.rebuild) await session.dropConversation({ forgetId: true });
+    const cold = session.conversation === undefined;
     await session.openConversation(input.tools, { signal });
+    if (cold && plan.prompt === undefined) refuseAnswerToLostTurn(input, session.bridge.parkedIds);
     if (session.historyLost) {
       session.historyLost = false;
       if (!plan.rebuild && !session.hasTurn) plan = transcriptPlan(input, "lost");
@@ -75,7 +78,7 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
         if (isModelError(item.step)) lastModelError = new StepFailure(item.step);
       }
       yield* eventsOf(item, session);
-      yield* subagentEndsOf(session);
+      if (session.subagentEnds.length > 0) yield* subagentEndsOf(session);
     }
     if (signal.aborted) throw Object.assign(new Error("The client disconnected."), { name: "AbortError" });
     const conclusion = hitlRun.finish();
@@ -114,6 +117,21 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     yield* closing;
     yield aborted ? { type: EventType.RUN_ERROR, code: "CANCELLED", message: "The run was cancelled." } : mapped.event;
   }
+}
+
+/**
+ * A run that only answers a frontend tool call, on a conversation this process had to open again:
+ * the harness turn that waited for the answer lived in a process that is gone (a replica killed,
+ * a restart, an evicted session). Delivering nothing would be a silent empty success, so the run is
+ * refused with a code that names the cause; the client's next message continues the thread.
+ */
+function refuseAnswerToLostTurn(input: RunAgentInput, parkedIds: readonly string[]): void {
+  const last = input.messages.at(-1);
+  if (last?.role !== "tool" || parkedIds.includes(last.toolCallId)) return;
+  throw new AgentError(
+    "PARKED_TURN_LOST",
+    "The turn waiting for this tool result is gone (the server that held it stopped or let it go), so the result cannot be delivered. Send a new message to continue the thread.",
+  );
 }
 
 function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEvent, void, undefined> {

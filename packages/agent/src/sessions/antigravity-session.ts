@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import type { RunAgentInput, Tool } from "@ag-ui/core";
 import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } from "@ag-ui-antigravity/harness";
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
@@ -28,6 +29,14 @@ export interface SessionSeed {
   conversationId?: string;
   forwarded: ForwardedMessage[];
   toolSignature: string;
+  /** A spare (opened ahead of any thread, see spare-sessions.ts): its workspace, removed if no thread adopts it. */
+  spare?: { workspace: string | undefined };
+}
+
+/** Whose session this is; a spare's changes once, when a new thread adopts it. */
+export interface SessionIdentity {
+  threadId: string;
+  workspace: string | undefined;
 }
 
 /**
@@ -36,7 +45,8 @@ export interface SessionSeed {
  * one at a time (the session manager's per-thread lock).
  */
 export class AntigravitySession implements ManagedSession {
-  readonly threadId: string;
+  /** Read by the server tools' handlers at call time, so a spare's tools serve the thread that adopts it. */
+  readonly identity: SessionIdentity;
   readonly bridge: HitlBridge;
   readonly translator: StepTranslator;
   readonly toolSignature: string;
@@ -54,9 +64,13 @@ export class AntigravitySession implements ManagedSession {
   #lease: PoolLease<Conversation> | undefined;
   #conversationId: string | undefined;
   #closed = false;
+  #threadKey: ThreadKey;
+  #spare: { workspace: string | undefined } | undefined;
 
-  constructor(threadId: string, seed: SessionSeed, environment: SessionEnvironment) {
-    this.threadId = threadId;
+  constructor(identity: SessionIdentity, seed: SessionSeed, environment: SessionEnvironment) {
+    this.identity = identity;
+    this.#threadKey = environment.threadKey;
+    this.#spare = seed.spare;
     this.#environment = environment;
     this.toolSignature = seed.toolSignature;
     this.forwarded = [...seed.forwarded];
@@ -66,6 +80,10 @@ export class AntigravitySession implements ManagedSession {
       structuredOutput: environment.structuredOutputAs,
       usage: { provider: "google-antigravity", model: environment.model },
     });
+  }
+
+  get threadId(): string {
+    return this.identity.threadId;
   }
 
   get isParked(): boolean {
@@ -156,11 +174,23 @@ export class AntigravitySession implements ManagedSession {
     await lease?.release();
   }
 
+  /**
+   * A spare becomes a new thread's session: its conversation (already open) and tools now serve
+   * `threadId`, working in `workspace`, and the thread is recorded for a later resume.
+   */
+  async adopt(threadId: string, workspace: string | undefined): Promise<void> {
+    this.#spare = undefined;
+    this.identity.threadId = threadId;
+    this.identity.workspace = workspace;
+    this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
+    await this.remember();
+  }
+
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */
   async remember(): Promise<void> {
     const conversationId = this.conversationId;
-    if (conversationId === undefined) return;
-    await this.#environment.threadStore.set(this.#environment.threadKey, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
+    if (conversationId === undefined || this.#spare !== undefined) return;
+    await this.#environment.threadStore.set(this.#threadKey, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
   }
 
   /** `remember()` without waiting for the write; a store that rejects anyway is logged. */
@@ -183,8 +213,13 @@ export class AntigravitySession implements ManagedSession {
       this.#environment.warn({ threadId: this.threadId, reason, error }, "closing the conversation failed");
     }
     this.#lease = undefined;
+    // A spare no thread took leaves no workspace behind, and holds no thread.
+    if (this.#spare !== undefined) {
+      if (this.#spare.workspace !== undefined) await rm(this.#spare.workspace, { recursive: true, force: true }).catch(() => undefined);
+      return;
+    }
     // The live session is gone from this replica: another may take the thread now.
-    await this.#environment.threadStore.leases?.release(this.#environment.threadKey);
+    await this.#environment.threadStore.leases?.release(this.#threadKey);
   }
 }
 

@@ -17,6 +17,7 @@ export type HttpErrorCode =
   | "INTERNAL_ERROR"
   | "OWNERSHIP_UNAVAILABLE"
   | "OWNERSHIP_FULL"
+  | "RATE_LIMITED"
   // Codes an agent reported in its first `RUN_ERROR` keep their own spelling.
   | (string & {});
 
@@ -39,6 +40,8 @@ export interface HttpErrorReply {
   code: HttpErrorCode;
   message: string;
   issues?: HttpErrorIssue[];
+  /** Sent as `Retry-After` (seconds), for 429 and 503. */
+  retryAfterSeconds?: number;
 }
 
 /** Answers a request with the binding's JSON error shape, unless headers already left. */
@@ -46,5 +49,7 @@ export function sendHttpError(response: Response, reply: HttpErrorReply): void {
   if (response.headersSent) return;
   const body: HttpErrorBody = { error: { code: reply.code, message: reply.message } };
   if (reply.issues !== undefined) body.error.issues = reply.issues;
-  response.status(reply.status).set("Cache-Control", "no-store").json(body);
+  response.status(reply.status).set("Cache-Control", "no-store");
+  if (reply.retryAfterSeconds !== undefined) response.set("Retry-After", String(reply.retryAfterSeconds));
+  response.json(body);
 }

@@ -42,6 +42,18 @@ export interface AgentRouterOptions {
   runErrorStatuses?: Record<string, number | null>;
   /** Path of the health route inside the router, or `false` for none. Default `"/healthz"`. */
   healthPath?: string | false;
+  /**
+   * Off by default. What one client may hold at once: the principal `authorize` names, or without
+   * auth the client's address. Past a limit a run is refused with 429 `RATE_LIMITED` and `Retry-After`.
+   */
+  clientLimits?: {
+    /** Runs streaming at once. Default 8. */
+    maxConcurrentRuns?: number;
+    /** Threads waiting on the client's answer; a run on one of them (the answer) is always admitted. Default 16. */
+    maxParkedThreads?: number;
+    /** How long a park counts unless a later run of its thread ends it (match the agent's park timeout). Default 2 h. */
+    parkedTtlMs?: number;
+  };
   /** Receives the binding's logs (pino-compatible). Default: none. */
   logger?: Partial<ExpressBindingLogger>;
   /** Sent as `x-ag-ui-antigravity-replica` on every response of the router; default none (no header). */
@@ -59,6 +71,7 @@ export interface ResolvedAgentRouterOptions {
   readonly ownershipStore: ThreadOwnershipStore | undefined;
   readonly runErrorStatuses: Readonly<Record<string, number | null>>;
   readonly healthPath: string | undefined;
+  readonly clientLimits: { readonly maxConcurrentRuns: number; readonly maxParkedThreads: number; readonly parkedTtlMs: number } | undefined;
   readonly logger: ExpressBindingLogger;
   readonly replicaId: string | undefined;
 }
@@ -85,6 +98,10 @@ const optionsSchema = z
       .optional(),
     runErrorStatuses: z.record(z.string(), z.number().int().min(400).max(599).nullable()).optional(),
     healthPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
+    clientLimits: z
+      .object({ maxConcurrentRuns: positiveInteger.optional(), maxParkedThreads: positiveInteger.optional(), parkedTtlMs: positiveInteger.optional() })
+      .strict()
+      .optional(),
     logger: z.custom<Partial<ExpressBindingLogger>>((value) => typeof value === "object" && value !== null, "must be an object").optional(),
     replicaId: z.string().regex(/^[A-Za-z0-9._~:-]{1,64}$/, "must be 1 to 64 of [A-Za-z0-9._~:-] (it is sent as a header)").optional(),
   })
@@ -109,6 +126,10 @@ export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): Res
     ownershipStore: value.ownershipStore,
     runErrorStatuses: value.runErrorStatuses ?? {},
     healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
+    clientLimits:
+      value.clientLimits === undefined
+        ? undefined
+        : { maxConcurrentRuns: value.clientLimits.maxConcurrentRuns ?? 8, maxParkedThreads: value.clientLimits.maxParkedThreads ?? 16, parkedTtlMs: value.clientLimits.parkedTtlMs ?? 2 * 60 * 60_000 },
     logger: toBindingLogger(value.logger),
     replicaId: value.replicaId,
   };

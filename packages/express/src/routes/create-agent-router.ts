@@ -5,6 +5,7 @@ import { toAgentRegistry, type AgentOrAgents } from "../options/agent-registry.j
 import { resolveAgentRouterOptions, type AgentRouterOptions } from "../options/binding-options.js";
 import { createCapabilitiesHandler } from "./capabilities-handler.js";
 import { healthHandler } from "./health-handler.js";
+import { PrincipalBudget } from "../limits/principal-budget.js";
 import { createRunHandler, type ResolveAgent } from "./run-handler.js";
 
 /**
@@ -28,6 +29,7 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
   // Keyed by (agent, thread): the agent package keeps each agent's threads (conversations and
   // workspaces) apart, so the same thread id on a sibling agent is another thread.
   const threadOwnership = resolved.ownershipStore ?? new MemoryOwnershipStore({ maxEntries: resolved.maxThreadOwners });
+  const budget = resolved.clientLimits === undefined ? undefined : new PrincipalBudget(resolved.clientLimits);
   const router = express.Router();
 
   if (resolved.replicaId !== undefined) router.use(replicaHeader(resolved.replicaId));
@@ -50,7 +52,7 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
     runPath = `${resolved.basePath}/:agentName`;
   }
 
-  router.post(runPath === "" ? "/" : runPath, createRunHandler(resolveAgent, resolved, threadOwnership));
+  router.post(runPath === "" ? "/" : runPath, createRunHandler(resolveAgent, resolved, threadOwnership, budget));
   router.get(`${runPath}/capabilities`, createCapabilitiesHandler(resolveAgent, resolved));
   return router;
 }

@@ -5,11 +5,12 @@ import { principalId } from "../auth/principal.js";
 import type { OwnershipKey, ThreadClaim, ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
+import { isRefusal, type PrincipalBudget } from "../limits/principal-budget.js";
 import { createJsonBodyReader } from "../request/json-body.js";
 import { validateRunInput } from "../request/run-input-schema.js";
 import { checkThreadIdHeader } from "../request/thread-id-header.js";
 import { referenceFailure } from "../run/failure-reference.js";
-import { streamAgentRun } from "../run/stream-agent-run.js";
+import { streamAgentRun, type StreamAgentRunOutcome } from "../run/stream-agent-run.js";
 
 export type ResolveAgent = (request: Request) => { agent: AbstractAgent; name: string | undefined } | undefined;
 
@@ -28,6 +29,7 @@ export function createRunHandler(
   resolveAgent: ResolveAgent,
   options: ResolvedAgentRouterOptions,
   threadOwnership: ThreadOwnershipStore,
+  budget: PrincipalBudget | undefined,
 ): (request: Request, response: Response) => Promise<void> {
   const readJsonBody = createJsonBodyReader({ maxBodyBytes: options.maxBodyBytes });
   const logger = options.logger;
@@ -65,45 +67,60 @@ export function createRunHandler(
         sendHttpError(response, headerMismatch);
         return;
       }
-      let claim: { key: OwnershipKey; owner: string; result: ThreadClaim } | undefined;
-      if (authorization.principal !== undefined) {
-        const owner = principalId(authorization.principal);
-        const key: OwnershipKey = { agentId: ownershipAgentId(target), threadId: input.threadId };
-        let result: ThreadClaim;
-        try {
-          result = await threadOwnership.claim(key, owner);
-        } catch (error) {
-          const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
-          logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "run refused: the ownership store failed");
-          sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
-          return;
-        }
-        if (result === "refused") {
-          logger.warn({ agent: target.name, principal: owner }, "run refused: thread belongs to another principal");
-          sendHttpError(response, FORBIDDEN_REPLY);
-          return;
-        }
-        if (result === "full") {
-          logger.warn({ agent: target.name }, "run refused: the ownership store is full");
-          sendHttpError(response, { status: 503, code: "OWNERSHIP_FULL", message: "The server cannot take new threads right now; try again later." });
-          return;
-        }
-        claim = { key, owner, result };
-      }
-      const outcome = await streamAgentRun(
-        { request, response, agent: target.agent, agentName: target.name, input },
-        {
-          keepAliveIntervalMs: options.keepAliveIntervalMs,
-          firstEventTimeoutMs: options.firstEventTimeoutMs,
-          maxBufferedBytes: options.maxBufferedBytes,
-          runErrorStatuses: options.runErrorStatuses,
-          logger,
-        },
+      // Checked before the thread is claimed, so a refused run takes nothing. Without auth, a client is its address.
+      const admission = budget?.begin(
+        authorization.principal === undefined ? `address:${request.socket.remoteAddress ?? "unknown"}` : `principal:${principalId(authorization.principal)}`,
+        `${target.name ?? ""}\u0000${input.threadId}`,
       );
-      if (outcome === "refused" && claim?.result === "claimed") {
-        await threadOwnership.release(claim.key, claim.owner).catch((error: unknown) => {
-          logger.warn({ agent: target.name, err: error }, "a refused run's thread claim could not be undone");
-        });
+      if (admission !== undefined && isRefusal(admission)) {
+        logger.warn({ agent: target.name }, "run refused: the client is over its budget");
+        sendHttpError(response, { status: 429, ...admission });
+        return;
+      }
+      let outcome: StreamAgentRunOutcome = "refused";
+      try {
+        let claim: { key: OwnershipKey; owner: string; result: ThreadClaim } | undefined;
+        if (authorization.principal !== undefined) {
+          const owner = principalId(authorization.principal);
+          const key: OwnershipKey = { agentId: ownershipAgentId(target), threadId: input.threadId };
+          let result: ThreadClaim;
+          try {
+            result = await threadOwnership.claim(key, owner);
+          } catch (error) {
+            const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
+            logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "run refused: the ownership store failed");
+            sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+            return;
+          }
+          if (result === "refused") {
+            logger.warn({ agent: target.name, principal: owner }, "run refused: thread belongs to another principal");
+            sendHttpError(response, FORBIDDEN_REPLY);
+            return;
+          }
+          if (result === "full") {
+            logger.warn({ agent: target.name }, "run refused: the ownership store is full");
+            sendHttpError(response, { status: 503, code: "OWNERSHIP_FULL", message: "The server cannot take new threads right now; try again later." });
+            return;
+          }
+          claim = { key, owner, result };
+        }
+        outcome = await streamAgentRun(
+          { request, response, agent: target.agent, agentName: target.name, input },
+          {
+            keepAliveIntervalMs: options.keepAliveIntervalMs,
+            firstEventTimeoutMs: options.firstEventTimeoutMs,
+            maxBufferedBytes: options.maxBufferedBytes,
+            runErrorStatuses: options.runErrorStatuses,
+            logger,
+          },
+        );
+        if (outcome === "refused" && claim?.result === "claimed") {
+          await threadOwnership.release(claim.key, claim.owner).catch((error: unknown) => {
+            logger.warn({ agent: target.name, err: error }, "a refused run's thread claim could not be undone");
+          });
+        }
+      } finally {
+        admission?.end(outcome === "parked" ? "parked" : "ended");
       }
     } catch (error) {
       const failure = referenceFailure("The server failed to handle the run.");

@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent, type RunAgentInput, type RunErrorEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent, type RunAgentInput, type RunErrorEvent, type RunFinishedEvent } from "@ag-ui/core";
 import type { AbstractAgent } from "@ag-ui/client";
 import { AGUI_MEDIA_TYPE as AGUI_PROTOBUF_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
 import type { Request, Response } from "express";
@@ -28,7 +28,7 @@ export interface StreamAgentRunRequest {
 type Phase = "waiting" | "streaming" | "finished";
 
 /** `refused`: the agent's first event was a RUN_ERROR answered with an HTTP error (nothing ran); `served` otherwise. */
-export type StreamAgentRunOutcome = "refused" | "served";
+export type StreamAgentRunOutcome = "refused" | "served" | "parked";
 
 /**
  * Runs one agent clone and answers the request with its events.
@@ -104,6 +104,8 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
 
   const write = (event: BaseEvent): void => {
     runTerminated = event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR;
+    // A run that ends waiting on the client's answer ("parked") counts against that client's budget.
+    if (event.type === EventType.RUN_FINISHED) outcome = (event as RunFinishedEvent).outcome?.type === "interrupt" ? "parked" : "served";
     let result;
     try {
       result = writer.enqueue(event);

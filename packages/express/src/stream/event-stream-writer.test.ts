@@ -43,6 +43,14 @@ function writerFor(response: FakeResponse, options: { keepAliveIntervalMs?: numb
   });
 }
 
+/** The deltas of the SSE events written, however they were split into chunks. */
+const deltasOf = (writes: string[]): string[] =>
+  writes
+    .join("")
+    .split("\n\n")
+    .filter((text) => text.startsWith("data: "))
+    .map((text) => (JSON.parse(text.slice(6)) as { delta: string }).delta);
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -75,7 +83,7 @@ describe("EventStreamWriter", () => {
     response.full = false;
     response.emit("drain");
     await writer.end();
-    expect(response.writes.map((chunk) => JSON.parse(chunk.slice(6)).delta)).toEqual(["one", "two", "three"]);
+    expect(deltasOf(response.writes)).toEqual(["one", "two", "three"]);
     expect(response.writableEnded).toBe(true);
     expect(response.listenerCount("drain")).toBe(0);
     expect(response.listenerCount("close")).toBe(0);
@@ -93,6 +101,22 @@ describe("EventStreamWriter", () => {
     await writer.end();
     expect(response.writes).toHaveLength(1);
     expect(writer.enqueue(event("late"))).toBe("closed");
+  });
+
+  it("writes the first event of a tick at once and the rest of the tick as one chunk at its end", async () => {
+    const response = new FakeResponse();
+    const writer = writerFor(response);
+    writer.start();
+    for (const delta of ["a", "b", "c", "d"]) writer.enqueue(event(delta));
+    expect(deltasOf(response.writes)).toEqual(["a"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(response.writes).toHaveLength(2);
+    writer.enqueue(event("e"));
+    expect(response.writes).toHaveLength(3);
+    writer.enqueue(event("f"));
+    await writer.end();
+    expect(deltasOf(response.writes)).toEqual(["a", "b", "c", "d", "e", "f"]);
+    expect(response.writableEnded).toBe(true);
   });
 
   it("reports overflow once a slow reader leaves more than maxBufferedBytes queued", () => {

@@ -8,6 +8,8 @@ import { waitForDrain } from "./wait-for-drain.js";
 export const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
 const SSE_CONTENT_TYPE = "text/event-stream";
+/** Queued bytes past which a tick's events are written before the tick ends. */
+const FLUSH_WITHIN_TICK_BYTES = 64 * 1024;
 
 export interface EventStreamWriterOptions {
   /** Idle time after which a keep-alive comment is written; 0 turns keep-alives off. SSE only. */
@@ -19,24 +21,35 @@ export interface EventStreamWriterOptions {
 export type EnqueueResult = "queued" | "overflow" | "closed";
 
 /**
- * Writes encoded events to one response in order, one chunk at a time, waiting for 'drain'
- * whenever `write` says the socket buffer is full. The agent's observable cannot be paused, so
- * events wait in a bounded queue meanwhile. Owns the keep-alive timer and clears it on end/abort.
+ * Writes encoded events to one response in order. The first event of a tick is written at once;
+ * the events that follow it in the same tick (a burst of deltas from one harness read) are joined
+ * and written as one chunk when the tick ends, so a burst costs one socket write, not one per event.
+ * Whenever `write` says the socket buffer is full, it waits for 'drain'; the agent's observable
+ * cannot be paused, so events wait in a bounded buffer meanwhile. Owns the keep-alive timer and the
+ * end-of-tick flush, and clears both on end/abort.
  */
 export class EventStreamWriter {
   readonly #response: Response;
   readonly #encoder: EventEncoder;
   readonly #options: EventStreamWriterOptions;
   readonly #binary: boolean;
-  readonly #queue: { chunk: string | Uint8Array; size: number }[] = [];
+  // Events waiting for the end of the tick or for 'drain': SSE text is joined as it comes; binary
+  // frames are kept apart and concatenated at the flush.
+  #pendingText = "";
+  readonly #pendingBinary: Uint8Array[] = [];
   #queuedBytes = 0;
   #started = false;
   #closed = false;
-  // `#draining` flips synchronously, so an event queued right after a write that did not block starts
-  // a new drain instead of waiting on a promise that has already finished its loop.
+  // `#draining` flips synchronously, so an event queued right after a write that filled the buffer
+  // waits in the buffer instead of writing past the backpressure.
   #draining = false;
   #drained: Promise<void> = Promise.resolve();
   #keepAliveTimer: NodeJS.Timeout | undefined;
+  #endOfTick: NodeJS.Immediate | undefined;
+  readonly #flushAtEndOfTick = (): void => {
+    this.#endOfTick = undefined;
+    if (!this.#draining) this.#flushPending();
+  };
 
   constructor(response: Response, encoder: EventEncoder, options: EventStreamWriterOptions) {
     this.#response = response;
@@ -69,15 +82,25 @@ export class EventStreamWriter {
     if (this.#closed) return "closed";
     const chunk = this.#binary ? this.#encoder.encodeBinary(event) : this.#encoder.encodeSSE(event);
     const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queue.length > 0) return "overflow";
-    this.#queue.push({ chunk, size });
+    if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
+    if (!this.#draining && this.#endOfTick === undefined) {
+      // The first event of a tick goes out at once; the rest of the tick's events join it at its end.
+      this.#endOfTick = setImmediate(this.#flushAtEndOfTick);
+      this.#write(chunk);
+      return "queued";
+    }
+    if (typeof chunk === "string") this.#pendingText += chunk;
+    else this.#pendingBinary.push(chunk);
     this.#queuedBytes += size;
-    this.#pump();
+    // A tick that produces a lot is written as it goes, so the socket's backpressure still bounds it.
+    if (!this.#draining && this.#queuedBytes >= FLUSH_WITHIN_TICK_BYTES) this.#flushPending();
     return "queued";
   }
 
   /** Writes what is queued, then ends the response. */
   async end(): Promise<void> {
+    this.#cancelEndOfTick();
+    if (!this.#draining) this.#flushPending();
     while (this.#draining) await this.#drained;
     this.#stopKeepAlive();
     if (this.#closed) return;
@@ -88,25 +111,57 @@ export class EventStreamWriter {
   /** Drops what is queued and stops writing; used when the client has gone. */
   abort(): void {
     this.#closed = true;
-    this.#queue.length = 0;
-    this.#queuedBytes = 0;
+    this.#takePending();
+    this.#cancelEndOfTick();
     this.#stopKeepAlive();
   }
 
-  #pump(): void {
-    if (this.#draining) return;
-    this.#draining = true;
-    this.#drained = this.#drainQueue();
+  /** What waits in the buffer, as one chunk (undefined when nothing does); the buffer is emptied. */
+  #takePending(): string | Uint8Array | undefined {
+    this.#queuedBytes = 0;
+    if (this.#binary) {
+      if (this.#pendingBinary.length === 0) return undefined;
+      const chunks = this.#pendingBinary.splice(0);
+      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    }
+    if (this.#pendingText === "") return undefined;
+    const text = this.#pendingText;
+    this.#pendingText = "";
+    return text;
   }
 
-  async #drainQueue(): Promise<void> {
+  #flushPending(): void {
+    if (this.#closed) return;
+    const chunk = this.#takePending();
+    if (chunk !== undefined) this.#write(chunk);
+  }
+
+  #write(chunk: string | Uint8Array): void {
+    if (this.#response.destroyed) {
+      this.abort();
+      return;
+    }
+    this.#keepAliveTimer?.refresh();
+    if (!this.#response.write(chunk)) {
+      this.#draining = true;
+      this.#drained = this.#drainThenFlush();
+    }
+  }
+
+  /** After a write that filled the socket buffer: waits for 'drain', writes what queued meanwhile, and again. */
+  async #drainThenFlush(): Promise<void> {
     try {
-      while (this.#queue.length > 0 && !this.#closed) {
-        const { chunk, size } = this.#queue.shift() as { chunk: string | Uint8Array; size: number };
-        this.#queuedBytes -= size;
+      let full = true;
+      while (full && !this.#closed) {
+        await waitForDrain(this.#response);
+        if (this.#response.destroyed) {
+          this.abort();
+          return;
+        }
+        const chunk = this.#takePending();
+        if (chunk === undefined) return;
         this.#keepAliveTimer?.refresh();
-        if (!this.#response.write(chunk)) await waitForDrain(this.#response);
-        if (this.#response.destroyed) this.abort();
+        full = !this.#response.write(chunk);
       }
     } finally {
       this.#draining = false;
@@ -116,8 +171,14 @@ export class EventStreamWriter {
   #writeKeepAlive(): void {
     if (this.#closed) return;
     // While events are queued or a drain is awaited, the stream is not idle: skip this beat.
-    if (!this.#draining) this.#response.write(KEEP_ALIVE_COMMENT);
+    if (!this.#draining && this.#queuedBytes === 0) this.#response.write(KEEP_ALIVE_COMMENT);
     this.#keepAliveTimer?.refresh();
+  }
+
+  #cancelEndOfTick(): void {
+    if (this.#endOfTick === undefined) return;
+    clearImmediate(this.#endOfTick);
+    this.#endOfTick = undefined;
   }
 
   #stopKeepAlive(): void {

@@ -122,6 +122,66 @@ describe("turns", () => {
     expect(steps.at(-1)?.text).toBe("partial done");
   });
 
+  it("ends the turn on the final idle at once; a step after it opens the next turn", async () => {
+    const { conversation, connection } = await openConversation();
+    const first = conversation.send("one");
+    await connection.next("userInput");
+    connection.send(textStep(1, "STATE_DONE", "first answer"));
+    connection.send(idle());
+    // Sent right behind the idle: a settle delay would have taken it into the first turn.
+    connection.send(textStep(2, "STATE_DONE", "late"));
+    const firstSteps = await collect(first);
+    expect(firstSteps.map((step) => step.text)).toEqual(["first answer"]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = conversation.send("two");
+    await connection.next("userInput", { where: (text) => text === "two" });
+    connection.send(textStep(3, "STATE_DONE", "second answer"));
+    connection.send(idle());
+    expect((await collect(second)).map((step) => step.text)).toEqual(["late", "second answer"]);
+  });
+
+  it("an idle while a tool call is being answered is interim: the turn waits for the harness to go on", async () => {
+    let release!: () => void;
+    const parked = new Promise<void>((resolve) => (release = resolve));
+    const { conversation, connection } = await openConversation({
+      customTools: [{ name: "slow", description: "waits", parameters: { type: "object" }, handler: async () => (await parked, "done") }],
+    });
+    const turn = conversation.send("go");
+    await connection.next("userInput");
+    connection.send({ toolCall: { id: "c1", name: "slow", argumentsJson: "{}" } });
+    connection.send(idle());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await connection.next("toolResponse");
+    connection.send({ trajectoryStateUpdate: { trajectoryId: MAIN, state: "STATE_RUNNING" } });
+    connection.send(textStep(2, "STATE_DONE", "after the tool"));
+    connection.send(idle());
+    expect((await collect(turn)).map((step) => step.text)).toEqual(["after the tool"]);
+    await expect(turn.result).resolves.toMatchObject({ text: "after the tool" });
+  });
+
+  it("with a post-turn hook, the turn ends once the hook the harness owes after its idle is answered", async () => {
+    let release!: () => void;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    const { conversation, connection } = await openConversation({
+      hooks: { postTurn: async ({ responseText }) => (calls.push(responseText), await answered) },
+    });
+    const turn = conversation.send("go");
+    await connection.next("userInput");
+    connection.send(textStep(1, "STATE_DONE", "answer"));
+    connection.send(idle());
+    connection.send({ callHookRequest: { requestId: "p1", type: "LIFECYCLE_HOOK_POST_TURN", postTurnArgs: { responseText: "answer" } } });
+    let settled = false;
+    void turn.result.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls).toEqual(["answer"]);
+    expect(settled).toBe(false);
+    release();
+    await expect(turn.result).resolves.toMatchObject({ text: "answer" });
+    await connection.next("callHookResponse");
+  });
+
   it("a late duplicate idle from the previous turn does not end the next one", async () => {
     const { conversation, connection } = await openConversation();
     const first = conversation.send("one");

@@ -16,6 +16,7 @@ import type {
   StepUpdate,
   ToolCall,
   ToolResponse,
+  TrajectoryStateUpdate,
 } from "../protocol/messages.js";
 import { outputEventKind, parseOutputEvent, serializeMessage, usageOf } from "../protocol/parse.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
@@ -44,6 +45,8 @@ const SOCKET_CLOSE_GRACE_MS = 500;
 const DEATH_REPORT_WAIT_MS = 400;
 const PING_INTERVAL_MS = 30_000;
 const MAX_BACKGROUND_TURNS = 100;
+/** Steps that arrived after a turn's end, kept for the next turn; past this the oldest are dropped. */
+const MAX_LATE_STEPS = 1_000;
 const MAX_REMEMBERED_REQUESTS = 10_000;
 
 export interface OpenConversationInternalOptions {
@@ -119,6 +122,13 @@ export class Conversation {
   #activeTurn: TurnTracker | undefined;
   #queuedTurn: { tracker: TurnTracker; message: InputEvent } | undefined;
   #hasCompletedTurn = false;
+  /**
+   * The main trajectory of the last user turn, while steps arriving on it with no turn running are
+   * still that turn's (the harness has not gone RUNNING again): they wait in `#lateSteps` and open
+   * the next user turn, instead of holding every turn open in case they come.
+   */
+  #endedTurnTrajectory: string | undefined;
+  readonly #lateSteps: NormalizedStep[] = [];
   #closing: Promise<void> | undefined;
   #terminated = false;
   #pingTimer: NodeJS.Timeout | undefined;
@@ -408,6 +418,7 @@ export class Conversation {
       currentUsage: () => this.usage,
       sendHalt: () => this.#send({ haltRequest: true }, "haltRequest"),
       onSettled: (tracker) => this.#onTurnSettled(tracker),
+      awaitsPostTurnHook: origin !== "harness" && this.#config.hooks.postTurn !== undefined,
       signal: options.signal,
     });
   }
@@ -415,7 +426,10 @@ export class Conversation {
   #startTurn(tracker: TurnTracker, message: InputEvent | undefined): void {
     this.#activeTurn = tracker;
     if (message !== undefined) this.#normalizer.reset();
+    this.#endedTurnTrajectory = undefined;
     tracker.begin(this.usage);
+    // Steps of the previous turn that came after its end are this run's first.
+    if (tracker.origin === "user") for (const step of this.#lateSteps.splice(0)) tracker.observeStep(step);
     if (message === undefined || tracker.settled) return;
     this.#send(message, message.automatedTrigger === undefined ? (message.userInput === undefined ? "complexUserInput" : "userInput") : "automatedTrigger").catch(
       (error: unknown) => tracker.fail(error),
@@ -424,7 +438,11 @@ export class Conversation {
 
   #onTurnSettled(tracker: TurnTracker): void {
     if (this.#activeTurn === tracker) this.#activeTurn = undefined;
-    if (tracker.origin === "user" && tracker.started) this.#hasCompletedTurn = true;
+    if (tracker.origin === "user" && tracker.started) {
+      this.#hasCompletedTurn = true;
+      // Only a turn the harness finished can have steps still on their way; a halted one's are not wanted.
+      this.#endedTurnTrajectory = tracker.endedOnIdle ? tracker.mainTrajectoryId : undefined;
+    }
     // Deferred: the next turn must not start inside the previous one's settle path.
     queueMicrotask(() => {
       if (this.#terminated || this.#closing !== undefined) return;
@@ -505,7 +523,8 @@ export class Conversation {
       return;
     }
     const kind = outputEventKind(event);
-    this.#wireTap.record({ channel: "ws", direction: "receive", messageKey: kind, message: event, ...(this.#id ? { conversationId: this.#id } : {}) });
+    // Checked first so an inactive tap costs no record object per frame.
+    if (this.#wireTap.active) this.#wireTap.record({ channel: "ws", direction: "receive", messageKey: kind, message: event, ...(this.#id ? { conversationId: this.#id } : {}) });
     const usage = usageOf(event);
     if (usage !== undefined) this.#usage = tokenUsageOf(usage);
     switch (kind) {
@@ -519,7 +538,7 @@ export class Conversation {
         if (event.trajectoryStateUpdate !== undefined) {
           const tracker = this.#activeTurn;
           if (tracker !== undefined && !tracker.settled) tracker.observeTrajectoryState(event.trajectoryStateUpdate);
-          else this.#logger.debug("trajectory state with no turn running", { update: event.trajectoryStateUpdate });
+          else this.#onStateBetweenTurns(event.trajectoryStateUpdate);
         }
         break;
       case "toolCall":
@@ -553,7 +572,22 @@ export class Conversation {
     this.#initialization.resolve();
   }
 
+  /** The harness going RUNNING again after a turn ended starts new work: later steps are a turn of their own. */
+  #onStateBetweenTurns(update: TrajectoryStateUpdate): void {
+    const state = update.state;
+    if ((state === "STATE_RUNNING" || state === 1) && update.trajectoryId === this.#endedTurnTrajectory) this.#endedTurnTrajectory = undefined;
+    this.#logger.debug("trajectory state with no turn running", { update });
+  }
+
   #onStep(update: StepUpdate, event: OutputEvent): void {
+    const ended = this.#endedTurnTrajectory;
+    if (ended !== undefined && (update.trajectoryId ?? "") === ended && (this.#activeTurn === undefined || this.#activeTurn.settled)) {
+      const late = this.#normalizer.normalize(update, { mainTrajectoryId: ended, event });
+      if (this.#lateSteps.length >= MAX_LATE_STEPS) this.#lateSteps.shift();
+      this.#lateSteps.push(late);
+      this.#answerWaitRequests(late);
+      return;
+    }
     const tracker = this.#turnForStep();
     const mainTrajectoryId = tracker?.adoptMainTrajectory(update) ?? this.#id;
     const step = this.#normalizer.normalize(update, { mainTrajectoryId, event });
@@ -585,6 +619,7 @@ export class Conversation {
 
   async #answerHook(request: CallHookRequest): Promise<void> {
     if (!this.#answeredHooks.claim(request.requestId ?? "")) return;
+    if (request.type === "LIFECYCLE_HOOK_POST_TURN") this.#activeTurn?.notePostTurnHook();
     const response = await this.#parked(() =>
       respondToHook(request, { hooks: this.#config.hooks, gate: this.#gate, conversationId: () => this.#id, customToolNames: this.#customToolNames }),
     );

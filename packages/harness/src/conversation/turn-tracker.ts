@@ -8,7 +8,12 @@ import type { NormalizedStep } from "../steps/normalized-step.js";
 import { usageDifference, type TokenUsage } from "./token-usage.js";
 import { type SubagentEnd, Turn, type TurnOrigin, type TurnResult } from "./turn.js";
 
-/** After the main trajectory goes idle, steps may still arrive (idle → step → idle); wait this long for them. */
+/**
+ * The main trajectory's idle ends a turn at once when nothing is owed.
+ * When something is (a step still active or waiting, a callback being answered), the idle may be an
+ * interim one (idle → step → idle): the turn waits for the next idle, or at most this long after
+ * the owed work is done, so a harness that never sends another idle cannot hang it.
+ */
 export const IDLE_SETTLE_MS = 100;
 /** After a halt (cancel, abort, timeout), how long to wait for the harness to confirm idle before giving up on it. */
 export const HALT_DRAIN_MS = 5_000;
@@ -36,6 +41,8 @@ export interface TurnTrackerOptions {
   sendHalt: () => Promise<void>;
   /** Called once when the turn has settled. */
   onSettled: (tracker: TurnTracker) => void;
+  /** The harness owes a post-turn hook call after the final idle (a `postTurn` hook is configured). */
+  awaitsPostTurnHook?: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -64,6 +71,12 @@ export class TurnTracker {
   #drainTimer: NodeJS.Timeout | undefined;
   #earlyIdleTimer: NodeJS.Timeout | undefined;
   #parked = 0;
+  /** Main-trajectory steps last seen active or waiting: while any is, an idle is not final. */
+  readonly #openSteps = new Set<string>();
+  /** The main trajectory went idle while a callback was being answered; decide when it is answered. */
+  #idleWhileParked = false;
+  #postTurnHookSeen = false;
+  #endedOnIdle = false;
   #usageAtStart: TokenUsage | undefined;
   readonly #stopController = new AbortController();
   readonly #stepIds = new Set<string>();
@@ -117,6 +130,11 @@ export class TurnTracker {
     return this.#started;
   }
 
+  /** The turn ended as the harness finished it (not cancelled, timed out or failed). */
+  get endedOnIdle(): boolean {
+    return this.#endedOnIdle;
+  }
+
   get mainTrajectoryId(): string | undefined {
     return this.#mainTrajectoryId;
   }
@@ -147,11 +165,29 @@ export class TurnTracker {
   park(): void {
     this.#parked += 1;
     this.#timer?.pause();
+    // An idle already seen is decided when the callback is answered, however long that takes.
+    if (this.#settleTimer !== undefined) {
+      this.#cancelSettle();
+      this.#idleWhileParked = true;
+    }
   }
 
   unpark(): void {
     this.#parked = Math.max(0, this.#parked - 1);
-    if (this.#parked === 0 && this.#started && !this.#settled) this.#timer?.start();
+    if (this.#parked !== 0 || !this.#started || this.#settled) return;
+    this.#timer?.start();
+    if (!this.#idleWhileParked) return;
+    this.#idleWhileParked = false;
+    // The post-turn hook comes after the final idle: once it is answered, nothing else is owed.
+    if (this.#postTurnHookSeen && this.#openSteps.size === 0) this.#finishWithResult(this.#stopReason === "cancel");
+    // Otherwise the harness continues after our answer (RUNNING, more steps, another idle); if it
+    // does not, the idle it already sent was the last.
+    else this.#scheduleSettle();
+  }
+
+  /** The harness asked for the post-turn hook: the turn ends once it is answered. */
+  notePostTurnHook(): void {
+    this.#postTurnHookSeen = true;
   }
 
   observeStep(step: NormalizedStep): void {
@@ -165,8 +201,13 @@ export class TurnTracker {
         if (step.status === "done" && step.target === "user") this.#answerText = step.text;
       }
       if (step.finish !== undefined) this.#finish = step.finish;
-      // A step that is still working after an idle means the trajectory is not idle after all.
-      if (this.#settleTimer !== undefined && (step.status === "active" || step.status === "waiting")) this.#cancelSettle();
+      if (step.status === "active" || step.status === "waiting") {
+        this.#openSteps.add(step.id);
+        // A step that is still working after an idle means the trajectory is not idle after all.
+        if (this.#settleTimer !== undefined) this.#cancelSettle();
+      } else if (step.status === "done" || step.status === "error") {
+        this.#openSteps.delete(step.id);
+      }
     }
     if (step.status === "error") {
       this.#errorSteps.set(step.id, step);
@@ -206,7 +247,7 @@ export class TurnTracker {
       if (update.error && this.#stopReason !== "cancel") {
         return this.#finishWithError(turnFailure(update.error));
       }
-      this.#scheduleSettle();
+      this.#onMainIdle();
       return;
     }
     if (state === "STATE_CANCELLED" || state === 3) {
@@ -269,6 +310,25 @@ export class TurnTracker {
     this.#drainTimer.unref();
   }
 
+  /**
+   * A halt the harness confirmed, or an idle with nothing owed, ends the turn now. Owed work makes
+   * the idle an interim one: a callback being answered (decided when it is answered), a step still
+   * active or waiting (the settle timer, cancelled by RUNNING or an active step), or the post-turn
+   * hook the harness calls after its final idle.
+   */
+  #onMainIdle(): void {
+    if (this.#stopReason !== undefined) return this.#finishWithResult(this.#stopReason === "cancel");
+    if (this.#parked > 0) {
+      this.#idleWhileParked = true;
+      return;
+    }
+    if (this.#openSteps.size > 0 || (this.#options.awaitsPostTurnHook === true && !this.#postTurnHookSeen)) {
+      this.#scheduleSettle();
+      return;
+    }
+    this.#finishWithResult(false);
+  }
+
   #scheduleSettle(): void {
     if (this.#settleTimer !== undefined) return;
     this.#settleTimer = setTimeout(() => {
@@ -320,6 +380,7 @@ export class TurnTracker {
 
   #finishWithResult(cancelled: boolean): void {
     if (this.#settled) return;
+    this.#endedOnIdle = !cancelled;
     this.#cleanup();
     this.#resolve(this.#result(cancelled));
     this.#queue.end();

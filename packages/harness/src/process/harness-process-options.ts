@@ -1,4 +1,5 @@
 import type { HarnessLogger } from "../observability/logger.js";
+import type { DriftEntry } from "../protocol/drift.js";
 import type { WireInspector } from "../observability/wire-record.js";
 import type { FindHarnessBinaryOptions } from "./find-harness-binary.js";
 
@@ -34,6 +35,11 @@ export interface HarnessProcessOptions {
    * variable; `false` turns recording off whatever the environment says.
    */
   record?: string | false;
+  /**
+   * Sees every drift observation (unknown field, unknown enum value, unparsable frame) as it
+   * happens, with the harness version, e.g. to count it in metrics. Must not throw.
+   */
+  onDrift?: (entry: DriftEntry, context: { harnessVersion: string }) => void;
   /** Aborts the start (the child is killed). */
   signal?: AbortSignal;
   /** Bound on spawn + handshake (default 60 s). */

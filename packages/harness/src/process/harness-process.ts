@@ -12,7 +12,7 @@ import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js"
 import { Redactor } from "../observability/redactor.js";
 import { WireRecorder } from "../observability/wire-recorder.js";
 import { WireTap } from "../observability/wire-tap.js";
-import { DriftRegistry, type DriftReport } from "../protocol/drift.js";
+import { DriftRegistry, type DriftEntry, type DriftReport } from "../protocol/drift.js";
 import { encodeFrame, FrameReader } from "../protocol/frames.js";
 import { decodeOutputConfig, encodeInputConfig, type InputConfig } from "../protocol/handshake.js";
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from "./child-reaper.js";
@@ -55,6 +55,8 @@ export class HarnessProcess {
   readonly closed: Promise<void>;
   /** Resolves with the exit code and signal once the process has exited. */
   readonly exited: Promise<HarnessProcessExit>;
+  /** The harness's version as far as it can be told from its install, else "unknown" (the wire does not say). */
+  readonly harnessVersion: string;
 
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #harnessToken: string;
@@ -87,6 +89,10 @@ export class HarnessProcess {
     stderrEnded: Promise<void>;
     exited: Promise<HarnessProcessExit>;
     configuredEnvironment: Record<string, string>;
+    harnessVersion: string;
+    onDrift: HarnessProcessOptions["onDrift"];
+    /** The logger object the caller passed (or the process's own), which drift warnings are deduplicated against. */
+    loggerIdentity: object;
   }) {
     this.#child = init.child;
     this.pid = init.child.pid ?? -1;
@@ -101,7 +107,15 @@ export class HarnessProcess {
     this.#stderr = init.stderr;
     this.#stderrEnded = init.stderrEnded;
     this.#configuredEnvironment = init.configuredEnvironment;
-    this.#drift = new DriftRegistry();
+    this.harnessVersion = init.harnessVersion;
+    this.#drift = new DriftRegistry({
+      onRecord: (entry, firstSeen) => {
+        if (firstSeen && firstSightingForLogger(init.loggerIdentity, entry, init.harnessVersion)) {
+          this.#logger.warn("harness protocol drift: the harness sent something this client does not know", { ...entry, harnessVersion: init.harnessVersion });
+        }
+        init.onDrift?.(entry, { harnessVersion: init.harnessVersion });
+      },
+    });
     this.signal = this.#abortController.signal;
     // Every conversation on the process listens for its end; dozens at once are normal, not a leak.
     setMaxListeners(0, this.signal);
@@ -126,12 +140,13 @@ export class HarnessProcess {
     }
     const binaryPath =
       options.binaryPath ?? (await findHarnessBinary({ ...options.discovery, ...(options.signal ? { signal: options.signal } : {}) }));
-    const recordPath = options.record === false ? undefined : options.record || process.env.ANTIGRAVITY_WIRE_RECORD || undefined;
+    const recordPath = recordingFile(options.record === false ? undefined : options.record || process.env.ANTIGRAVITY_WIRE_RECORD || undefined);
     const clientInfo = typescriptClientInfo();
+    const binary = describeHarnessBinary(binaryPath);
     const recorder =
       recordPath === undefined
         ? undefined
-        : new WireRecorder(recordPath, { client: { language: clientInfo.language ?? "typescript", version: clientInfo.version ?? "" }, harness: describeHarnessBinary(binaryPath) }, logger);
+        : new WireRecorder(recordPath, { client: { language: clientInfo.language ?? "typescript", version: clientInfo.version ?? "" }, harness: binary }, logger);
     const wireTap = new WireTap({
       logger,
       redactor,
@@ -236,6 +251,9 @@ export class HarnessProcess {
         stderrEnded,
         exited,
         configuredEnvironment,
+        harnessVersion: binary.version,
+        onDrift: options.onDrift,
+        loggerIdentity: options.logger ?? logger,
       });
     } catch (error) {
       await cleanupFailedStart();
@@ -369,6 +387,34 @@ export class HarnessProcess {
       },
     };
   }
+}
+
+let recordingsStarted = 0;
+
+/** A recording target ending in "/" is a directory: each process records to its own file in it. */
+function recordingFile(target: string | undefined): string | undefined {
+  if (target === undefined || !target.endsWith("/")) return target;
+  recordingsStarted += 1;
+  return join(target, `session-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}-${recordingsStarted}.jsonl`);
+}
+
+/**
+ * Drift kinds already warned about, per logger the caller gave: a pool passes one logger to its
+ * many processes, and each new kind should reach it once, not once per process. Bounded.
+ */
+const warnedDriftKinds = new WeakMap<object, Set<string>>();
+const MAX_WARNED_DRIFT_KINDS = 1_000;
+
+function firstSightingForLogger(logger: object, entry: DriftEntry, harnessVersion: string): boolean {
+  let warned = warnedDriftKinds.get(logger);
+  if (warned === undefined) {
+    warned = new Set();
+    warnedDriftKinds.set(logger, warned);
+  }
+  const key = JSON.stringify([harnessVersion, entry]);
+  if (warned.has(key) || warned.size >= MAX_WARNED_DRIFT_KINDS) return false;
+  warned.add(key);
+  return true;
 }
 
 function writeWithBackpressure(child: ChildProcessWithoutNullStreams, bytes: Uint8Array): Promise<void> {

@@ -36,6 +36,12 @@ export interface DriftReport {
  */
 export class DriftRegistry {
   readonly #counts = new Map<string, DriftCount>();
+  readonly #onRecord: ((entry: DriftEntry, firstSeen: boolean) => void) | undefined;
+
+  /** `onRecord` sees every observation as it is recorded, and whether its kind is new to this registry; it must not throw. */
+  constructor(options: { onRecord?: (entry: DriftEntry, firstSeen: boolean) => void } = {}) {
+    this.#onRecord = options.onRecord;
+  }
 
   record(entry: DriftEntry): void {
     const value = entry.kind === "enum-value" ? entry.value : entry.kind === "unknown-field" ? entry.key : entry.reason;
@@ -45,6 +51,13 @@ export class DriftRegistry {
       this.#counts.set(key, { kind: entry.kind, path: entry.path, value, count: 1 });
     } else {
       existing.count += 1;
+    }
+    if (this.#onRecord !== undefined) {
+      try {
+        this.#onRecord(entry, existing === undefined);
+      } catch {
+        // An observer's failure must not break parsing.
+      }
     }
   }
 

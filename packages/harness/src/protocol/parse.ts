@@ -13,6 +13,7 @@ import {
 } from "./messages.js";
 import { ProtocolError, type ProtocolIssue } from "./protocol-error.js";
 import { normalizeWireValue } from "./schema-walk.js";
+import { plainTextStepEvent } from "./text-step-fast-path.js";
 
 export interface ParseOptions {
   /** Receives every unknown field and unknown enum value of a message that parsed. */
@@ -28,7 +29,8 @@ export interface ParseOptions {
  * if (outputEventKind(event) === "stepUpdate") render(event.stepUpdate);
  */
 export function parseOutputEvent(input: unknown, options: ParseOptions = {}): OutputEvent {
-  return parseMessage(OutputEventSchema, "OutputEvent", input, options);
+  const value = typeof input === "string" ? parseJson(input, "OutputEvent") : input;
+  return plainTextStepEvent(value) ?? parseMessage(OutputEventSchema, "OutputEvent", value, options);
 }
 
 /**

@@ -17,9 +17,19 @@ export function textProgress(seen: string, cumulative: string | undefined, wireD
     return { cumulative: seen + wireDelta, delta: wireDelta };
   }
   if (cumulative === seen) return { cumulative, delta: "" };
-  if (cumulative.startsWith(seen)) {
+  if (extendsText(cumulative, seen)) {
     // When the wire delta is consistent (seen + delta === cumulative) this is exactly that delta.
     return { cumulative, delta: cumulative.slice(seen.length) };
   }
   return { cumulative, delta: cumulative };
+}
+
+/**
+ * Whether `text` begins with `prefix`. `String.prototype.startsWith` compares character by
+ * character, which on a reply that every frame repeats (thousands of characters, thousands of
+ * frames) dominated a turn's CPU; a slice of a flat string is a view, not a copy, and `===` on two
+ * strings compares their memory at once.
+ */
+function extendsText(text: string, prefix: string): boolean {
+  return text.length >= prefix.length && text.slice(0, prefix.length) === prefix;
 }

@@ -25,4 +25,24 @@ describe("protocol drift", () => {
     // A frame that is not JSON is dropped, logged, and counted: the report names it too.
     expect(report.invalidMessages).toEqual([{ kind: "invalid-message", path: "OutputEvent", value: "not JSON", count: 1 }]);
   });
+
+  it("reports each observation with the harness version, and warns once per new kind", async () => {
+    const warnings: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const observed: { entry: unknown; harnessVersion: string }[] = [];
+    const harness = await fixture.start({
+      logger: { warn: (message, fields) => warnings.push({ message, fields }) },
+      onDrift: (entry, { harnessVersion }) => observed.push({ entry, harnessVersion }),
+    });
+    const conversation = await harness.openConversation({ model: FAULTS_MODEL, workspaces: ["/tmp"] });
+    await conversation.send("unknown-field").result;
+    await conversation.send("unknown-field").result;
+    expect(harness.harnessVersion).toContain("harness-emulator");
+    expect(observed.length).toBeGreaterThanOrEqual(2);
+    expect(observed.every((item) => item.harnessVersion === harness.harnessVersion)).toBe(true);
+    const driftWarnings = warnings.filter((warning) => warning.message.startsWith("harness protocol drift: the harness sent something"));
+    const futureFieldWarnings = driftWarnings.filter((warning) => warning.fields?.["key"] === "futureField");
+    // Observed twice, warned once.
+    expect(observed.filter((item) => JSON.stringify(item.entry).includes("futureField")).length).toBeGreaterThanOrEqual(2);
+    expect(futureFieldWarnings).toHaveLength(1);
+  });
 });

@@ -89,19 +89,21 @@ describe("faults and long waits", () => {
     const conversation = await harness.openConversation({ model: FLOWS_MODEL, workspaces: ["/tmp"], triggers: [{ message: "tick", intervalMs: 40 }] });
     const first = conversation.send("plain first");
     await first.result;
+    // Turns end on their idle, so a quick trigger turn may be followed by the next interval's: only the first is watched.
     const triggered: Turn[] = [];
-    const unsubscribe = conversation.onTriggerTurn((turn) => triggered.push(turn));
+    const unsubscribe = conversation.onTriggerTurn((turn) => {
+      triggered.push(turn);
+      unsubscribe();
+    });
     while (triggered.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await triggered[0]?.result;
-    unsubscribe();
-    const countAfterFirst = triggered.length;
     // While a slow user turn runs, many intervals pass; afterwards at most one trigger is waiting.
     const seen: Turn[] = [];
     conversation.onTriggerTurn((turn) => seen.push(turn));
     const slow = conversation.send("slow please");
     await slow.result;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(countAfterFirst).toBe(1);
+    // What the slow turn's end delivers at once: the next interval's own trigger is not the point here.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(seen.length).toBeLessThanOrEqual(1);
     if (seen[0] !== undefined) expect((await seen[0].result).text).toBe("trigger ack: tick");
   });

@@ -81,6 +81,15 @@ describe("wire recording and replay", () => {
     expect(String(failure)).toContain('expected "Tells the weather."');
   });
 
+  it("records into a directory, one file per process, when the target ends in /", async () => {
+    const harness = await fixture.start({ record: `${directory}/sessions/` });
+    await harness.close();
+    const { readdir } = await import("node:fs/promises");
+    const files = await readdir(join(directory, "sessions"));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^session-.*\.jsonl$/);
+  });
+
   it("refuses to start on a recording that does not parse", async () => {
     const path = join(directory, "broken.jsonl");
     await writeFile(path, '{"type":"frame"}\n');

@@ -1,0 +1,101 @@
+// One server process of benchmark 5 (bench/turn-cost.mjs): an `AntigravityAgent` behind the Express
+// binding, and a bare relay on its own emulator, both in this process so the parent (a raw SSE
+// client) measures the server from outside. The packages come from `--root` (default this checkout),
+// so the same script measures a baseline build beside the current one. Driven over IPC: the parent
+// asks for CPU time, a CPU profile or an allocation sample around the turns it times.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { Session } from "node:inspector/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startBareRelay } from "./bare-relay.mjs";
+import { benchModel, emulatorEnv, importStack, repoRoot } from "./common.mjs";
+
+const rootIndex = process.argv.indexOf("--root");
+const root = rootIndex >= 0 ? process.argv[rootIndex + 1] : repoRoot;
+const prewarm = process.argv.includes("--prewarm");
+const { AntigravityAgent, createAntigravityApp } = await importStack(root);
+
+const saveDir = mkdtempSync(join(tmpdir(), "bench-cost-"));
+const agent = new AntigravityAgent({
+  harness: "emulator",
+  model: benchModel,
+  saveDir,
+  env: emulatorEnv,
+  turnTimeoutMs: 120_000,
+  pool: { healthCheckIntervalMs: 0 },
+  sessions: { maxSessions: 2_000 },
+  ...(prewarm ? { prewarm: { spares: 2 } } : {}),
+});
+const server = createServer(createAntigravityApp({ bench: agent }));
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const relay = await startBareRelay({ model: benchModel });
+const inspector = new Session();
+inspector.connect();
+
+/** The ten functions with the most self time, from a V8 CPU profile, as shares of all samples. */
+function topSelfTime(profile, count = 10) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const hits = new Map();
+  for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+  const totals = new Map();
+  for (const [id, samples] of hits) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const file = url.replace(/^file:\/\//, "").replace(repoRoot, "").replace(root, "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "");
+    const key = `${functionName || "(anonymous)"} ${file === "" ? "" : `${file}:${lineNumber + 1}`}`.trim();
+    totals.set(key, (totals.get(key) ?? 0) + samples);
+  }
+  const all = profile.samples.length;
+  return [...totals].sort((left, right) => right[1] - left[1]).slice(0, count).map(([name, samples]) => ({ name, share: samples / all }));
+}
+
+/** Bytes allocated while sampling (collected objects included), and the functions that allocated most. */
+function allocations(profile) {
+  let bytes = 0;
+  const bySite = new Map();
+  const walk = (node) => {
+    bytes += node.selfSize;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const site = `${functionName || "(anonymous)"} ${url.replace(/^file:\/\//, "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "")}:${lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const sites = [...bySite].sort((left, right) => right[1] - left[1]).slice(0, 10).map(([name, siteBytes]) => ({ name, share: siteBytes / bytes }));
+  return { bytes, sites };
+}
+
+const operations = {
+  cpu: () => process.cpuUsage(),
+  rss: () => process.memoryUsage().rss,
+  "profile-start": async () => {
+    await inspector.post("Profiler.enable");
+    await inspector.post("Profiler.setSamplingInterval", { interval: 200 });
+    await inspector.post("Profiler.start");
+  },
+  "profile-stop": async () => topSelfTime((await inspector.post("Profiler.stop")).profile),
+  "alloc-start": async () => {
+    await inspector.post("HeapProfiler.enable");
+    await inspector.post("HeapProfiler.startSampling", { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  },
+  "alloc-stop": async () => allocations((await inspector.post("HeapProfiler.stopSampling")).profile),
+  close: async () => {
+    inspector.disconnect();
+    await relay.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await agent.close();
+    rmSync(saveDir, { recursive: true, force: true });
+  },
+};
+
+process.on("message", async ({ id, op }) => {
+  try {
+    const value = await operations[op]();
+    process.send({ id, value });
+    if (op === "close") process.disconnect();
+  } catch (error) {
+    process.send({ id, error: String(error?.stack ?? error) });
+  }
+});
+process.send({ ready: true, adapterUrl: `http://127.0.0.1:${server.address().port}/bench`, relayUrl: relay.url });

@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+// Benchmark 5, what a turn costs the server: each stack (this checkout, and a baseline build when
+// BENCH_BASELINE_ROOT names one) runs in its own process (bench/lib/stack-server.mjs) beside a bare
+// relay, and this process drives them with a raw SSE client, rounds alternating between stacks and
+// the relay so they share the machine's noise. Figures: warm echo turn against the relay, first turn
+// of a new thread, 100 new threads at once, CPU per turn and per 1 000 events, bytes allocated per
+// event, a CPU profile of a 10 000-delta burst, and the idle RSS of apps/server.
+import { fork, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readRelayTurn } from "./lib/bare-relay.mjs";
+import { limitRuntime, median, percentile, report, repoRoot, rssMiB, sleep } from "./lib/common.mjs";
+
+limitRuntime(1_500_000, "turn-cost");
+const echoRounds = Number(process.env.BENCH_ECHO_ROUNDS ?? 30);
+const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 10);
+const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
+const crowd = Number(process.env.BENCH_NEW_THREAD_CROWD ?? 100);
+const baselineRoot = process.env.BENCH_BASELINE_ROOT;
+const here = new URL(".", import.meta.url).pathname;
+
+/** Starts a stack-server process and returns an IPC client for it. */
+async function startStack(name, root, { prewarm }) {
+  const args = ["--root", root, ...(prewarm ? ["--prewarm"] : [])];
+  const child = fork(join(here, "lib", "stack-server.mjs"), args, { stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [] });
+  const pending = new Map();
+  let nextId = 0;
+  const ready = new Promise((resolve, reject) => {
+    child.on("message", (message) => {
+      if (message.ready) return resolve(message);
+      const waiter = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.error === undefined) waiter?.resolve(message.value);
+      else waiter?.reject(new Error(message.error));
+    });
+    child.once("exit", (code) => reject(new Error(`stack ${name} exited with ${code}`)));
+  });
+  const { adapterUrl, relayUrl } = await ready;
+  const call = (op) =>
+    new Promise((resolve, reject) => {
+      const id = (nextId += 1);
+      pending.set(id, { resolve, reject });
+      child.send({ id, op });
+    });
+  return { name, adapterUrl, relayUrl, pid: child.pid, call, close: () => call("close") };
+}
+
+/**
+ * A raw SSE client for the adapter: posts a RunAgentInput, notes when the first text delta and the
+ * end of the stream arrive, and counts the events. Nothing is parsed beyond finding event bounds.
+ */
+async function adapterTurn(url, thread, text) {
+  thread.messages.push({ id: randomUUID(), role: "user", content: text });
+  const body = JSON.stringify({ threadId: thread.id, runId: randomUUID(), messages: thread.messages, tools: [], context: [], state: {}, forwardedProps: {} });
+  const started = performance.now();
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body });
+  let firstText;
+  let firstEvent;
+  let events = 0;
+  let sawError = false;
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) {
+    const at = performance.now();
+    const text = decoder.decode(chunk, { stream: true });
+    firstEvent ??= at;
+    if (firstText === undefined && text.includes('"TEXT_MESSAGE_CONTENT"')) firstText = at;
+    if (text.includes('"RUN_ERROR"')) sawError = true;
+    for (let index = text.indexOf("data:"); index >= 0; index = text.indexOf("data:", index + 5)) events += 1;
+  }
+  if (response.status !== 200 || sawError) throw new Error(`adapter turn failed: HTTP ${response.status}`);
+  const ended = performance.now();
+  return { wallMs: ended - started, firstTextMs: (firstText ?? ended) - started, firstEventMs: (firstEvent ?? ended) - started, events };
+}
+
+async function relayTurn(url, text) {
+  const turn = await readRelayTurn(url, text);
+  const firstText = turn.events.find((event) => event.data.includes('"textDelta"'))?.at ?? turn.ended;
+  return { wallMs: turn.ended - turn.started, firstTextMs: firstText - turn.started, events: turn.events.length };
+}
+
+const cpuMs = (before, after) => (after.user - before.user + after.system - before.system) / 1000;
+const newThread = () => ({ id: randomUUID(), messages: [] });
+
+const stacks = [];
+if (baselineRoot !== undefined) stacks.push(await startStack("baseline", baselineRoot, { prewarm: false }));
+stacks.push(await startStack("current", repoRoot, { prewarm: process.env.BENCH_PREWARM !== "0" }));
+
+const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], newThread: [], newThreadFirstText: [], burst: [], relayBurst: [], burstCpuPer1000: [] }]));
+const warmThreads = new Map(stacks.map((stack) => [stack.name, newThread()]));
+
+// Warm up: the conversation of the warm thread, the relay's, and the JIT of both paths.
+for (const stack of stacks) {
+  for (let round = 0; round < 5; round += 1) {
+    await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
+    await relayTurn(stack.relayUrl, "hello");
+  }
+  await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
+}
+
+// Warm echo turns, alternating stacks and relays.
+for (let round = 0; round < echoRounds; round += 1) {
+  for (const stack of stacks) {
+    const before = await stack.call("cpu");
+    const turn = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
+    const after = await stack.call("cpu");
+    results[stack.name].echo.push(turn.wallMs);
+    results[stack.name].echoFirstText.push(turn.firstTextMs);
+    results[stack.name].echoCpu.push(cpuMs(before, after));
+    results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs);
+  }
+}
+
+// First turn of a new thread (one at a time, with a pause so pre-warmed spares are refilled).
+for (let round = 0; round < newThreadRounds; round += 1) {
+  for (const stack of stacks) {
+    await sleep(400);
+    const turn = await adapterTurn(stack.adapterUrl, newThread(), "hello");
+    results[stack.name].newThread.push(turn.wallMs);
+    results[stack.name].newThreadFirstText.push(turn.firstTextMs);
+  }
+}
+
+// 10 000-delta bursts: wall time against the relay, and CPU per 1 000 events.
+for (let round = 0; round < burstRounds; round += 1) {
+  for (const stack of stacks) {
+    const before = await stack.call("cpu");
+    const turn = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
+    const after = await stack.call("cpu");
+    results[stack.name].burst.push(turn.wallMs);
+    results[stack.name].burstCpuPer1000.push((cpuMs(before, after) / turn.events) * 1000);
+    results[stack.name].burstEvents = turn.events;
+    results[stack.name].relayBurst.push((await relayTurn(stack.relayUrl, "stream")).wallMs);
+  }
+}
+
+// One burst under the allocation sampler, one under the CPU profiler (not timed).
+for (const stack of stacks) {
+  await stack.call("alloc-start");
+  const allocated = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
+  const burstAllocations = await stack.call("alloc-stop");
+  results[stack.name].bytesPerEvent = burstAllocations.bytes / allocated.events;
+  results[stack.name].burstAllocationSites = burstAllocations.sites;
+  await stack.call("alloc-start");
+  const echo = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
+  results[stack.name].echoBytesPerEvent = (await stack.call("alloc-stop")).bytes / echo.events;
+  await stack.call("profile-start");
+  await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
+  results[stack.name].burstProfile = await stack.call("profile-stop");
+}
+
+// A crowd of new threads at once, one stack at a time.
+for (const stack of stacks) {
+  await sleep(1_000);
+  const started = performance.now();
+  const turns = await Promise.allSettled(Array.from({ length: crowd }, () => adapterTurn(stack.adapterUrl, newThread(), "hello")));
+  const done = turns.filter((turn) => turn.status === "fulfilled").map((turn) => turn.value);
+  results[stack.name].crowd = {
+    threads: crowd,
+    ok: done.length,
+    wallMs: performance.now() - started,
+    firstTextP50Ms: percentile(done.map((turn) => turn.firstTextMs), 0.5),
+    firstTextP99Ms: percentile(done.map((turn) => turn.firstTextMs), 0.99),
+    firstEventP99Ms: percentile(done.map((turn) => turn.firstEventMs), 0.99),
+  };
+}
+
+for (const stack of stacks) await stack.close();
+
+/** Idle RSS of apps/server (8 agents, emulator): after start, and after one echo turn on each agent. */
+async function serverRss(root) {
+  const mainPath = join(root, "apps", "server", "dist", "main.js");
+  if (!existsSync(mainPath)) return undefined;
+  const child = spawn(process.execPath, [mainPath], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ANTIGRAVITY_DEMO_HARNESS: "emulator", LOG_LEVEL: "info", DEMO_TASK_STEP_MS: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (match !== null) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`apps/server exited with ${code}: ${output.slice(-500)}`)));
+  });
+  await sleep(3_000);
+  const idleMiB = rssMiB(child.pid);
+  const features = ["agentic_chat", "backend_tool_rendering", "human_in_the_loop", "tool_based_generative_ui", "shared_state", "agentic_generative_ui", "tool_approval", "questions"];
+  for (const feature of features) {
+    const thread = newThread();
+    thread.messages.push({ id: randomUUID(), role: "user", content: "hello" });
+    const response = await fetch(`${url}/${feature}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ threadId: thread.id, runId: randomUUID(), messages: thread.messages, tools: [], context: [], state: {}, forwardedProps: {} }),
+    });
+    await response.text();
+  }
+  await sleep(2_000);
+  const afterTurnsMiB = rssMiB(child.pid);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+  return { idleMiB, afterTurnsMiB };
+}
+
+const rss = {};
+if (baselineRoot !== undefined) rss.baseline = await serverRss(baselineRoot);
+rss.current = await serverRss(repoRoot);
+
+const summary = {};
+for (const [name, data] of Object.entries(results)) {
+  summary[name] = {
+    echoMs: median(data.echo),
+    echoFirstTextP50Ms: median(data.echoFirstText),
+    echoFirstTextP99Ms: percentile(data.echoFirstText, 0.99),
+    relayEchoMs: median(data.relayEcho),
+    echoCpuMs: median(data.echoCpu),
+    newThreadMs: median(data.newThread),
+    newThreadFirstTextMs: median(data.newThreadFirstText),
+    burstMs: median(data.burst),
+    relayBurstMs: median(data.relayBurst),
+    burstEvents: data.burstEvents,
+    burstCpuPer1000Ms: median(data.burstCpuPer1000),
+    bytesPerEvent: data.bytesPerEvent,
+    burstAllocationSites: data.burstAllocationSites,
+    echoBytesPerEvent: data.echoBytesPerEvent,
+    burstProfile: data.burstProfile,
+    crowd: data.crowd,
+    rss: rss[name],
+  };
+}
+report({ echoRounds, newThreadRounds, burstRounds, crowd, baseline: baselineRoot !== undefined, stacks: summary });

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// The cluster's figures for BENCHMARKS.md (section 5), run by benchmarks/bench/run-benchmarks.mjs:
+// throughput through HAProxy with 1 and 3 replicas, failover time after kill -9 of a replica (kill →
+// the next successful turn of each of its threads), and Redis commands per run. Prints one
+// `RESULT {json}` line. Real redis-server and haproxy; replicas on the emulator.
+import { spawnSync } from "node:child_process";
+import { HttpAgent } from "@ag-ui/client";
+import { startCluster } from "../dist/index.js";
+
+const threadsPerLevel = Number(process.env.BENCH_CLUSTER_THREADS ?? 24);
+const turnsPerThread = Number(process.env.BENCH_CLUSTER_TURNS ?? 3);
+const concurrency = Number(process.env.BENCH_CLUSTER_CONCURRENCY ?? 12);
+const replicaTtlMs = 3_000;
+const replicaEnv = { ANTIGRAVITY_DEMO_HARNESS: "emulator", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "0", REPLICA_TTL_MS: String(replicaTtlMs), LOG_LEVEL: "info" };
+
+const percentile = (values, p) => {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** One turn through the proxy; resolves with the replica that served it, or throws. */
+async function turn(url, agent, text) {
+  let replica = null;
+  agent.fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    replica = response.headers.get("x-ag-ui-antigravity-replica");
+    return response;
+  };
+  agent.addMessage({ id: `${agent.threadId}-${agent.messages.length}`, role: "user", content: text });
+  let failure;
+  await agent.runAgent({}, { onRunErrorEvent: ({ event }) => void (failure = event.code ?? "RUN_ERROR") });
+  if (failure !== undefined) throw new Error(failure);
+  return replica;
+}
+
+const newAgent = (url, threadId) => new HttpAgent({ url, threadId });
+
+async function inParallel(items, width, work) {
+  const queue = [...items];
+  const results = [];
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) results.push(await work(item));
+    }),
+  );
+  return results;
+}
+
+function redisCommands(redisUrl) {
+  const port = new URL(redisUrl).port;
+  const info = spawnSync("redis-cli", ["-p", port, "INFO", "stats"], { encoding: "utf8" }).stdout;
+  return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? Number.NaN);
+}
+
+async function throughput(replicas) {
+  const cluster = await startCluster({ replicas, port: 0, replicaEnv });
+  try {
+    const url = `${cluster.url}/agentic_chat`;
+    const agents = Array.from({ length: threadsPerLevel }, (_, index) => newAgent(url, `bench-${replicas}-${index}`));
+    // Warm-up: each thread's first turn (cold sessions, harness spawns) is not counted.
+    await inParallel(agents, concurrency, (agent) => turn(url, agent, "Good morning, this is the first turn."));
+    const begin = performance.now();
+    const jobs = agents.flatMap((agent) => Array.from({ length: turnsPerThread }, (_, index) => ({ agent, index })));
+    // One turn per thread at a time: a thread's turns are sequential, threads run side by side.
+    const byThread = new Map(agents.map((agent) => [agent, jobs.filter((job) => job.agent === agent)]));
+    await inParallel([...byThread.values()], concurrency, async (threadJobs) => {
+      for (const job of threadJobs) await turn(url, job.agent, `Follow-up number ${job.index}.`);
+    });
+    const seconds = (performance.now() - begin) / 1000;
+    return { replicas, turns: jobs.length, seconds, turnsPerSecond: jobs.length / seconds };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function failoverAndRoundTrips() {
+  const cluster = await startCluster({ replicas: 3, port: 0, replicaEnv });
+  try {
+    const url = `${cluster.url}/agentic_chat`;
+    // Redis round trips: commands during runs minus the heartbeats of the same span.
+    const quietStart = redisCommands(cluster.redisUrl);
+    const quietBegin = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const heartbeatsPerMs = (redisCommands(cluster.redisUrl) - quietStart) / (performance.now() - quietBegin);
+    const agents = Array.from({ length: threadsPerLevel }, (_, index) => newAgent(url, `failover-${index}`));
+    const measure = async (label, work) => {
+      const before = redisCommands(cluster.redisUrl);
+      const begin = performance.now();
+      await work();
+      const commands = redisCommands(cluster.redisUrl) - before - heartbeatsPerMs * (performance.now() - begin);
+      return { label, perRun: commands / agents.length };
+    };
+    const home = new Map();
+    const firstTurns = await measure("first run of a thread", () => inParallel(agents, concurrency, async (agent) => home.set(agent, await turn(url, agent, "My name is Ada."))));
+    const laterTurns = await measure("later run of a thread", () => inParallel(agents, concurrency, (agent) => turn(url, agent, "And I like tea.")));
+
+    const victim = cluster.replicas.find((replica) => [...home.values()].includes(replica.id));
+    const moved = agents.filter((agent) => home.get(agent) === victim.id);
+    const killedAt = performance.now();
+    process.kill(victim.pid, "SIGKILL");
+    const attempts = [];
+    const times = await Promise.all(
+      moved.map(async (agent) => {
+        let tries = 0;
+        for (;;) {
+          tries += 1;
+          try {
+            const clone = agent.clone();
+            await turn(url, clone, "Please recap.");
+            attempts.push(tries);
+            return performance.now() - killedAt;
+          } catch {
+            if (performance.now() - killedAt > 60_000) return Number.NaN;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      }),
+    );
+    return {
+      roundTrips: [firstTurns, laterTurns],
+      failover: { threads: moved.length, p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), maxAttempts: Math.max(...attempts), replicaTtlMs },
+    };
+  } finally {
+    await cluster.stop();
+  }
+}
+
+const one = await throughput(1);
+const three = await throughput(3);
+const { roundTrips, failover } = await failoverAndRoundTrips();
+console.log(`RESULT ${JSON.stringify({ throughput: [one, three], threadsPerLevel, turnsPerThread, concurrency, roundTrips, failover })}`);
