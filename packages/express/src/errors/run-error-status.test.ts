@@ -35,6 +35,12 @@ describe("httpStatusForRunErrorCode", () => {
       SESSION_LIMIT: 503,
       THREAD_STORE_UNAVAILABLE: 503,
       THREAD_ELSEWHERE: 409,
+      HARNESS_NOT_FOUND: 503,
+      SPAWN_FAILED: 503,
+      SPAWN_BACKOFF: 503,
+      HANDSHAKE_FAILED: 503,
+      POOL_CLOSED: 503,
+      AGENT_CLOSED: 503,
     });
     expect(Object.isFrozen(DEFAULT_RUN_ERROR_STATUSES)).toBe(true);
   });

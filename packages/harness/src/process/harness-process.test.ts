@@ -5,6 +5,7 @@ import { expectNoLeaks, takeLeakBaseline, type LeakBaseline } from "../../test/s
 import { HarnessError } from "../errors/harness-error.js";
 import { decodeInputConfig } from "../protocol/handshake.js";
 import { HarnessProcess } from "./harness-process.js";
+import { HARNESS_PACKAGE_VERSION } from "./package-version.js";
 
 const scriptedHarness = fileURLToPath(new URL("../../test/fixtures/scripted-harness.mjs", import.meta.url));
 let baseline: LeakBaseline;
@@ -41,7 +42,7 @@ describe("HarnessProcess", () => {
     expect(harness.port).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const input = decodeInputConfig(Buffer.from(stderrLine(harness, "INPUT "), "hex"));
-    expect(input.clientInfo).toMatchObject({ language: "typescript", version: "0.1.0", languageVersion: process.versions.node, os: process.platform });
+    expect(input.clientInfo).toMatchObject({ language: "typescript", version: HARNESS_PACKAGE_VERSION, languageVersion: process.versions.node, os: process.platform });
     expect(input.env).toEqual({ SCRIPTED_HARNESS_MODE: "normal", ONLY_MINE: "1" });
     expect(input.storageDirectory).toBe(harness.storageDirectory);
     const environment = JSON.parse(stderrLine(harness, "ENV ")) as string[];
