@@ -36,10 +36,28 @@ export default tseslint.config(
   {
     // Packages that accept zod ^3.25 || ^4 (one copy beside @ag-ui/client's zod 3) use the API both
     // serve at "zod/v4"; bare "zod" is v3 in the former.
-    files: ["packages/{harness,harness-emulator,agent,express,hitl,pool,translator}/src/**/*.ts"],
+    files: ["packages/{harness,harness-emulator,agent,express,hitl,mcp-server,pool,translator}/src/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": ["error", { paths: [{ name: "zod", message: 'Import from "zod/v4": it is the same API under zod ^3.25 and ^4.' }] }],
+    },
+  },
+  {
+    // The agent's declarations name every AG-UI type through @ag-ui/client, so the one client copy a
+    // CopilotKit app has serves both, even where CopilotKit's dependencies bring a second @ag-ui/core.
+    // (This block replaces the zod rule above for these files, so it repeats it.)
+    files: ["packages/agent/src/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "zod", message: 'Import from "zod/v4": it is the same API under zod ^3.25 and ^4.' },
+            { name: "@ag-ui/core", message: 'Import from "@ag-ui/client": it re-exports @ag-ui/core, and types from it match the app\'s client.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -9,8 +9,8 @@
 //  4. Pastes the README's quick example verbatim into an empty project with only the two public
 //     packages + express installed, runs it with no key, then with harness "discover" and no harness
 //     on the machine, which must answer 503 with the reason and say why once in the log.
-// Prints `compat: N passed, N failed` (scripts/run-tests.mjs would add it to the suite's total). Run it
-// with `pnpm compat`; it is not yet a step of `pnpm test` (see issue 14's report).
+// Prints `compat: N passed, N failed`, which scripts/run-tests.mjs adds to the suite's total: it is a
+// step of `pnpm test` (so of CI), and runs alone with `pnpm compat`.
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,9 +20,16 @@ import { packPublishedPackages, repositoryRoot } from "./lib/pack-packages.mjs";
 
 const workDir = mkdtempSync(join(tmpdir(), "agui-antigravity-compat-"));
 const tsc = join(repositoryRoot, "node_modules", ".bin", "tsc");
-const npmInstall = ["install", "--no-audit", "--no-fund", "--loglevel=error"];
+// --prefer-offline with a cache kept in the repository's ignored .tmp/: a second run installs from disk.
+const npmInstall = ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"];
 // CI has no business phoning home: CopilotKit's telemetry and install-time analytics stay off.
-const quietEnv = { ...process.env, COPILOTKIT_TELEMETRY_DISABLED: "true", DO_NOT_TRACK: "1", SCARF_ANALYTICS: "false" };
+const quietEnv = {
+  ...process.env,
+  npm_config_cache: join(repositoryRoot, ".tmp", "npm-cache"),
+  COPILOTKIT_TELEMETRY_DISABLED: "true",
+  DO_NOT_TRACK: "1",
+  SCARF_ANALYTICS: "false",
+};
 let passed = 0;
 let failed = 0;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The whole test suite: build, typecheck and lint every package, smoke-test the packed tarballs,
-// run every package's tests, then print one `N passed, N failed` line summed over all of them so a
-// run that executed no test is visible to CI.
+// run every package's tests and the CopilotKit compatibility job, then print one `N passed, N failed`
+// line summed over all of them so a run that executed no test is visible to CI.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +22,9 @@ const steps = [
   ["node", ["scripts/smoke-packed.mjs"]],
   // --continue: one failing package must not hide the results of the others.
   ["pnpm", ["exec", "turbo", "run", "test", "--concurrency=1", "--continue"]],
+  // The packed tarballs installed with plain npm next to CopilotKit from the registry, driven through
+  // @copilotkit/core (scripts/compat-copilotkit.mjs).
+  ["node", ["scripts/compat-copilotkit.mjs"]],
 ];
 
 /** Runs a step with its output streamed through, and returns its exit code and what it printed. */

@@ -1,11 +1,9 @@
 import { defineConfig } from "tsup";
+import { publishedBuildOptions } from "../../tsup.shared.mjs";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/bin.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  splitting: false,
-});
+// Two builds side by side, so neither cleans (the package's build script empties dist first).
+export default defineConfig([
+  { ...publishedBuildOptions, entry: ["src/index.ts"], clean: false },
+  // The executable is run by path, never imported: one ESM file is the whole bin.
+  { ...publishedBuildOptions, entry: ["src/bin.ts"], format: ["esm"], dts: false, clean: false },
+]);

@@ -74,6 +74,11 @@ function expect(condition, message) {
 const textOf = (message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? ""));
 const lastAssistantText = (agent) => textOf([...agent.messages].reverse().find((message) => message.role === "assistant") ?? {});
 
+// CopilotKitCore only talks to its runtime (`/info`, then the agent routes) on a page: it returns early
+// while `typeof window === "undefined"` (server rendering). Node 20 has fetch, EventTarget and
+// CustomEvent, so a `window` global is all the page it needs; it reads nothing else from it.
+globalThis.window ??= globalThis;
+
 const toolCalls = [];
 const core = new CopilotKitCore({
   runtimeUrl,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { EventType, type AgentCapabilities, type AGUIEvent, type RunAgentInput, type Tool } from "@ag-ui/core";
+import { EventType, type AgentCapabilities, type AGUIEvent, type RunAgentInput, type Tool } from "@ag-ui/client";
 import type { ConversationConfig, ToolCallContext } from "@ag-ui-antigravity/harness";
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { HarnessPool } from "@ag-ui-antigravity/pool";

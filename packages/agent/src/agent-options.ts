@@ -1,4 +1,4 @@
-import type { AgentCapabilities } from "@ag-ui/core";
+import type { AgentCapabilities } from "@ag-ui/client";
 import type { ConversationConfig, ConversationHooks, CustomTool, ToolCallContext } from "@ag-ui-antigravity/harness";
 import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { z } from "zod/v4";

@@ -1,5 +1,4 @@
-import { AbstractAgent } from "@ag-ui/client";
-import type { AgentCapabilities, BaseEvent, RunAgentInput } from "@ag-ui/core";
+import { AbstractAgent, type AgentCapabilities, type BaseEvent, type RunAgentInput } from "@ag-ui/client";
 import { Observable } from "rxjs";
 import { AgentCore, type AgentStats } from "./agent-core.js";
 import type { AntigravityAgentOptions } from "./agent-options.js";

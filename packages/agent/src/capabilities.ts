@@ -1,4 +1,4 @@
-import type { AgentCapabilities } from "@ag-ui/core";
+import type { AgentCapabilities } from "@ag-ui/client";
 import type { AntigravityAgentOptions } from "./agent-options.js";
 
 /**

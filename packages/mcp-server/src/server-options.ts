@@ -1,5 +1,5 @@
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@ag-ui-antigravity/harness";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** How calls of write-capable builtins (`create_file`, `edit_file`, `run_command`) are decided. */
 export type ApprovalPolicy = "ask" | "allow" | "deny";

@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import type { Message } from "@ag-ui/client";
 import { AgentError } from "../errors/agent-error.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Message, UserMessage } from "@ag-ui/core";
+import type { Message, UserMessage } from "@ag-ui/client";
 import { boundedMessageId, type ForwardedMessage, textDigest } from "./message-fingerprint.js";
 import { contentText } from "./prompt-parts.js";
 

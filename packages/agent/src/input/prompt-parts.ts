@@ -1,4 +1,4 @@
-import type { Message, UserMessage } from "@ag-ui/core";
+import type { Message, UserMessage } from "@ag-ui/client";
 import { AgentError } from "../errors/agent-error.js";
 
 /** One piece of a prompt for the harness: text, or inline media the model can see. */

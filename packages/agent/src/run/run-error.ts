@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { EventType, type RunErrorEvent } from "@ag-ui/core";
+import { EventType, type RunErrorEvent } from "@ag-ui/client";
 import { HarnessError } from "@ag-ui-antigravity/harness";
 import { HitlError } from "@ag-ui-antigravity/hitl";
 import { PoolError } from "@ag-ui-antigravity/pool";

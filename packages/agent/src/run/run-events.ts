@@ -1,4 +1,4 @@
-import { EventType, type AGUIEvent, type RunFinishedEvent, type RunStartedEvent, type TokenUsage } from "@ag-ui/core";
+import { EventType, type AGUIEvent, type RunFinishedEvent, type RunStartedEvent, type TokenUsage } from "@ag-ui/client";
 import type { TokenUsage as HarnessTokenUsage } from "@ag-ui-antigravity/harness";
 import type { CumulativeUsage } from "@ag-ui-antigravity/translator";
 

@@ -1,4 +1,4 @@
-import type { Message, RunAgentInput, UserMessage } from "@ag-ui/core";
+import type { Message, RunAgentInput, UserMessage } from "@ag-ui/client";
 import type { UserInputPart } from "@ag-ui-antigravity/harness";
 import { AgentError } from "../errors/agent-error.js";
 import { checkHistory } from "../input/history-limits.js";

@@ -1,4 +1,4 @@
-import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
+import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/client";
 import { HarnessError, type NormalizedStep } from "@ag-ui-antigravity/harness";
 import type { RunItem } from "@ag-ui-antigravity/hitl";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";

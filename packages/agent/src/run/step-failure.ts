@@ -1,4 +1,4 @@
-import { EventType, type RunErrorEvent } from "@ag-ui/core";
+import { EventType, type RunErrorEvent } from "@ag-ui/client";
 import type { NormalizedStep } from "@ag-ui-antigravity/harness";
 
 /**

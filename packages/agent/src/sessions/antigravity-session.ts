@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import type { RunAgentInput, Tool } from "@ag-ui/core";
+import type { RunAgentInput, Tool } from "@ag-ui/client";
 import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } from "@ag-ui-antigravity/harness";
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
 import type { HarnessPool, PoolLease } from "@ag-ui-antigravity/pool";

@@ -1,4 +1,4 @@
-import type { Tool } from "@ag-ui/core";
+import type { Tool } from "@ag-ui/client";
 import type { AntigravitySession } from "./antigravity-session.js";
 
 export interface SpareSessionsOptions {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Tool } from "@ag-ui/core";
+import type { Tool } from "@ag-ui/client";
 
 /**
  * A fingerprint of the tool contract a conversation was built with: every tool's name,

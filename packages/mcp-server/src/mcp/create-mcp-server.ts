@@ -1,7 +1,7 @@
 import { HarnessError } from "@ag-ui-antigravity/harness";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { TurnInteraction } from "../hitl/turn-interaction.js";
 import { McpServerError } from "../sessions/mcp-server-error.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
