@@ -31,6 +31,21 @@ export interface AntigravityAgentLogger {
   error?(details: Record<string, unknown>, message: string): void;
 }
 
+/** How runs outlive their client's connection, and how long they stay replayable. */
+export interface ReconnectOptions {
+  /**
+   * What a client that goes away mid-run does to the run: `"cancel"` halts the turn (default), `"continue"`
+   * lets it finish on the server so the client can `connect` again and see it whole.
+   */
+  onDisconnect?: "cancel" | "continue";
+  /** How long an ended run stays replayable for a late `connect` (default 60 s). */
+  replayGraceMs?: number;
+  /** Events one run keeps for replay (default 10 000); a longer run can no longer be replayed from its start. */
+  maxReplayEvents?: number;
+  /** Threads whose transcript is kept for `connect` snapshots (default 1 000; least recently used dropped first). */
+  maxThreads?: number;
+}
+
 export interface AntigravityAgentOptions {
   /** Agent id and description, as AG-UI clients see them. */
   agentId?: string;
@@ -61,6 +76,12 @@ export interface AntigravityAgentOptions {
   /** JSON Schema of structured output; it is delivered as state (default) or as a CUSTOM event. */
   responseSchema?: Record<string, unknown>;
   structuredOutputAs?: "state" | "custom";
+  /** The state key structured output is merged under (a STATE_DELTA); default the agent id, else `"antigravity"`. */
+  structuredOutputKey?: string;
+  /** Automated messages the harness sends into an idle thread every `intervalMs` (after its first turn); their turns reach AG-UI as server-initiated runs. */
+  triggers?: Array<{ message: string; intervalMs: number }>;
+  /** Reconnecting clients (`connect`) and server-initiated turns. */
+  reconnect?: ReconnectOptions;
   /** Policies and hooks of the harness client, for advanced uses. */
   policies?: ConversationConfig["policies"];
   hooks?: Omit<ConversationHooks, "onQuestions">;
@@ -136,6 +157,17 @@ export const agentOptionsSchema = z
     subagents: z.array(objectValue).optional(),
     responseSchema: objectValue.optional(),
     structuredOutputAs: z.enum(["state", "custom"]).optional(),
+    structuredOutputKey: z.string().min(1).optional(),
+    triggers: z.array(z.object({ message: z.string().min(1), intervalMs: z.number().int().min(10) }).strict()).optional(),
+    reconnect: z
+      .object({
+        onDisconnect: z.enum(["cancel", "continue"]).optional(),
+        replayGraceMs: z.number().int().nonnegative().optional(),
+        maxReplayEvents: z.number().int().positive().optional(),
+        maxThreads: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
     policies: z.array(objectValue).optional(),
     hooks: z.record(z.string(), functionValue).optional(),
     saveDir: z.string().refine((path) => path.startsWith("/"), "saveDir is an absolute path").optional(),
