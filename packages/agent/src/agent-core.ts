@@ -447,7 +447,7 @@ export class AgentCore {
       warn: (details, message) => this.#logger.warn?.(details, message),
       onBackgroundTurn: (session, turn) => {
         this.#relayBackgroundTurn(session, turn).catch((error: unknown) =>
-          this.#logger.warn?.({ threadId, error }, "a turn the harness started could not be relayed to AG-UI clients"),
+          this.#logger.warn?.({ threadId: session.threadId, error }, "a turn the harness started could not be relayed to AG-UI clients"),
         );
       },
     };
