@@ -23,8 +23,15 @@ import { ensureThreadWorkspace, threadWorkspacePath } from "./sessions/thread-wo
 import { toolSignature } from "./sessions/tool-signature.js";
 import { backgroundTurnEvents } from "./threads/background-turn-events.js";
 import { connectStream } from "./threads/connect-stream.js";
-import { DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/recorded-run.js";
+import { DEFAULT_MAX_REPLAY_BYTES, DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/recorded-run.js";
 import { ThreadChannels } from "./threads/thread-channels.js";
+
+/** Characters all ended runs kept for late `connect`s hold together, by default (one run: a sixteenth of it). */
+const DEFAULT_MAX_GRACE_BYTES = 16 * 1024 * 1024;
+/** Characters one thread's transcript (for `connect` snapshots) keeps, by default. */
+const DEFAULT_MAX_TRANSCRIPT_BYTES = 512 * 1024;
+/** Characters all transcripts keep together, by default. */
+const DEFAULT_MAX_TOTAL_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
 /** How a run came to be: a client's run, or a turn the server started. */
 export interface RunOrigin {
@@ -41,6 +48,8 @@ export interface AgentStats {
   threadStore: ThreadStoreStats;
   /** Threads whose transcript is kept for `connect`. */
   connectableThreads: number;
+  /** Characters (≈ bytes) held for `connect`: the transcripts, and the ended runs kept for replay. */
+  connectHeldBytes: { transcripts: number; replay: number };
   /** Spare sessions ready for new threads (`prewarm`). */
   spareSessions: number;
 }
@@ -79,10 +88,17 @@ export class AgentCore {
     this.options = options;
     this.#logger = options.logger ?? {};
     this.#ownsPool = !(options.pool instanceof HarnessPool);
+    const reconnect = options.reconnect ?? {};
+    const maxGraceBytes = reconnect.maxGraceBytes ?? DEFAULT_MAX_GRACE_BYTES;
     this.#channels = new ThreadChannels({
-      maxThreads: options.reconnect?.maxThreads ?? 1_000,
-      maxReplayEvents: options.reconnect?.maxReplayEvents ?? DEFAULT_MAX_REPLAY_EVENTS,
-      replayGraceMs: options.reconnect?.replayGraceMs ?? 60_000,
+      maxThreads: reconnect.maxThreads ?? 1_000,
+      maxReplayEvents: reconnect.maxReplayEvents ?? DEFAULT_MAX_REPLAY_EVENTS,
+      maxReplayBytes: reconnect.maxReplayBytes ?? DEFAULT_MAX_REPLAY_BYTES,
+      replayGraceMs: reconnect.replayGraceMs ?? 60_000,
+      maxTotalGraceBytes: maxGraceBytes,
+      maxGraceRunBytes: Math.floor(maxGraceBytes / 16),
+      maxTranscriptBytes: reconnect.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES,
+      maxTotalTranscriptBytes: reconnect.maxTotalTranscriptBytes ?? DEFAULT_MAX_TOTAL_TRANSCRIPT_BYTES,
       warn: (details, message) => this.#logger.warn?.(details, message),
     });
     const endpointKey = options.endpoint !== undefined && "apiKey" in options.endpoint ? options.endpoint.apiKey : undefined;
@@ -126,6 +142,7 @@ export class AgentCore {
       ...(threadStore.rememberedThreads === undefined ? {} : { rememberedThreads: threadStore.rememberedThreads }),
       threadStore,
       connectableThreads: this.#channels.size,
+      connectHeldBytes: this.#channels.heldBytes,
       spareSessions: this.#spares?.ready ?? 0,
     };
   }
@@ -207,7 +224,7 @@ export class AgentCore {
         threadId,
         runId,
         messages: structuredClone(view.messages),
-        state: structuredClone(view.state),
+        state: structuredClone(view.state ?? {}),
         tools: [...channel.lastTools],
         context: [],
         forwardedProps: {},
@@ -254,7 +271,7 @@ export class AgentCore {
         threadId,
         runId: randomUUID(),
         messages: structuredClone(view.messages),
-        state: structuredClone(view.state),
+        state: structuredClone(view.state ?? {}),
         tools: [...channel.lastTools],
         context: [],
         forwardedProps: {},

@@ -42,8 +42,22 @@ export interface ReconnectOptions {
   replayGraceMs?: number;
   /** Events one run keeps for replay (default 10 000); a longer run can no longer be replayed from its start. */
   maxReplayEvents?: number;
+  /**
+   * Characters of events one run in flight keeps for replay (default 8 MiB; RUN_STARTED's input is
+   * not counted, the run holds it anyway); a larger run can no longer be replayed from its start.
+   */
+  maxReplayBytes?: number;
+  /**
+   * Characters all ended runs kept for their grace period hold together (default 16 MiB; the oldest
+   * go first). A run that ends holding more than a sixteenth of it is dropped at once.
+   */
+  maxGraceBytes?: number;
   /** Threads whose transcript is kept for `connect` snapshots (default 1 000; least recently used dropped first). */
   maxThreads?: number;
+  /** Characters one thread's transcript keeps (default 512 KiB); its oldest messages go first. */
+  maxTranscriptBytes?: number;
+  /** Characters all transcripts keep together (default 32 MiB); the least recently used are emptied first. */
+  maxTotalTranscriptBytes?: number;
 }
 
 export interface AntigravityAgentOptions {
@@ -164,7 +178,11 @@ export const agentOptionsSchema = z
         onDisconnect: z.enum(["cancel", "continue"]).optional(),
         replayGraceMs: z.number().int().nonnegative().optional(),
         maxReplayEvents: z.number().int().positive().optional(),
+        maxReplayBytes: z.number().int().positive().optional(),
+        maxGraceBytes: z.number().int().nonnegative().optional(),
         maxThreads: z.number().int().positive().optional(),
+        maxTranscriptBytes: z.number().int().positive().optional(),
+        maxTotalTranscriptBytes: z.number().int().positive().optional(),
       })
       .strict()
       .optional(),

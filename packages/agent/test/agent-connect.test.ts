@@ -110,6 +110,29 @@ describe("connect", () => {
     expect(events[1]).toMatchObject({ messages: edited });
   });
 
+  it("a 900 kB message is not kept: a fresh page is told the snapshot is incomplete, a page holding it gets it whole", async () => {
+    const agent = reconnecting({ reconnect: { onDisconnect: "continue", maxTranscriptBytes: 64 * 1024 } });
+    const threadId = randomUUID();
+    const document = user(`long turn please ${"x".repeat(900_000)}`);
+    const first = clientOf(agent, threadId, [document]);
+    await first.runAgent();
+    const held = agent.stats().connectHeldBytes;
+    expect(held.transcripts).toBeLessThan(64 * 1024);
+    expect(held.replay).toBeLessThan(64 * 1024);
+
+    const fresh = clientOf(agent, threadId);
+    const freshEvents = await connectWith(fresh);
+    expect(freshEvents.map((event) => event.type)).toEqual([EventType.RUN_STARTED, EventType.CUSTOM, EventType.MESSAGES_SNAPSHOT, EventType.STATE_SNAPSHOT, EventType.RUN_FINISHED]);
+    expect(freshEvents[1]).toMatchObject({ name: "antigravity.transcript_incomplete", value: { reason: "thread_limit", omittedMessages: 1, stateOmitted: false } });
+    expect(fresh.messages).toEqual(first.messages.slice(1));
+    expect(lastAssistantText(fresh)).toContain("come back for the rest of it");
+
+    const holding = clientOf(agent, threadId, [document, ...first.messages.slice(1)]);
+    const holdingEvents = await connectWith(holding);
+    expect(holdingEvents.map((event) => event.type)).toEqual([EventType.RUN_STARTED, EventType.MESSAGES_SNAPSHOT, EventType.STATE_SNAPSHOT, EventType.RUN_FINISHED]);
+    expect(holding.messages).toEqual(first.messages);
+  });
+
   it("RUN_STARTED carries the run's input", async () => {
     const agent = reconnecting();
     const threadId = randomUUID();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
+import { EventType, type BaseEvent, type Message, type RunAgentInput } from "@ag-ui/core";
 import { concat, defer, EMPTY, from, type Observable, switchMap } from "rxjs";
 import type { ThreadChannel } from "./thread-channel.js";
 import type { ThreadChannels } from "./thread-channels.js";
@@ -48,19 +48,55 @@ function catchUpOn(channel: ThreadChannel, input: RunAgentInput): Observable<Bas
   );
 }
 
-/** The snapshot is a run of its own, under a fresh id: it must not pass for the run a client resumes. */
+/** The CUSTOM event that tells a client a snapshot could not be whole. */
+export const TRANSCRIPT_INCOMPLETE_EVENT = "antigravity.transcript_incomplete";
+
+/**
+ * The snapshot is a run of its own, under a fresh id: it must not pass for the run a client resumes.
+ * When the transcript lost its oldest messages (bounds), the client's own copies of them (from the
+ * connect input) fill the gap; what neither side holds is said in a CUSTOM event before the snapshot,
+ * never dropped silently (a MESSAGES_SNAPSHOT replaces the client's messages, so it must not
+ * shrink them to what the server still holds).
+ */
 function snapshotRun(channel: ThreadChannel, input: RunAgentInput): BaseEvent[] {
   const view = channel.transcript.view;
   const runId = randomUUID();
-  return [
-    { type: EventType.RUN_STARTED, threadId: input.threadId, runId },
-    { type: EventType.MESSAGES_SNAPSHOT, messages: structuredClone(view.messages) },
-    { type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(view.state) },
-    {
-      type: EventType.RUN_FINISHED,
-      threadId: input.threadId,
-      runId,
-      ...(view.interrupts.length === 0 ? {} : { outcome: { type: "interrupt" as const, interrupts: structuredClone(view.interrupts) } }),
-    },
-  ] as BaseEvent[];
+  const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId: input.threadId, runId } as BaseEvent];
+  const messages = snapshotMessages(view.messages, view.omitted === undefined ? 0 : view.omitted.messages, input.messages);
+  if (view.omitted !== undefined && (!messages.complete || view.state === undefined)) {
+    events.push({
+      type: EventType.CUSTOM,
+      name: TRANSCRIPT_INCOMPLETE_EVENT,
+      value: {
+        reason: view.omitted.reason,
+        omittedMessages: messages.complete ? 0 : view.omitted.messages,
+        stateOmitted: view.state === undefined,
+        keptClientMessages: messages.snapshot.length - view.messages.length,
+      },
+    } as BaseEvent);
+  }
+  events.push({ type: EventType.MESSAGES_SNAPSHOT, messages: structuredClone(messages.snapshot) } as BaseEvent);
+  if (view.state !== undefined) events.push({ type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(view.state) } as BaseEvent);
+  events.push({
+    type: EventType.RUN_FINISHED,
+    threadId: input.threadId,
+    runId,
+    ...(view.interrupts.length === 0 ? {} : { outcome: { type: "interrupt" as const, interrupts: structuredClone(view.interrupts) } }),
+  } as BaseEvent);
+  return events;
+}
+
+/**
+ * The messages of a snapshot: the transcript's, preceded (when it lost its oldest) by the client's
+ * own messages before the first one the transcript kept, or by all the client's messages the
+ * transcript does not hold when the client lacks that one. `complete` says whether the gap was
+ * certainly filled: only when the client holds the message the transcript resumes at.
+ */
+function snapshotMessages(kept: Message[], omitted: number, clientMessages: readonly Message[]): { snapshot: Message[]; complete: boolean } {
+  if (omitted === 0) return { snapshot: kept, complete: true };
+  const first = kept[0];
+  const joint = first === undefined ? -1 : clientMessages.findIndex((message) => message.id === first.id);
+  if (joint !== -1) return { snapshot: [...clientMessages.slice(0, joint), ...kept], complete: true };
+  const keptIds = new Set(kept.map((message) => message.id));
+  return { snapshot: [...clientMessages.filter((message) => !keptIds.has(message.id)), ...kept], complete: false };
 }

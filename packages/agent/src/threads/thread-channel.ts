@@ -1,13 +1,25 @@
 import type { BaseEvent, RunAgentInput, Tool } from "@ag-ui/core";
 import { Observable, Subject } from "rxjs";
+import { approximateSize } from "./approximate-size.js";
 import { RecordedRun } from "./recorded-run.js";
+import type { ReplayBudget } from "./replay-budget.js";
 import { ThreadTranscript } from "./thread-transcript.js";
 
 export interface ThreadChannelOptions {
   /** Events each run keeps for replay. */
   maxReplayEvents: number;
+  /** Characters of events each run in flight keeps for replay. */
+  maxReplayBytes: number;
+  /** An ended run larger than this is dropped at once rather than kept for its grace period. */
+  maxGraceRunBytes: number;
   /** How long an ended run stays replayable (a client reconnecting just after the end still gets its tail). */
   replayGraceMs: number;
+  /** Characters one thread's transcript keeps. */
+  maxTranscriptBytes: number;
+  /** Shared by every thread: what ended runs kept for their grace period hold together. */
+  replayBudget: ReplayBudget;
+  /** Hears every change of the characters a thread's transcript holds. */
+  onTranscriptResize(deltaBytes: number): void;
   warn(details: Record<string, unknown>, message: string): void;
 }
 
@@ -18,7 +30,7 @@ export interface ThreadChannelOptions {
  */
 export class ThreadChannel {
   readonly threadId: string;
-  readonly transcript = new ThreadTranscript();
+  readonly transcript: ThreadTranscript;
   readonly #options: ThreadChannelOptions;
   readonly #serverRuns = new Subject<RecordedRun>();
   #current: RecordedRun | undefined;
@@ -33,6 +45,7 @@ export class ThreadChannel {
   constructor(threadId: string, options: ThreadChannelOptions) {
     this.threadId = threadId;
     this.#options = options;
+    this.transcript = new ThreadTranscript({ maxBytes: options.maxTranscriptBytes, onResize: (delta) => options.onTranscriptResize(delta) });
   }
 
   /** The run in flight, if any. */
@@ -42,42 +55,74 @@ export class ThreadChannel {
 
   /** Whether anything still needs this channel (a run, a replay window, an open stream). */
   get active(): boolean {
-    return this.#current !== undefined || this.#recent !== undefined || this.#followers > 0;
+    return this.#current !== undefined || this.#recent?.replayable === true || this.#followers > 0;
   }
 
   /** A run with this id that is in flight or ended within the grace period. */
   run(runId: string): RecordedRun | undefined {
     if (this.#current?.runId === runId) return this.#current;
-    if (this.#recent?.runId === runId) return this.#recent;
+    if (this.#recent?.runId === runId && this.#recent.replayable) return this.#recent;
     return undefined;
   }
 
   /** Starts recording a run (at its RUN_STARTED); the transcript follows it. */
   begin(input: RunAgentInput, options: { serverInitiated: boolean }): RecordedRun {
     this.#current?.end();
-    const run = new RecordedRun(input, { maxEvents: this.#options.maxReplayEvents, serverInitiated: options.serverInitiated });
+    const run = new RecordedRun(input.runId, {
+      maxEvents: this.#options.maxReplayEvents,
+      maxBytes: this.#options.maxReplayBytes,
+      serverInitiated: options.serverInitiated,
+    });
     this.#current = run;
-    if (!options.serverInitiated) this.lastTools = input.tools;
-    this.transcript.follow(input, run.replay(), (error) =>
-      this.#options.warn({ threadId: this.threadId, runId: run.runId, error }, "the thread transcript could not apply a run's events; a later snapshot may miss them"),
-    );
+    if (!options.serverInitiated) this.#rememberTools(input.tools);
+    this.transcript.follow(input, run.live(), {
+      serverInitiated: options.serverInitiated,
+      onError: (error) =>
+        this.#options.warn({ threadId: this.threadId, runId: run.runId, error }, "the thread transcript could not apply a run's events; a later snapshot may miss them"),
+    });
     if (options.serverInitiated) this.#serverRuns.next(run);
     return run;
   }
 
-  /** Ends a run: it stays replayable for the grace period, then only the transcript remains. */
+  /**
+   * Ends a run: it stays replayable for the grace period (without its input, within the shared
+   * budget), then only the transcript remains. A run too large to keep is dropped at once.
+   */
   finish(run: RecordedRun): void {
     run.end();
     if (this.#current !== run) return;
     this.#current = undefined;
-    this.#recent = run;
-    if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer);
-    this.#graceTimer = setTimeout(() => {
-      this.#graceTimer = undefined;
-      if (this.#recent === run) this.#recent = undefined;
-    }, this.#options.replayGraceMs);
-    this.#graceTimer.unref();
+    this.#dropRecent();
+    if (run.trimForGrace(this.#options.maxGraceRunBytes)) {
+      this.#recent = run;
+      this.#options.replayBudget.keep(run);
+      this.#graceTimer = setTimeout(() => {
+        this.#graceTimer = undefined;
+        if (this.#recent === run) this.#dropRecent();
+      }, this.#options.replayGraceMs);
+      this.#graceTimer.unref();
+    }
     this.#runEnded.next();
+  }
+
+  #dropRecent(): void {
+    if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
+    const recent = this.#recent;
+    this.#recent = undefined;
+    if (recent === undefined) return;
+    this.#options.replayBudget.release(recent);
+    recent.discard();
+  }
+
+  /** Keeps the tools of the thread's last client run, unless they alone would outgrow the transcript's room. */
+  #rememberTools(tools: readonly Tool[]): void {
+    if (approximateSize(tools) <= this.#options.maxTranscriptBytes / 4) {
+      this.lastTools = tools;
+      return;
+    }
+    this.lastTools = [];
+    this.#options.warn({ threadId: this.threadId }, "the run's frontend tools are too large to keep: turns the server starts on this thread get none");
   }
 
   /**
@@ -146,11 +191,10 @@ export class ThreadChannel {
 
   close(): void {
     this.#closed = true;
-    if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer);
-    this.#graceTimer = undefined;
+    this.transcript.close();
+    this.#dropRecent();
     this.#current?.end();
     this.#current = undefined;
-    this.#recent = undefined;
     this.#serverRuns.complete();
     this.#runEnded.complete();
   }

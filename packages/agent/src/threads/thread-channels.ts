@@ -1,22 +1,48 @@
+import { ReplayBudget } from "./replay-budget.js";
 import { ThreadChannel, type ThreadChannelOptions } from "./thread-channel.js";
 
+export interface ThreadChannelsOptions extends Omit<ThreadChannelOptions, "replayBudget" | "onTranscriptResize"> {
+  /** Threads with a channel; past it, the least recently used idle channel is dropped. */
+  maxThreads: number;
+  /** Characters all transcripts hold together; past it, the least recently used are evicted. */
+  maxTotalTranscriptBytes: number;
+  /** Characters all ended runs kept for their grace period hold together. */
+  maxTotalGraceBytes: number;
+}
+
 /**
- * One `ThreadChannel` per thread, bounded: past `maxThreads`, the least recently used channel with
- * nothing in flight is dropped (its transcript with it; a later `connect` on that thread then gets
- * an empty stream, and the client keeps what it holds).
+ * One `ThreadChannel` per thread, bounded three ways: past `maxThreads`, the least recently used
+ * channel with nothing in flight is dropped (its transcript with it; a later `connect` on that
+ * thread then gets an empty stream, and the client keeps what it holds); past
+ * `maxTotalTranscriptBytes`, the least recently used transcripts lose their messages (a later
+ * snapshot says so); past `maxTotalGraceBytes`, the runs that ended first stop being replayable.
  */
 export class ThreadChannels {
   readonly #channels = new Map<string, ThreadChannel>();
-  readonly #maxThreads: number;
+  readonly #options: ThreadChannelsOptions;
   readonly #channelOptions: ThreadChannelOptions;
+  #transcriptBytes = 0;
+  #evicting = false;
 
-  constructor(options: ThreadChannelOptions & { maxThreads: number }) {
-    this.#maxThreads = options.maxThreads;
-    this.#channelOptions = options;
+  constructor(options: ThreadChannelsOptions) {
+    this.#options = options;
+    this.#channelOptions = {
+      ...options,
+      replayBudget: new ReplayBudget(options.maxTotalGraceBytes),
+      onTranscriptResize: (delta) => {
+        this.#transcriptBytes += delta;
+        if (delta > 0) this.#evictTranscripts();
+      },
+    };
   }
 
   get size(): number {
     return this.#channels.size;
+  }
+
+  /** Characters the transcripts hold together, and the ended runs kept for replay. */
+  get heldBytes(): { transcripts: number; replay: number } {
+    return { transcripts: this.#transcriptBytes, replay: this.#channelOptions.replayBudget.usedBytes };
   }
 
   /** The thread's channel, if it has one; marks it as recently used. */
@@ -45,12 +71,26 @@ export class ThreadChannels {
   }
 
   #evict(): void {
-    if (this.#channels.size <= this.#maxThreads) return;
+    if (this.#channels.size <= this.#options.maxThreads) return;
     for (const [threadId, channel] of this.#channels) {
-      if (this.#channels.size <= this.#maxThreads) return;
+      if (this.#channels.size <= this.#options.maxThreads) return;
       if (channel.active) continue;
       channel.close();
       this.#channels.delete(threadId);
+    }
+  }
+
+  /** Least recently used first; the transcript that just grew may go too, when it alone is too much. */
+  #evictTranscripts(): void {
+    if (this.#evicting) return;
+    this.#evicting = true;
+    try {
+      for (const channel of this.#channels.values()) {
+        if (this.#transcriptBytes <= this.#options.maxTotalTranscriptBytes) return;
+        channel.transcript.evict();
+      }
+    } finally {
+      this.#evicting = false;
     }
   }
 }
