@@ -46,7 +46,7 @@ export default tseslint.config(
     // The agent's declarations name every AG-UI type through @ag-ui/client, so the one client copy a
     // CopilotKit app has serves both, even where CopilotKit's dependencies bring a second @ag-ui/core.
     // (This block replaces the zod rule above for these files, so it repeats it.)
-    files: ["packages/agent/src/**/*.ts"],
+    files: ["packages/agent/src/**/*.ts", "packages/express/src/client/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [

@@ -5,11 +5,12 @@
 // the relay so they share the machine's noise. Figures: warm echo turn against the relay, first turn
 // of a new thread, 100 new threads at once, CPU per turn and per 1 000 events, bytes allocated per
 // event, a CPU profile of a 10 000-delta burst, and the idle RSS of apps/server.
-import { fork, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readRelayTurn } from "./lib/bare-relay.mjs";
+import { startStack } from "./lib/stack-process.mjs";
 import { limitRuntime, median, percentile, report, repoRoot, rssMiB, sleep } from "./lib/common.mjs";
 
 limitRuntime(1_500_000, "turn-cost");
@@ -18,33 +19,6 @@ const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 10);
 const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
 const crowd = Number(process.env.BENCH_NEW_THREAD_CROWD ?? 100);
 const baselineRoot = process.env.BENCH_BASELINE_ROOT;
-const here = new URL(".", import.meta.url).pathname;
-
-/** Starts a stack-server process and returns an IPC client for it. */
-async function startStack(name, root, { prewarm }) {
-  const args = ["--root", root, ...(prewarm ? ["--prewarm"] : [])];
-  const child = fork(join(here, "lib", "stack-server.mjs"), args, { stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [] });
-  const pending = new Map();
-  let nextId = 0;
-  const ready = new Promise((resolve, reject) => {
-    child.on("message", (message) => {
-      if (message.ready) return resolve(message);
-      const waiter = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.error === undefined) waiter?.resolve(message.value);
-      else waiter?.reject(new Error(message.error));
-    });
-    child.once("exit", (code) => reject(new Error(`stack ${name} exited with ${code}`)));
-  });
-  const { adapterUrl, relayUrl } = await ready;
-  const call = (op) =>
-    new Promise((resolve, reject) => {
-      const id = (nextId += 1);
-      pending.set(id, { resolve, reject });
-      child.send({ id, op });
-    });
-  return { name, adapterUrl, relayUrl, pid: child.pid, call, close: () => call("close") };
-}
 
 /**
  * A raw SSE client for the adapter: posts a RunAgentInput, notes when the first text delta and the

@@ -1,4 +1,4 @@
 import { defineConfig } from "tsup";
 import { publishedBuildOptions } from "../../tsup.shared.mjs";
 
-export default defineConfig({ ...publishedBuildOptions, entry: ["src/index.ts"] });
+export default defineConfig({ ...publishedBuildOptions, entry: { index: "src/index.ts", client: "src/client/index.ts" } });

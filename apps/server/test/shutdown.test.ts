@@ -2,12 +2,10 @@
 // SIGTERM stops itself and every harness process it started within the 10 s budget.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { childPidsOf, expectNoChildProcesses, isProcessAlive } from "@ag-ui-antigravity/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { clientFor, say } from "./support/agent-runs.js";
-
-const mainPath = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+import { mainPath, waitForOutput } from "./support/server-process.js";
 
 let child: ChildProcessWithoutNullStreams | undefined;
 
@@ -16,25 +14,6 @@ afterEach(() => {
   if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   child = undefined;
 });
-
-function waitForOutput(server: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => {
-      server.stdout.off("data", onData);
-      reject(new Error(`no ${pattern} within ${timeoutMs} ms; output so far:\n${output}`));
-    }, timeoutMs);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString("utf8");
-      const match = pattern.exec(output);
-      if (match === null) return;
-      clearTimeout(timer);
-      server.stdout.off("data", onData);
-      resolve(match);
-    };
-    server.stdout.on("data", onData);
-  });
-}
 
 /** Waits until /metrics shows a run in progress on agentic_generative_ui. */
 async function waitForStreamingRun(url: string): Promise<void> {

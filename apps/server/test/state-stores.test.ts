@@ -1,12 +1,14 @@
 // Where the demo keeps thread state: files in SAVE_DIR, or Redis with REDIS_URL (a real redis-server).
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expectNoChildProcesses, redisSkipReason, startRedisServer } from "@ag-ui-antigravity/testing";
+import { descendantPids, expectNoChildProcesses, isProcessAlive, redisSkipReason, startRedisServer } from "@ag-ui-antigravity/testing";
 import { createClient } from "redis";
 import { afterAll, describe, expect, it } from "vitest";
 import { clientFor, say, userMessage } from "./support/agent-runs.js";
 import { startDemoServer } from "./support/demo-server.js";
+import { mainPath, waitForOutput } from "./support/server-process.js";
 
 const directories: string[] = [];
 afterAll(async () => {
@@ -53,6 +55,77 @@ describe("SAVE_DIR", () => {
       await server.close();
     }
   });
+});
+
+describe("SAVE_DIR after kill -9", () => {
+  /** `node dist/main.js` on the emulator with `saveDir`; resolves once it prints its URL. */
+  async function startServerProcess(saveDir: string) {
+    const child = spawn(process.execPath, [mainPath], {
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ANTIGRAVITY_DEMO_HARNESS: "emulator", SAVE_DIR: saveDir, LOG_LEVEL: "info" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const [, url] = await waitForOutput(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 30_000);
+    return { child, url: url!, exited };
+  }
+
+  function recordFiles(saveDir: string): string[] {
+    const root = join(saveDir, "ag-ui-threads");
+    return readdirSync(root).flatMap((agent) => readdirSync(join(root, agent)).map((name) => join(root, agent, name)));
+  }
+
+  it("a server killed while 40 first runs write the thread map restarts with every record intact and every finished thread continuing", async () => {
+    const saveDir = mkdtempSync(join(tmpdir(), "agd-kill-"));
+    directories.push(saveDir);
+    const first = await startServerProcess(saveDir);
+    const clients = Array.from({ length: 40 }, () => clientFor(first.url, "agentic_chat"));
+    const finished = new Set<number>();
+    // Every first run writes its thread's record; the kill lands while most of them are in flight.
+    const runs = clients.map((client, index) =>
+      say(client, `My favourite number is ${index}.`).then(
+        () => void finished.add(index),
+        () => undefined,
+      ),
+    );
+    const deadline = Date.now() + 60_000;
+    while (finished.size < 5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(finished.size, "no first run finished before the kill").toBeGreaterThanOrEqual(5);
+    const finishedBeforeKill = new Set(finished);
+    const harnesses = descendantPids(first.child.pid);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    await Promise.all(runs);
+    // Its harness processes lose their parent; they are not the restarted server's to manage.
+    for (const pid of harnesses) if (isProcessAlive(pid)) process.kill(pid, "SIGKILL");
+
+    const records = recordFiles(saveDir).filter((path) => path.endsWith(".json"));
+    for (const path of records) expect(() => JSON.parse(readFileSync(path, "utf8")) as unknown, path).not.toThrow();
+    expect(records.length).toBeGreaterThanOrEqual(finishedBeforeKill.size);
+
+    const second = await startServerProcess(saveDir);
+    try {
+      for (const index of finishedBeforeKill) {
+        const client = clients[index]!;
+        client.url = `${second.url}/agentic_chat`;
+        const recap = await say(client, "Please recap.");
+        expect(recap.finished.type, `thread ${index}`).toBe("RUN_FINISHED");
+        expect(recap.text, `thread ${index}`).toContain(`My favourite number is ${index}.`);
+      }
+      // A thread whose first run was cut by the kill also continues: its history comes from the client.
+      const cut = clients.findIndex((_client, index) => !finishedBeforeKill.has(index));
+      if (cut >= 0) {
+        const client = clients[cut]!;
+        client.url = `${second.url}/agentic_chat`;
+        expect((await say(client, "Please recap.")).finished.type).toBe("RUN_FINISHED");
+      }
+    } finally {
+      const harnessesOfSecond = descendantPids(second.child.pid);
+      second.child.kill("SIGTERM");
+      await second.exited;
+      for (const pid of harnessesOfSecond) if (isProcessAlive(pid)) process.kill(pid, "SIGKILL");
+    }
+    console.info(`killed with ${finishedBeforeKill.size}/40 first runs finished: ${records.length} records, all parse; every finished thread recapped after the restart`);
+  }, 180_000);
 });
 
 const skipReason = redisSkipReason();

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { Session } from "node:inspector/promises";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBareRelay } from "./bare-relay.mjs";
@@ -65,8 +66,20 @@ function allocations(profile) {
   return { bytes, sites };
 }
 
+// The longest the server's event loop was held between "loop-start" and "loop-stop" (ms): what every
+// other request on this process waited for at worst.
+let loopDelay;
+
 const operations = {
   cpu: () => process.cpuUsage(),
+  "loop-start": () => {
+    loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
+  },
+  "loop-stop": () => {
+    loopDelay.disable();
+    return { maxMs: loopDelay.max / 1e6, p99Ms: loopDelay.percentile(99) / 1e6 };
+  },
   rss: () => process.memoryUsage().rss,
   "profile-start": async () => {
     await inspector.post("Profiler.enable");
@@ -88,6 +101,9 @@ const operations = {
     rmSync(saveDir, { recursive: true, force: true });
   },
 };
+
+// The parent may stop on its time budget without asking for "close": go with it, never orphaned.
+process.once("disconnect", () => process.exit(0));
 
 process.on("message", async ({ id, op }) => {
   try {

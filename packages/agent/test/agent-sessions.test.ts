@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { BaseEvent, Message } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
@@ -79,6 +81,36 @@ describe("sessions across runs, restarts and contract changes", () => {
     // The echo of the rebuilt prompt shows the model got the whole transcript back.
     expect(lastText(after.messages)).toContain("pineapple");
     expect(lastText(after.messages)).toContain("what was the word?");
+  });
+
+  // Whether the real harness starts an id it lost afresh or refuses it is not known (docs/protocol.md,
+  // "Assumptions and how we hedge them"); either way the thread keeps its history, rebuilt from the client's transcript.
+  it.each([
+    ["empty", "lost this thread's history"],
+    ["refuse", "refused to resume this thread's conversation"],
+  ])("a harness that no longer has the thread's conversation (it answers the resume: %s) gets the history back from the transcript", async (unknownResume, warning) => {
+    const saveDir = tempDir();
+    const threadId = randomUUID();
+    const env = { ANTIGRAVITY_EMULATOR_UNKNOWN_RESUME: unknownResume };
+    const first = recordingAgent({ saveDir, env });
+    const firstRun = await run(first.agent, threadId, [user("remember the word pineapple")]);
+    await first.agent.close();
+    // The harness's own storage loses the conversation; the thread store still names it.
+    const harnessConversations = join(saveDir, "conversations");
+    expect(existsSync(harnessConversations)).toBe(true);
+    rmSync(harnessConversations, { recursive: true, force: true });
+
+    const second = recordingAgent({ saveDir, env });
+    const secondRun = await run(second.agent, threadId, [...firstRun.messages, user("give me a recap")]);
+    expect(secondRun.events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    expect(second.logs.some((entry) => entry.message.includes(warning))).toBe(true);
+    // The demo's recap quotes the earlier user messages the model has: the rebuilt transcript's.
+    expect(lastText(secondRun.messages)).toContain("Recap of your earlier messages");
+    expect(lastText(secondRun.messages)).toContain("remember the word pineapple");
+    // The next run goes on in the new conversation, without another rebuild.
+    const third = await run(second.agent, threadId, [...secondRun.messages, user("and again, a recap")]);
+    expect(lastText(third.messages)).toContain("remember the word pineapple");
+    expect(second.logs.filter((entry) => entry.message.includes(warning))).toHaveLength(1);
   });
 
   it("a changed tool contract rebuilds the conversation by cold resume, keeping the thread", async () => {

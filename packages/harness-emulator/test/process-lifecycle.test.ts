@@ -1,6 +1,7 @@
 // The emulator as a process: authentication, shutdown and persistence, malformed input, and the
 // fault actions scenarios can trigger. Every test spawns the BUILT binary.
 import { existsSync, readFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import WebSocket from "ws";
@@ -63,6 +64,59 @@ describe("authentication", () => {
     const init = await conversation.init(configFor("plain"));
     expect(init["initializeConversationResponse"].cascadeId).toMatch(/^[0-9a-f]{32}$/);
     await conversation.close();
+  });
+});
+
+/** What a plain GET to the port gets: a status, `no answer` within the bound, or `reset`. */
+function plainGet(port: number, boundMs: number): Promise<number | "no answer" | "reset"> {
+  return new Promise((resolve) => {
+    const request = httpGet({ host: "localhost", port, path: "/", agent: false, timeout: boundMs }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.once("timeout", () => {
+      request.destroy();
+      resolve("no answer");
+    });
+    request.once("error", () => resolve("reset"));
+  });
+}
+
+describe("knobs for what the real harness may do differently (docs/protocol.md, \"Assumptions and how we hedge them\")", () => {
+  it.each([
+    ["answer", 426],
+    ["silent", "no answer"],
+    ["reset", "reset"],
+  ] as const)("ANTIGRAVITY_EMULATOR_PLAIN_HTTP=%s: a plain GET gets %s, and the WebSocket still works", async (mode, expected) => {
+    const emulator = await start({ ANTIGRAVITY_EMULATOR_PLAIN_HTTP: mode });
+    expect(await plainGet(emulator.port, 500)).toBe(expected);
+    const conversation = await emulator.connect();
+    const init = await conversation.init(configFor("plain"));
+    expect(init["initializeConversationResponse"].cascadeId).toMatch(/^[0-9a-f]{32}$/);
+    await conversation.close();
+  });
+
+  it.each([
+    ["empty", undefined],
+    ["refuse", "no conversation"],
+  ] as const)("ANTIGRAVITY_EMULATOR_UNKNOWN_RESUME=%s: CREATE_OR_RESUME of an unknown id", async (mode, refusal) => {
+    const emulator = await start({ ANTIGRAVITY_EMULATOR_UNKNOWN_RESUME: mode });
+    const conversation = await emulator.connect();
+    const config = configFor("plain", { cascadeId: "e".repeat(32), sessionContinuationMode: "CREATE_OR_RESUME" });
+    if (refusal === undefined) {
+      const init = await conversation.init(config);
+      expect(init["initializeConversationResponse"]).toEqual({ cascadeId: "e".repeat(32) });
+      await conversation.close();
+      return;
+    }
+    conversation.send({ config });
+    const closed = await conversation.closed;
+    expect(closed.code).toBe(1011);
+    expect(closed.reason).toContain(refusal);
+    // A new conversation (no id asked for) is still welcome.
+    const fresh = await emulator.connect();
+    expect((await fresh.init(configFor("plain")))["initializeConversationResponse"].cascadeId).toMatch(/^[0-9a-f]{32}$/);
+    await fresh.close();
   });
 });
 

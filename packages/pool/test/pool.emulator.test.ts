@@ -239,6 +239,24 @@ describe("HarnessPool against the emulator", () => {
     expect(await say(next, "healthy")).toBe("ok: healthy");
   });
 
+  // Whether the real harness answers a plain HTTP request is not known (docs/protocol.md, "What we
+  // assume"): the health check must keep a healthy process whatever its port does with one.
+  it.each(["answer", "silent", "reset"])("keeps a healthy idle process whose port does this with a plain GET: %s", async (plainHttp) => {
+    const pool = track(emulatorPool({ healthCheckIntervalMs: 50, healthCheckTimeoutMs: 2_000, idleGraceMs: 60_000 }));
+    const partition = { env: { ANTIGRAVITY_EMULATOR_PLAIN_HTTP: plainHttp } };
+    const lease = await pool.acquire({ config: plainConfig(), partition });
+    const pid = lease.pid!;
+    await lease.release();
+    // Twenty intervals: each ran a probe, or found the previous one still running (never two at once).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(pool.metrics().totals.healthCheckFailures).toBe(0);
+    expect(isProcessAlive(pid)).toBe(true);
+    const next = await pool.acquire({ config: plainConfig(), partition });
+    expect(next.pid).toBe(pid);
+    expect(await say(next, "still here")).toBe("ok: still here");
+    expect(pool.metrics().totals.spawns).toBe(1);
+  });
+
   it("closes every conversation and process, and refuses acquires afterwards", async () => {
     const pool = emulatorPool({ maxConversationsPerProcess: 2 });
     const leases = await Promise.all([1, 2, 3].map(() => pool.acquire({ config: plainConfig() })));

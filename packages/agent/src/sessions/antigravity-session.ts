@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import type { RunAgentInput, Tool } from "@ag-ui/client";
-import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } from "@ag-ui-antigravity/harness";
+import type { ConversationConfig, Conversation, SubagentEnd, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
-import type { HarnessPool, PoolLease } from "@ag-ui-antigravity/pool";
+import { PoolError, type HarnessPool, type PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
 import type { ForwardedMessage } from "../input/message-fingerprint.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
@@ -19,10 +19,14 @@ export interface SessionEnvironment {
   partition: { storageDirectory?: string; env?: Record<string, string> };
   bridgeOptions: HitlBridgeOptions;
   structuredOutputAs: "state" | "custom";
+  /** The state key structured output is merged under. */
+  structuredOutputKey: string;
   model: string;
   /** The thread's own workspace, when the agent has a workspace root. */
   workspaceFor(threadId: string): Promise<string | undefined>;
   warn(details: Record<string, unknown>, message: string): void;
+  /** A turn the harness started on its own (a trigger, a background result) on this session's conversation. */
+  onBackgroundTurn(session: AntigravitySession, turn: Turn): void;
 }
 
 export interface SessionSeed {
@@ -62,6 +66,7 @@ export class AntigravitySession implements ManagedSession {
   hostToolNames: ReadonlySet<string> = new Set();
   readonly #environment: SessionEnvironment;
   #lease: PoolLease<Conversation> | undefined;
+  #stopBackgroundTurns: (() => void) | undefined;
   #conversationId: string | undefined;
   #closed = false;
   #threadKey: ThreadKey;
@@ -78,6 +83,7 @@ export class AntigravitySession implements ManagedSession {
     this.bridge = new HitlBridge(environment.bridgeOptions);
     this.translator = new StepTranslator({
       structuredOutput: environment.structuredOutputAs,
+      structuredOutputKey: environment.structuredOutputKey,
       usage: { provider: "google-antigravity", model: environment.model },
     });
   }
@@ -119,14 +125,10 @@ export class AntigravitySession implements ManagedSession {
       ...(workspaces.length > 0 ? { workspaces } : {}),
       customTools: pieces.customTools,
       hooks: { ...base.hooks, ...pieces.hooks },
-      ...(this.#conversationId === undefined ? {} : { conversationId: this.#conversationId, continuation: "create-or-resume" as const }),
     };
-    const lease = await this.#environment.pool.acquire({
-      config,
-      partition: this.#environment.partition,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
+    const lease = await this.#acquire(config, options.signal);
     this.#lease = lease;
+    this.#stopBackgroundTurns = lease.conversation.onTriggerTurn((turn) => this.#environment.onBackgroundTurn(this, turn));
     // The session learns that its harness died from the lease, not from the next failing send.
     lease.signal.addEventListener(
       "abort",
@@ -137,6 +139,10 @@ export class AntigravitySession implements ManagedSession {
     );
     const resumedId = this.#conversationId;
     this.#conversationId = lease.conversation.id;
+    if (this.historyLost) {
+      await this.remember();
+      return lease.conversation;
+    }
     // A resumed conversation that comes back empty although messages were forwarded lost its
     // history upstream (the harness died before persisting): the next prompt must carry it again.
     if (resumedId !== undefined && lease.conversation.history.length === 0 && this.forwarded.length > 0) {
@@ -148,6 +154,33 @@ export class AntigravitySession implements ManagedSession {
     }
     await this.remember();
     return lease.conversation;
+  }
+
+  /**
+   * Leases the conversation, resuming the thread's earlier one by id when there is one. A harness
+   * that no longer has that id may start it empty (caught after the open, by the empty history) or
+   * refuse the open (docs/protocol.md, "Assumptions and how we hedge them"): then a new conversation is opened and
+   * the thread's history is rebuilt from the client's transcript, as when the history is lost.
+   */
+  async #acquire(config: ConversationConfig, signal: AbortSignal | undefined): Promise<PoolLease<Conversation>> {
+    const pool = this.#environment.pool;
+    const partition = this.#environment.partition;
+    const signalOption = signal === undefined ? {} : { signal };
+    const resumedId = this.#conversationId;
+    if (resumedId === undefined) return pool.acquire({ config, partition, ...signalOption });
+    try {
+      return await pool.acquire({ config: { ...config, conversationId: resumedId, continuation: "create-or-resume" }, partition, ...signalOption });
+    } catch (error) {
+      if (!isRefusedOpen(error) || signal?.aborted === true) throw error;
+      this.#environment.warn(
+        { threadId: this.threadId, conversationId: resumedId, error },
+        "the harness refused to resume this thread's conversation; opening a new one and rebuilding the history from the client's transcript",
+      );
+      const lease = await pool.acquire({ config, partition, ...signalOption });
+      this.#conversationId = undefined;
+      if (this.forwarded.length > 0) this.historyLost = true;
+      return lease;
+    }
   }
 
   /** Starts a harness turn; what the HITL bridge calls when it starts queued input. */
@@ -170,6 +203,8 @@ export class AntigravitySession implements ManagedSession {
   async dropConversation(options: { forgetId: boolean }): Promise<void> {
     const lease = this.#lease;
     this.#lease = undefined;
+    this.#stopBackgroundTurns?.();
+    this.#stopBackgroundTurns = undefined;
     if (options.forgetId) this.#conversationId = undefined;
     await lease?.release();
   }
@@ -201,6 +236,8 @@ export class AntigravitySession implements ManagedSession {
   async close(reason: SessionCloseReason): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopBackgroundTurns?.();
+    this.#stopBackgroundTurns = undefined;
     this.bridge.close();
     try {
       await this.remember();
@@ -224,3 +261,8 @@ export class AntigravitySession implements ManagedSession {
 }
 
 export type { RunAgentInput };
+
+/** An open the harness answered with a refusal (not the pool closing, not the caller giving up). */
+function isRefusedOpen(error: unknown): boolean {
+  return PoolError.isInstance(error) && error.code === "OPEN_FAILED";
+}

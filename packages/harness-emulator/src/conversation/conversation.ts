@@ -127,6 +127,10 @@ export class Conversation {
     if ((mode === "RESUME" || mode === 1) && stored === undefined) {
       throw new EmulatorError("CONVERSATION_NOT_FOUND", `RESUME: no conversation "${requested}" in ${store.directory}`);
     }
+    if (requested !== "" && stored === undefined && knobs.unknownResume === "refuse" && mode !== "CREATE_ONLY" && mode !== 3) {
+      // The other plausible reading of CREATE_OR_RESUME for an id the harness lost (docs/protocol.md, "Assumptions and how we hedge them").
+      throw new EmulatorError("CONVERSATION_NOT_FOUND", `no conversation "${requested}" to resume in ${store.directory}`);
+    }
     if ((mode === "CREATE_ONLY" || mode === 3) && stored !== undefined) {
       throw new EmulatorError("CONVERSATION_EXISTS", `CREATE_ONLY: conversation "${requested}" already exists`);
     }

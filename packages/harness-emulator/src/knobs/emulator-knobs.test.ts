@@ -16,6 +16,8 @@ describe("readKnobs", () => {
       replay: undefined,
       replayIgnore: [],
       replayTiming: false,
+      unknownResume: "empty",
+      plainHttp: "answer",
     });
   });
 
@@ -33,6 +35,8 @@ describe("readKnobs", () => {
         ANTIGRAVITY_EMULATOR_REPLAY: " /tmp/session.jsonl ",
         ANTIGRAVITY_EMULATOR_REPLAY_IGNORE: "config.workspaces.*, userInput",
         ANTIGRAVITY_EMULATOR_REPLAY_TIMING: "1",
+        ANTIGRAVITY_EMULATOR_UNKNOWN_RESUME: " Refuse ",
+        ANTIGRAVITY_EMULATOR_PLAIN_HTTP: "sometimes",
       }),
     ).toEqual({
       scenario: "demo",
@@ -47,6 +51,8 @@ describe("readKnobs", () => {
       replay: "/tmp/session.jsonl",
       replayIgnore: ["config.workspaces.*", "userInput"],
       replayTiming: true,
+      unknownResume: "refuse",
+      plainHttp: "answer",
     });
   });
 });

@@ -24,6 +24,17 @@ export interface EmulatorKnobs {
   replayIgnore: string[];
   /** Honour the recorded gaps between frames during replay. */
   replayTiming: boolean;
+  /**
+   * A resume (CREATE_OR_RESUME or UNSPECIFIED) of an id it does not have: start an empty
+   * conversation under that id (`empty`), or refuse it like RESUME does (`refuse`). The real
+   * harness's choice is not known (docs/protocol.md, "Assumptions and how we hedge them").
+   */
+  unknownResume: "empty" | "refuse";
+  /**
+   * A plain HTTP request (no WebSocket upgrade) to the port: answered with 426 (`answer`), never
+   * answered (`silent`), or its connection reset (`reset`).
+   */
+  plainHttp: "answer" | "silent" | "reset";
 }
 
 const prefix = "ANTIGRAVITY_EMULATOR_";
@@ -39,6 +50,11 @@ function readFlag(env: Record<string, string | undefined>, name: string, fallbac
   const raw = env[prefix + name];
   if (raw === undefined || raw.trim() === "") return fallback;
   return !["0", "false", "no", "off"].includes(raw.trim().toLowerCase());
+}
+
+function readChoice<Choice extends string>(env: Record<string, string | undefined>, name: string, choices: readonly Choice[], fallback: Choice): Choice {
+  const raw = env[prefix + name]?.trim().toLowerCase();
+  return choices.find((choice) => choice === raw) ?? fallback;
 }
 
 function readText(env: Record<string, string | undefined>, name: string): string | undefined {
@@ -65,5 +81,7 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
       .split(/[\s,]+/)
       .filter((path) => path !== ""),
     replayTiming: readFlag(env, "REPLAY_TIMING", false),
+    unknownResume: readChoice(env, "UNKNOWN_RESUME", ["empty", "refuse"], "empty"),
+    plainHttp: readChoice(env, "PLAIN_HTTP", ["answer", "silent", "reset"], "answer"),
   };
 }

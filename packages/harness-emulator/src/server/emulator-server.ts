@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { Conversation } from "../conversation/conversation.js";
 import type { ProcessControl } from "../conversation/turn-context.js";
 import { createIdSource } from "../ids/id-source.js";
+import { readKnobs } from "../knobs/emulator-knobs.js";
 import type { Logger } from "../logging/logger.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
 import { ReplayConversation } from "../replay/replay-conversation.js";
@@ -60,7 +61,15 @@ export class EmulatorServer {
 
   private constructor(options: EmulatorServerOptions) {
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes });
-    this.#http = createServer((_request, response) => {
+    const plainHttp = readKnobs(options.env).plainHttp;
+    this.#http = createServer((request, response) => {
+      // Whether the real harness answers a plain request at all is not known (docs/protocol.md,
+      // "Assumptions and how we hedge them"); the knob plays each possibility. A silent request is ended by close().
+      if (plainHttp === "silent") return;
+      if (plainHttp === "reset") {
+        request.socket.destroy();
+        return;
+      }
       response.writeHead(426, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "WebSocket upgrade required" }));
     });
     const cascadeIds = createIdSource({ deterministic: options.deterministicIds });

@@ -1,7 +1,7 @@
 import WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
 import { abortReason, delay, throwIfAborted } from "../internal/abort.js";
-import type { HarnessLogger } from "../observability/logger.js";
+import { noopLogger, type HarnessLogger } from "../observability/logger.js";
 
 export interface ConnectWebSocketOptions {
   port: number;
@@ -93,4 +93,32 @@ export async function connectHarnessWebSocket(options: ConnectWebSocketOptions):
   throw new HarnessError("CONNECTION_CLOSED", `could not connect to the harness WebSocket on port ${options.port} after ${attempts} attempts (${failures.slice(-2).join("; ")})`, {
     stderrTail: tail,
   });
+}
+
+/**
+ * Proves the harness is alive by the one exchange its protocol promises: a WebSocket upgrade with
+ * the process token, closed (1000) as soon as it opens, before any config. Nothing else about the
+ * port (a plain HTTP answer, a status code) is promised (docs/protocol.md, "Assumptions and how we hedge them").
+ * One attempt per host, no retries: the caller bounds it with `signal`.
+ */
+export async function probeHarnessWebSocket(options: Omit<ConnectWebSocketOptions, "attempts" | "baseDelayMs" | "logger" | "stderrTail">): Promise<void> {
+  const failures: string[] = [];
+  for (const host of HOSTS) {
+    throwIfAborted(options.signal);
+    let socket: WebSocket;
+    try {
+      socket = await openOnce(`ws://${host}:${options.port}/`, { ...options, logger: noopLogger, stderrTail: () => [] });
+    } catch (error) {
+      if (options.signal?.aborted) throw abortReason(options.signal);
+      failures.push(`${host}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    socket.on("error", () => undefined);
+    // A peer that never answers the close is dropped after a moment; the probe itself has succeeded.
+    const dropLater = setTimeout(() => socket.terminate(), 1_000);
+    socket.once("close", () => clearTimeout(dropLater));
+    socket.close(1000, "liveness probe");
+    return;
+  }
+  throw new HarnessError("CONNECTION_CLOSED", `the harness WebSocket on port ${options.port} did not accept an upgrade (${failures.join("; ")})`);
 }

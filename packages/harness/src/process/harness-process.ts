@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Conversation } from "../conversation/conversation.js";
+import { probeHarnessWebSocket } from "../conversation/connect-websocket.js";
 import type { ConversationConfig } from "../conversation/conversation-config.js";
 import type { ConversationHost } from "../conversation/conversation-host.js";
 import { HarnessError } from "../errors/harness-error.js";
@@ -281,6 +282,21 @@ export class HarnessProcess {
 
   stderrTail(): string[] {
     return this.#stderr.lines().map((line) => this.#redactor.redactText(line));
+  }
+
+  /**
+   * Resolves when the harness is alive and serving: the process has not exited and its WebSocket
+   * accepts an upgrade with the process token (closed at once, before any config). Rejects with
+   * CONNECTION_CLOSED otherwise, or with the signal's reason. What the pool's health check calls.
+   */
+  async checkLiveness(options: { signal?: AbortSignal; attemptTimeoutMs?: number } = {}): Promise<void> {
+    if (this.hasExited || this.signal.aborted) throw new HarnessError("CONNECTION_CLOSED", "the harness process has exited", { stderrTail: this.stderrTail() });
+    await probeHarnessWebSocket({
+      port: this.port,
+      harnessToken: this.#harnessToken,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: options.attemptTimeoutMs }),
+    });
   }
 
   /** True once the process has exited. */

@@ -5,7 +5,6 @@ import {
   type HarnessProcessOptions,
 } from "@ag-ui-antigravity/harness";
 import type { Partition } from "../partition/partition.js";
-import { probeHttp } from "./http-probe.js";
 import type { PooledProcess } from "./pooled-process.js";
 
 /** The conversation config of the default (real harness) pool. */
@@ -37,7 +36,9 @@ export async function startHarnessProcess(
     },
     openConversation: (config, openOptions) => harness.openConversation(config, openOptions),
     close: (closeOptions) => harness.close(closeOptions),
-    checkHealth: (probeOptions) => probeHttp(harness.port, probeOptions),
+    // The WebSocket upgrade with the token is the one thing the harness's port promises; a plain
+    // HTTP answer is not (docs/protocol.md, "Assumptions and how we hedge them").
+    checkHealth: (probeOptions) => harness.checkLiveness(probeOptions),
     stderrTail: () => harness.stderrTail(),
   };
 }
