@@ -4,7 +4,7 @@
 //   remote_*  HttpAgent → apps/server (started by the orchestrator; its URL is argv[2])
 //   local_*   AntigravityAgent in this process, on the emulator
 // For each: a chat turn, a frontend tool round trip, an approval interrupt answered with resume[],
-// and stop. Prints one `ok|FAIL <check>` line per check; the orchestrator counts them.
+// and stop. Prints one `ok <check>` or `FAIL <check>\t<why>` line per check; the orchestrator counts them.
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { HttpAgent } from "@ag-ui/client";
@@ -48,7 +48,8 @@ function report(name, error) {
   if (error === undefined) console.log(`ok   ${name}`);
   else {
     failures += 1;
-    console.log(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    // A tab parts the check's name from the reason (which may hold anything but a newline).
+    console.log(`FAIL ${name}\t${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ")}`);
   }
 }
 async function check(name, body) {
