@@ -297,8 +297,14 @@ function mergeSections(existing, fresh, numbers) {
   };
   const { head, bodies } = split(existing);
   for (const section of fresh) bodies.set(/^## (\d+)\./.exec(section)[1], section.trimEnd());
-  const note = `- Sections ${[...numbers].sort().join(", ")} re-run on ${new Date().toISOString()} (\`BENCH_ONLY\`), load average ${loadBefore.toFixed(1)} at their start, Node ${process.version}; the others are from the run written above.`;
-  const header = head.replace(/^- Sections .* re-run on .*\n/m, "").replace(/(- This run took .*\n)/, `$1${note}\n`);
+  // One note per section, so each partial run replaces the notes of the sections it re-ran only.
+  const rerun = new Set([...numbers].filter((number) => fresh.some((section) => section.startsWith(`## ${number}.`))));
+  const notes = [...rerun].sort().map((number) => `- Section ${number} re-run on ${new Date().toISOString()} (\`BENCH_ONLY\`), load average ${loadBefore.toFixed(1)} at its start, Node ${process.version}; the others are from the run written above.`);
+  const kept = head.split("\n").filter((line) => {
+    const match = /^- Sections? ([\d, ]+) re-run on /.exec(line);
+    return match === null || !match[1].split(",").some((number) => rerun.has(number.trim()));
+  });
+  const header = kept.join("\n").replace(/(- This run took .*\n)/, `$1${notes.map((note) => `${note}\n`).join("")}`);
   const ordered = [...bodies.entries()].sort(([left], [right]) => Number(left) - Number(right)).map(([, body]) => body);
   return `${header.trimEnd()}\n\n${ordered.join("\n\n")}\n`;
 }

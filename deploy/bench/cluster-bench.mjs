@@ -126,7 +126,17 @@ async function failoverAndRoundTrips() {
   }
 }
 
-const one = await throughput(1);
-const three = await throughput(3);
-const { roundTrips, failover } = await failoverAndRoundTrips();
+/** Runs one phase; a failure names the phase last on stderr, where bench/run-benchmarks.mjs shows it. */
+async function phase(name, work) {
+  try {
+    return await work();
+  } catch (error) {
+    process.stderr.write(`\ncluster bench: ${name} failed: ${error?.stack ?? error}\n`);
+    process.exit(1);
+  }
+}
+
+const one = await phase("throughput with 1 replica", () => throughput(1));
+const three = await phase("throughput with 3 replicas", () => throughput(3));
+const { roundTrips, failover } = await phase("failover and Redis round trips", failoverAndRoundTrips);
 console.log(`RESULT ${JSON.stringify({ throughput: [one, three], threadsPerLevel, turnsPerThread, concurrency, roundTrips, failover })}`);

@@ -26,9 +26,11 @@ async function run(index) {
     buffer += decoder.decode(chunk, { stream: true });
     let end = buffer.indexOf("\n\n");
     while (end >= 0) {
-      if (buffer.startsWith("data:")) {
+      // A frame may open with an `id:` line before its data.
+      const frame = buffer.slice(0, end);
+      if (/^data:/m.test(frame)) {
         events += 1;
-        last = buffer.slice(0, end);
+        last = frame;
       }
       buffer = buffer.slice(end + 2);
       end = buffer.indexOf("\n\n");

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { EventType, type AgentCapabilities, type AGUIEvent, type RunAgentInput, type Tool } from "@ag-ui/core";
-import type { ConversationConfig, ToolCallContext } from "@ag-ui-antigravity/harness";
+import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput, type Tool } from "@ag-ui/core";
+import type { ConversationConfig, ToolCallContext, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
+import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -20,6 +21,24 @@ import { MemoryThreadStore } from "./threads/memory-thread-store.js";
 import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
 import { ensureThreadWorkspace, threadWorkspacePath } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
+import { backgroundTurnEvents } from "./threads/background-turn-events.js";
+import { connectStream } from "./threads/connect-stream.js";
+import { DEFAULT_MAX_REPLAY_BYTES, DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/recorded-run.js";
+import { ThreadChannels } from "./threads/thread-channels.js";
+
+/** Characters all ended runs kept for late `connect`s hold together, by default (one run: a sixteenth of it). */
+const DEFAULT_MAX_GRACE_BYTES = 16 * 1024 * 1024;
+/** Characters one thread's transcript (for `connect` snapshots) keeps, by default. */
+const DEFAULT_MAX_TRANSCRIPT_BYTES = 512 * 1024;
+/** Characters all transcripts keep together, by default. */
+const DEFAULT_MAX_TOTAL_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
+
+/** How a run came to be: a client's run, or a turn the server started. */
+export interface RunOrigin {
+  /** The prompt of a server-initiated turn (`notify`), sent instead of new user messages. */
+  injected?: UserInputPart[];
+  serverInitiated?: boolean;
+}
 
 export interface AgentStats {
   sessions: SessionManagerStats;
@@ -27,6 +46,10 @@ export interface AgentStats {
   rememberedThreads?: number;
   /** The thread store: kind, failed and pending writes. */
   threadStore: ThreadStoreStats;
+  /** Threads whose transcript is kept for `connect`. */
+  connectableThreads: number;
+  /** Characters (≈ bytes) held for `connect`: the transcripts, and the ended runs kept for replay. */
+  connectHeldBytes: { transcripts: number; replay: number };
   /** Spare sessions ready for new threads (`prewarm`). */
   spareSessions: number;
 }
@@ -47,6 +70,7 @@ export class AgentCore {
   readonly #logger: AntigravityAgentLogger;
   readonly #sessions: SessionManager<AntigravitySession>;
   readonly #threads: ThreadStore;
+  readonly #channels: ThreadChannels;
   readonly #ownsThreadStore: boolean;
   readonly #agentId: string;
   readonly #ownsPool: boolean;
@@ -64,6 +88,19 @@ export class AgentCore {
     this.options = options;
     this.#logger = options.logger ?? {};
     this.#ownsPool = !(options.pool instanceof HarnessPool);
+    const reconnect = options.reconnect ?? {};
+    const maxGraceBytes = reconnect.maxGraceBytes ?? DEFAULT_MAX_GRACE_BYTES;
+    this.#channels = new ThreadChannels({
+      maxThreads: reconnect.maxThreads ?? 1_000,
+      maxReplayEvents: reconnect.maxReplayEvents ?? DEFAULT_MAX_REPLAY_EVENTS,
+      maxReplayBytes: reconnect.maxReplayBytes ?? DEFAULT_MAX_REPLAY_BYTES,
+      replayGraceMs: reconnect.replayGraceMs ?? 60_000,
+      maxTotalGraceBytes: maxGraceBytes,
+      maxGraceRunBytes: Math.floor(maxGraceBytes / 16),
+      maxTranscriptBytes: reconnect.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES,
+      maxTotalTranscriptBytes: reconnect.maxTotalTranscriptBytes ?? DEFAULT_MAX_TOTAL_TRANSCRIPT_BYTES,
+      warn: (details, message) => this.#logger.warn?.(details, message),
+    });
     const endpointKey = options.endpoint !== undefined && "apiKey" in options.endpoint ? options.endpoint.apiKey : undefined;
     this.#redactor = OutboundRedactor.fromEnvironment([options.apiKey, endpointKey]);
     this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
@@ -104,6 +141,8 @@ export class AgentCore {
       sessions: this.#sessions.stats(),
       ...(threadStore.rememberedThreads === undefined ? {} : { rememberedThreads: threadStore.rememberedThreads }),
       threadStore,
+      connectableThreads: this.#channels.size,
+      connectHeldBytes: this.#channels.heldBytes,
       spareSessions: this.#spares?.ready ?? 0,
     };
   }
@@ -121,18 +160,148 @@ export class AgentCore {
     return this.#pool;
   }
 
+  /** Whether a run whose client went away goes on (so the client can `connect` to it again). */
+  get continuesDetachedRuns(): boolean {
+    return this.options.reconnect?.onDisconnect === "continue";
+  }
+
+  /** The thread's stream for a client that (re)connects; see `connectStream`. */
+  connect(input: RunAgentInput): Observable<BaseEvent> {
+    return connectStream(this.#channels, input).pipe(
+      catchError((error: unknown) => {
+        const mapped = toRunError(error);
+        this.#logger.warn?.({ threadId: input.threadId, correlationId: mapped.correlationId, error }, "connect refused");
+        return of<BaseEvent>(mapped.event);
+      }),
+    );
+  }
+
+  /**
+   * One run, recorded on the thread's channel from its RUN_STARTED on, so that `connect` can replay
+   * it and the thread's transcript follows it.
+   */
+  async *run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin = {}): AsyncGenerator<AGUIEvent, void, undefined> {
+    let recorded: RecordedRun | undefined;
+    const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
+    try {
+      for await (const event of this.#redacted(input, signal, origin)) {
+        if (recorded === undefined && event.type === EventType.RUN_STARTED) {
+          recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
+        }
+        recorded?.record(event);
+        yield event;
+      }
+    } finally {
+      if (recorded !== undefined) channel().finish(recorded);
+    }
+  }
+
+  /**
+   * Runs a server-initiated turn on a thread: `text` goes to the model as an automated message (it
+   * is not added to the transcript as the user's), and the reply reaches clients connected with
+   * `stayOpen`, or the next `connect`'s snapshot. Waits while the thread is busy or waits on a
+   * human. Resolves with the run id once the turn has ended.
+   */
+  async notify(threadId: string, text: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+    const signal = options.signal ?? new AbortController().signal;
+    for (;;) {
+      if (this.#closing !== undefined) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
+      signal.throwIfAborted();
+      const channel = this.#channels.peek(threadId);
+      if (channel === undefined || !channel.transcript.known) {
+        throw new AgentError("UNKNOWN_THREAD", `Thread ${JSON.stringify(threadId)} has no run this agent remembers; a notification needs a conversation to join.`);
+      }
+      const current = channel.current;
+      if (current !== undefined || this.#sessions.isBusyOrParked(threadId)) {
+        await channel.nextRunEnd(signal, 1_000);
+        continue;
+      }
+      await channel.transcript.settled();
+      if (channel.current !== undefined) continue;
+      const view = channel.transcript.view;
+      const runId = randomUUID();
+      const input: RunAgentInput = {
+        threadId,
+        runId,
+        messages: structuredClone(view.messages),
+        state: structuredClone(view.state ?? {}),
+        tools: [...channel.lastTools],
+        context: [],
+        forwardedProps: {},
+      };
+      let started = false;
+      let refusal: { code?: string; message: string } | undefined;
+      for await (const event of this.run(input, signal, { injected: [{ text: `[Automated notification; the user did not write this] ${text}` }], serverInitiated: true })) {
+        if (event.type === EventType.RUN_STARTED) started = true;
+        if (event.type === EventType.RUN_ERROR && !started) refusal = { ...(event.code === undefined ? {} : { code: event.code }), message: event.message };
+      }
+      if (started) return runId;
+      // A run slipped in between the check and the acquire: wait for it like any other.
+      if (refusal?.code === "THREAD_BUSY") continue;
+      throw new AgentError("NOTIFY_REFUSED", `The notification could not run: ${refusal?.message ?? "refused"}`);
+    }
+  }
+
+  /**
+   * A turn the harness started (a trigger, a background result) as a server-initiated run on the
+   * thread's channel: it waits for the thread like any run, then streams to `stayOpen` clients and
+   * into the transcript. The harness keeps the turn's steps until they are read.
+   */
+  async #relayBackgroundTurn(session: AntigravitySession, turn: Turn): Promise<void> {
+    const threadId = session.threadId;
+    const forever = new AbortController().signal;
+    let lease;
+    for (;;) {
+      if (this.#closing !== undefined) return;
+      try {
+        lease = await this.#sessions.acquire(threadId, { reuse: () => true });
+        break;
+      } catch (error) {
+        if (!AgentError.isInstance(error) || error.code !== "THREAD_BUSY") throw error;
+        await this.#channels.get(threadId).nextRunEnd(forever, 1_000);
+      }
+    }
+    try {
+      // The thread's session was replaced meanwhile: its conversation, and so this turn, is gone.
+      if (lease.session !== session) return;
+      const channel = this.#channels.get(threadId);
+      await channel.transcript.settled();
+      const view = channel.transcript.view;
+      const input: RunAgentInput = {
+        threadId,
+        runId: randomUUID(),
+        messages: structuredClone(view.messages),
+        state: structuredClone(view.state ?? {}),
+        tools: [...channel.lastTools],
+        context: [],
+        forwardedProps: {},
+      };
+      const recorded = channel.begin(input, { serverInitiated: true });
+      try {
+        for await (const event of backgroundTurnEvents(session, turn, input)) {
+          lease.touch();
+          recorded.record(event);
+        }
+      } finally {
+        channel.finish(recorded);
+      }
+    } finally {
+      lease.release();
+    }
+  }
+
   /**
    * One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. Every
    * RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model errors
    * quote upstream text, which can hold a key, a path or a stack.
    */
-  async *run(input: RunAgentInput, signal: AbortSignal): AsyncGenerator<AGUIEvent, void, undefined> {
-    for await (const event of this.#run(input, signal)) {
+  async *#redacted(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
+    for await (const event of this.#run(input, signal, origin)) {
       yield event.type === EventType.RUN_ERROR ? { ...event, message: this.#redactor.text(event.message) } : event;
     }
   }
 
-  async *#run(input: RunAgentInput, signal: AbortSignal): AsyncGenerator<AGUIEvent, void, undefined> {
+  async *#run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
     let signature: string;
     let lease;
     try {
@@ -162,6 +331,7 @@ export class AgentCore {
         signal,
         touch: () => lease.touch(),
         log: (level, details, message) => this.#logger[level]?.(details, message),
+        ...(origin.injected === undefined ? {} : { injected: origin.injected }),
       });
     } finally {
       lease.release();
@@ -171,6 +341,7 @@ export class AgentCore {
   /** Closes every session and, when the agent owns it, the pool. Idempotent. */
   close(options: { deadlineMs?: number } = {}): Promise<void> {
     this.#closing ??= (async () => {
+      this.#channels.close();
       await Promise.all([this.#spares?.close(), this.#sessions.close()]);
       // After the sessions, whose closing records their threads.
       if (this.#ownsThreadStore) await this.#threads.close();
@@ -286,10 +457,16 @@ export class AgentCore {
         logger: { warn: (message, fields) => this.#logger.warn?.({ threadId: identity.threadId, ...fields }, message) },
       },
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
+      structuredOutputKey: this.options.structuredOutputKey ?? this.options.agentId ?? "antigravity",
       // Shown to clients in RUN_FINISHED's usage; an emulator scenario's path is the server's business.
       model: publicModelName(this.options.model ?? "gemini-3.6-flash"),
       workspaceFor: async () => identity.workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
+      onBackgroundTurn: (session, turn) => {
+        this.#relayBackgroundTurn(session, turn).catch((error: unknown) =>
+          this.#logger.warn?.({ threadId: session.threadId, error }, "a turn the harness started could not be relayed to AG-UI clients"),
+        );
+      },
     };
     return new AntigravitySession(identity, seed, environment);
   }
@@ -321,6 +498,7 @@ export class AgentCore {
       ...(options.policies === undefined ? {} : { policies: options.policies }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
       ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
+      ...(options.triggers === undefined ? {} : { triggers: options.triggers }),
     };
   }
 }

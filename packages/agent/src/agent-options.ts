@@ -31,6 +31,35 @@ export interface AntigravityAgentLogger {
   error?(details: Record<string, unknown>, message: string): void;
 }
 
+/** How runs outlive their client's connection, and how long they stay replayable. */
+export interface ReconnectOptions {
+  /**
+   * What a client that goes away mid-run does to the run: `"cancel"` halts the turn (default), `"continue"`
+   * lets it finish on the server so the client can `connect` again and see it whole.
+   */
+  onDisconnect?: "cancel" | "continue";
+  /** How long an ended run stays replayable for a late `connect` (default 60 s). */
+  replayGraceMs?: number;
+  /** Events one run keeps for replay (default 10 000); a longer run can no longer be replayed from its start. */
+  maxReplayEvents?: number;
+  /**
+   * Characters of events one run in flight keeps for replay (default 8 MiB; RUN_STARTED's input is
+   * not counted, the run holds it anyway); a larger run can no longer be replayed from its start.
+   */
+  maxReplayBytes?: number;
+  /**
+   * Characters all ended runs kept for their grace period hold together (default 16 MiB; the oldest
+   * go first). A run that ends holding more than a sixteenth of it is dropped at once.
+   */
+  maxGraceBytes?: number;
+  /** Threads whose transcript is kept for `connect` snapshots (default 1 000; least recently used dropped first). */
+  maxThreads?: number;
+  /** Characters one thread's transcript keeps (default 512 KiB); its oldest messages go first. */
+  maxTranscriptBytes?: number;
+  /** Characters all transcripts keep together (default 32 MiB); the least recently used are emptied first. */
+  maxTotalTranscriptBytes?: number;
+}
+
 export interface AntigravityAgentOptions {
   /** Agent id and description, as AG-UI clients see them. */
   agentId?: string;
@@ -61,6 +90,12 @@ export interface AntigravityAgentOptions {
   /** JSON Schema of structured output; it is delivered as state (default) or as a CUSTOM event. */
   responseSchema?: Record<string, unknown>;
   structuredOutputAs?: "state" | "custom";
+  /** The state key structured output is merged under (a STATE_DELTA); default the agent id, else `"antigravity"`. */
+  structuredOutputKey?: string;
+  /** Automated messages the harness sends into an idle thread every `intervalMs` (after its first turn); their turns reach AG-UI as server-initiated runs. */
+  triggers?: Array<{ message: string; intervalMs: number }>;
+  /** Reconnecting clients (`connect`) and server-initiated turns. */
+  reconnect?: ReconnectOptions;
   /** Policies and hooks of the harness client, for advanced uses. */
   policies?: ConversationConfig["policies"];
   hooks?: Omit<ConversationHooks, "onQuestions">;
@@ -136,6 +171,21 @@ export const agentOptionsSchema = z
     subagents: z.array(objectValue).optional(),
     responseSchema: objectValue.optional(),
     structuredOutputAs: z.enum(["state", "custom"]).optional(),
+    structuredOutputKey: z.string().min(1).optional(),
+    triggers: z.array(z.object({ message: z.string().min(1), intervalMs: z.number().int().min(10) }).strict()).optional(),
+    reconnect: z
+      .object({
+        onDisconnect: z.enum(["cancel", "continue"]).optional(),
+        replayGraceMs: z.number().int().nonnegative().optional(),
+        maxReplayEvents: z.number().int().positive().optional(),
+        maxReplayBytes: z.number().int().positive().optional(),
+        maxGraceBytes: z.number().int().nonnegative().optional(),
+        maxThreads: z.number().int().positive().optional(),
+        maxTranscriptBytes: z.number().int().positive().optional(),
+        maxTotalTranscriptBytes: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
     policies: z.array(objectValue).optional(),
     hooks: z.record(z.string(), functionValue).optional(),
     saveDir: z.string().refine((path) => path.startsWith("/"), "saveDir is an absolute path").optional(),

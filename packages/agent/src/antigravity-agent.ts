@@ -24,23 +24,51 @@ export class AntigravityAgent extends AbstractAgent {
     this.core = new AgentCore(options);
   }
 
-  /** Streams one run. Unsubscribing (a client disconnect) aborts it; a turn parked on a human stays parked. */
+  /**
+   * Streams one run. Unsubscribing (a client disconnect) halts the turn, or with
+   * `reconnect.onDisconnect: "continue"` leaves it running for a later `connect`; a turn parked on a
+   * human stays parked either way.
+   */
   run(input: RunAgentInput): Observable<BaseEvent> {
     return new Observable<BaseEvent>((subscriber) => {
       const controller = new AbortController();
+      const detachable = this.core.continuesDetachedRuns;
       void (async () => {
         try {
           for await (const event of this.core.run(input, controller.signal)) {
-            if (subscriber.closed) break;
-            subscriber.next(event);
+            if (!subscriber.closed) subscriber.next(event);
+            else if (!detachable) break;
           }
           subscriber.complete();
         } catch (error) {
           subscriber.error(error);
         }
       })();
-      return () => controller.abort();
+      return () => {
+        if (!detachable) controller.abort();
+      };
     });
+  }
+
+  /**
+   * AG-UI's reconnect (`connectAgent()` calls it): the run in flight on `input.threadId` from its
+   * first event, then live; or, on an idle thread, a MESSAGES_SNAPSHOT and a STATE_SNAPSHOT (with
+   * the pending interrupt outcome when it waits on a human); nothing for a thread it does not know.
+   * With `forwardedProps.stayOpen: true` the stream then stays open for server-initiated turns.
+   */
+  override connect(input: RunAgentInput): Observable<BaseEvent> {
+    return this.core.connect(input);
+  }
+
+  /**
+   * Starts a turn the user did not ask for on a thread (a reminder, a background job's result):
+   * `text` reaches the model as an automated message, and the reply reaches clients that `connect`
+   * with `stayOpen`, or the next `connect`'s snapshot. Queued while the thread is busy or waits on
+   * a human. Resolves with the run id when the turn has ended; rejects with `AgentError`
+   * (`UNKNOWN_THREAD`, `NOTIFY_REFUSED`, `AGENT_CLOSED`) or the signal's reason.
+   */
+  notify(threadId: string, text: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+    return this.core.notify(threadId, text, options);
   }
 
   override async getCapabilities(): Promise<AgentCapabilities> {

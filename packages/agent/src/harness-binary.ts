@@ -15,7 +15,7 @@ export async function resolveHarnessBinary(source: HarnessSource, options: { sig
 async function emulatorBinaryPath(): Promise<string> {
   let emulator: { emulatorBinaryPath(): string };
   try {
-    emulator = await import("@ag-ui-antigravity/harness-emulator");
+    emulator = await import("@ag-ui-antigravity/harness-emulator/binary-path");
   } catch (error) {
     throw new AgentError("CONFIG_INVALID", 'harness: "emulator" needs the @ag-ui-antigravity/harness-emulator package installed.', { cause: error });
   }

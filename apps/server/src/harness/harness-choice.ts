@@ -1,5 +1,5 @@
 import { findHarnessBinary } from "@ag-ui-antigravity/harness";
-import { emulatorBinaryPath as emulatorExecutable } from "@ag-ui-antigravity/harness-emulator";
+import { emulatorBinaryPath as emulatorExecutable } from "@ag-ui-antigravity/harness-emulator/binary-path";
 
 /**
  * Which harness the demo agents run on, and why. The server never picks one silently: `reason` is

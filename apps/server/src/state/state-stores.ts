@@ -1,7 +1,6 @@
 import { FileThreadStore, RedisThreadStore, type ThreadStore } from "@ag-ui-antigravity/agent";
 import { FileOwnershipStore, RedisOwnershipStore, type ThreadOwnershipStore } from "@ag-ui-antigravity/express";
 import type { Logger } from "pino";
-import { createClient } from "redis";
 
 /** Where the demo keeps thread state: nothing (memory, the default), a save dir, or Redis. */
 export interface StateStoreConfig {
@@ -32,6 +31,8 @@ export interface StateStores {
 export async function createStateStores(config: StateStoreConfig, logger: Logger): Promise<StateStores> {
   const storeLogger = { warn: (details: Record<string, unknown>, message: string) => logger.warn(details, message) };
   if (config.redisUrl !== undefined) {
+    // Loaded only here: a server without REDIS_URL (the default) never pays for the Redis client.
+    const { createClient } = await import("redis");
     // Commands fail at once while Redis is away (the stores retry writes and refuse reads) instead of queueing.
     const client = createClient({ url: config.redisUrl, disableOfflineQueue: true });
     // Without a listener a connection error would crash the process; reconnecting is the client's job.

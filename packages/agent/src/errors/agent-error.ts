@@ -14,6 +14,9 @@ export type AgentErrorCode =
   | "AGENT_CLOSED"
   | "THREAD_STORE_UNAVAILABLE"
   | "THREAD_ELSEWHERE"
+  | "REPLAY_UNAVAILABLE"
+  | "UNKNOWN_THREAD"
+  | "NOTIFY_REFUSED"
   | "PARKED_TURN_LOST";
 
 export interface AgentErrorOptions {

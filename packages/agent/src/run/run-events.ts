@@ -1,9 +1,30 @@
-import { EventType, type AGUIEvent, type RunFinishedEvent, type RunStartedEvent, type TokenUsage } from "@ag-ui/core";
+import { EventType, type AGUIEvent, type RunAgentInput, type RunFinishedEvent, type RunStartedEvent, type TokenUsage } from "@ag-ui/core";
 import type { TokenUsage as HarnessTokenUsage } from "@ag-ui-antigravity/harness";
 import type { CumulativeUsage } from "@ag-ui-antigravity/translator";
 
-export function runStarted(threadId: string, runId: string): RunStartedEvent {
-  return { type: EventType.RUN_STARTED, threadId, runId };
+/**
+ * RUN_STARTED carries the run's input (AG-UI 1.0 allows it): a client that connects to the run
+ * later rebuilds the user's side of the turn from it, not only the agent's.
+ */
+export function runStarted(input: RunAgentInput): RunStartedEvent {
+  return { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId, input: knownInputFields(input) };
+}
+
+/** The fields RunAgentInput defines: extra top-level fields a client sent are not echoed back. */
+function knownInputFields(input: RunAgentInput): RunAgentInput {
+  const { threadId, runId, protocolVersion, parentRunId, state, messages, tools, context, forwardedProps, resume } = input;
+  return {
+    threadId,
+    runId,
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(parentRunId === undefined ? {} : { parentRunId }),
+    state,
+    messages,
+    tools,
+    context,
+    forwardedProps,
+    ...(resume === undefined ? {} : { resume }),
+  };
 }
 
 export function runFinished(options: {

@@ -1,5 +1,5 @@
 import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
-import { HarnessError, type NormalizedStep } from "@ag-ui-antigravity/harness";
+import { HarnessError, type NormalizedStep, type UserInputPart } from "@ag-ui-antigravity/harness";
 import type { RunItem } from "@ag-ui-antigravity/hitl";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
@@ -16,6 +16,8 @@ export interface RunSessionOptions {
   /** Marks the session as used, so a long run is not swept. */
   touch(): void;
   log(level: "info" | "warn" | "error", details: Record<string, unknown>, message: string): void;
+  /** A server-initiated turn's prompt (`notify`): sent as the turn's input instead of new user messages. */
+  injected?: UserInputPart[];
 }
 
 /**
@@ -32,7 +34,10 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
   let hitlRun;
   let plan;
   try {
-    plan = planRun({ input, forwarded: session.forwarded, turnInProgress: session.hasTurn });
+    plan =
+      options.injected === undefined
+        ? planRun({ input, forwarded: session.forwarded, turnInProgress: session.hasTurn })
+        : { prompt: options.injected, forwarded: [...session.forwarded], rebuild: false };
     if (plan.rebuild) await session.dropConversation({ forgetId: true });
     const cold = session.conversation === undefined;
     await session.openConversation(input.tools, { signal });
@@ -53,7 +58,10 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     return;
   }
 
-  yield runStarted(input.threadId, input.runId);
+  yield runStarted(input);
+  // The conversation was rebuilt from the client's history: that history is now the thread's
+  // transcript, said as a snapshot so every client (and a later `connect`) holds the same one.
+  if (plan.rebuild) yield { type: EventType.MESSAGES_SNAPSHOT, messages: input.messages };
   translator.startRun();
   session.markParked(false);
   const pendingForwarded = plan.prompt === undefined ? undefined : plan.forwarded;

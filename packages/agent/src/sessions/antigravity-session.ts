@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import type { RunAgentInput, Tool } from "@ag-ui/core";
-import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } from "@ag-ui-antigravity/harness";
+import type { ConversationConfig, Conversation, SubagentEnd, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
 import { PoolError, type HarnessPool, type PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
@@ -19,10 +19,14 @@ export interface SessionEnvironment {
   partition: { storageDirectory?: string; env?: Record<string, string> };
   bridgeOptions: HitlBridgeOptions;
   structuredOutputAs: "state" | "custom";
+  /** The state key structured output is merged under. */
+  structuredOutputKey: string;
   model: string;
   /** The thread's own workspace, when the agent has a workspace root. */
   workspaceFor(threadId: string): Promise<string | undefined>;
   warn(details: Record<string, unknown>, message: string): void;
+  /** A turn the harness started on its own (a trigger, a background result) on this session's conversation. */
+  onBackgroundTurn(session: AntigravitySession, turn: Turn): void;
 }
 
 export interface SessionSeed {
@@ -62,6 +66,7 @@ export class AntigravitySession implements ManagedSession {
   hostToolNames: ReadonlySet<string> = new Set();
   readonly #environment: SessionEnvironment;
   #lease: PoolLease<Conversation> | undefined;
+  #stopBackgroundTurns: (() => void) | undefined;
   #conversationId: string | undefined;
   #closed = false;
   #threadKey: ThreadKey;
@@ -78,6 +83,7 @@ export class AntigravitySession implements ManagedSession {
     this.bridge = new HitlBridge(environment.bridgeOptions);
     this.translator = new StepTranslator({
       structuredOutput: environment.structuredOutputAs,
+      structuredOutputKey: environment.structuredOutputKey,
       usage: { provider: "google-antigravity", model: environment.model },
     });
   }
@@ -122,6 +128,7 @@ export class AntigravitySession implements ManagedSession {
     };
     const lease = await this.#acquire(config, options.signal);
     this.#lease = lease;
+    this.#stopBackgroundTurns = lease.conversation.onTriggerTurn((turn) => this.#environment.onBackgroundTurn(this, turn));
     // The session learns that its harness died from the lease, not from the next failing send.
     lease.signal.addEventListener(
       "abort",
@@ -196,6 +203,8 @@ export class AntigravitySession implements ManagedSession {
   async dropConversation(options: { forgetId: boolean }): Promise<void> {
     const lease = this.#lease;
     this.#lease = undefined;
+    this.#stopBackgroundTurns?.();
+    this.#stopBackgroundTurns = undefined;
     if (options.forgetId) this.#conversationId = undefined;
     await lease?.release();
   }
@@ -227,6 +236,8 @@ export class AntigravitySession implements ManagedSession {
   async close(reason: SessionCloseReason): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopBackgroundTurns?.();
+    this.#stopBackgroundTurns = undefined;
     this.bridge.close();
     try {
       await this.remember();

@@ -142,6 +142,12 @@ export class SessionManager<Session extends ManagedSession> {
     };
   }
 
+  /** Whether a run holds the thread, or its turn waits on a human: a server-initiated turn must wait. */
+  isBusyOrParked(threadId: string): boolean {
+    const entry = this.#entries.get(threadId);
+    return entry !== undefined && (entry.busy || entry.session?.isParked === true);
+  }
+
   /** Whether the thread has a live session (busy or not). */
   has(threadId: string): boolean {
     return this.#entries.get(threadId)?.session !== undefined;

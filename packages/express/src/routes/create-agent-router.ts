@@ -10,7 +10,9 @@ import { createRunHandler, type ResolveAgent } from "./run-handler.js";
 
 /**
  * An Express router serving one AG-UI agent, or several keyed by name:
- * - `POST <path>` (or `POST <path>/<name>`): run the agent, stream its events;
+ * - `POST <path>` (or `POST <path>/<name>`), also at `…/run`: run the agent, stream its events;
+ * - `POST <path>/connect` (or `<path>/<name>/connect`): AG-UI's reconnect, the agent's `connect`
+ *   stream, resumed after `Last-Event-ID` (the shape of CopilotKit's runtime v2 connect route);
  * - `GET <path>/capabilities` (or `<path>/<name>/capabilities`): the agent's capabilities;
  * - `GET /healthz`: liveness.
  *
@@ -52,7 +54,10 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
     runPath = `${resolved.basePath}/:agentName`;
   }
 
-  router.post(runPath === "" ? "/" : runPath, createRunHandler(resolveAgent, resolved, threadOwnership, budget));
+  const runHandler = createRunHandler(resolveAgent, resolved, threadOwnership, budget);
+  router.post(runPath === "" ? "/" : runPath, runHandler);
+  router.post(`${runPath}/run`, runHandler);
+  router.post(`${runPath}/connect`, createRunHandler(resolveAgent, resolved, threadOwnership, budget, "connect"));
   router.get(`${runPath}/capabilities`, createCapabilitiesHandler(resolveAgent, resolved));
   return router;
 }

@@ -5,12 +5,14 @@ import { principalId } from "../auth/principal.js";
 import type { OwnershipKey, ThreadClaim, ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
-import { isRefusal, type PrincipalBudget } from "../limits/principal-budget.js";
 import { createJsonBodyReader } from "../request/json-body.js";
+import { readLastEventId } from "../request/last-event-id.js";
 import { validateRunInput } from "../request/run-input-schema.js";
 import { checkThreadIdHeader } from "../request/thread-id-header.js";
+import { connectSourceOf } from "../run/connect-source.js";
 import { referenceFailure } from "../run/failure-reference.js";
-import { streamAgentRun, type StreamAgentRunOutcome } from "../run/stream-agent-run.js";
+import { isRefusal, type PrincipalBudget } from "../limits/principal-budget.js";
+import { streamAgentRun, type StreamAgentRunOutcome, type StreamAgentRunRequest } from "../run/stream-agent-run.js";
 
 export type ResolveAgent = (request: Request) => { agent: AbstractAgent; name: string | undefined } | undefined;
 
@@ -20,7 +22,8 @@ function ownershipAgentId(target: { agent: AbstractAgent; name: string | undefin
 }
 
 /**
- * POST handler for a run: principal → body → schema → thread ownership → stream. A thread is
+ * POST handler for a run, or for a connect (AG-UI's reconnect: the agent's `connect(input)` stream,
+ * resumed after `Last-Event-ID`): principal → body → schema → thread ownership → stream. A thread is
  * claimed only by a request that passed all the checks before it, and a claim whose run the agent
  * refused before starting (a 4xx/5xx instead of a stream) is undone, so refused runs never take a
  * thread. Every refusal before the stream is a JSON error; the handler's promise never rejects.
@@ -30,6 +33,7 @@ export function createRunHandler(
   options: ResolvedAgentRouterOptions,
   threadOwnership: ThreadOwnershipStore,
   budget: PrincipalBudget | undefined,
+  kind: "run" | "connect" = "run",
 ): (request: Request, response: Response) => Promise<void> {
   const readJsonBody = createJsonBodyReader({ maxBodyBytes: options.maxBodyBytes });
   const logger = options.logger;
@@ -67,11 +71,29 @@ export function createRunHandler(
         sendHttpError(response, headerMismatch);
         return;
       }
-      // Checked before the thread is claimed, so a refused run takes nothing. Without auth, a client is its address.
-      const admission = budget?.begin(
-        authorization.principal === undefined ? `address:${request.socket.remoteAddress ?? "unknown"}` : `principal:${principalId(authorization.principal)}`,
-        `${target.name ?? ""}\u0000${input.threadId}`,
-      );
+      let connection: Pick<StreamAgentRunRequest, "source" | "resumeAfter"> = {};
+      if (kind === "connect") {
+        const lastEventId = readLastEventId(request, body.body);
+        if (!lastEventId.ok) {
+          sendHttpError(response, { status: 400, code: "INVALID_INPUT", message: lastEventId.message });
+          return;
+        }
+        const source = connectSourceOf(target.agent.clone() as typeof target.agent, input);
+        if (source === undefined) {
+          sendHttpError(response, { status: 501, code: "CONNECT_NOT_SUPPORTED", message: "This agent does not implement AG-UI connect." });
+          return;
+        }
+        connection = { source, ...(lastEventId.cursor === undefined ? {} : { resumeAfter: lastEventId.cursor }) };
+      }
+      // Checked before the thread is claimed, so a refused run takes nothing. Without auth, a client is its
+      // address. A connect starts no work, so only runs count.
+      const admission =
+        kind === "run"
+          ? budget?.begin(
+              authorization.principal === undefined ? `address:${request.socket.remoteAddress ?? "unknown"}` : `principal:${principalId(authorization.principal)}`,
+              `${target.name ?? ""}\u0000${input.threadId}`,
+            )
+          : undefined;
       if (admission !== undefined && isRefusal(admission)) {
         logger.warn({ agent: target.name }, "run refused: the client is over its budget");
         sendHttpError(response, { status: 429, ...admission });
@@ -105,10 +127,11 @@ export function createRunHandler(
           claim = { key, owner, result };
         }
         outcome = await streamAgentRun(
-          { request, response, agent: target.agent, agentName: target.name, input },
+          { request, response, agent: target.agent, agentName: target.name, input, ...connection },
           {
             keepAliveIntervalMs: options.keepAliveIntervalMs,
-            firstEventTimeoutMs: options.firstEventTimeoutMs,
+            // A connect has no refusal to turn into a status worth waiting for: it streams at once.
+            firstEventTimeoutMs: kind === "connect" ? 0 : options.firstEventTimeoutMs,
             maxBufferedBytes: options.maxBufferedBytes,
             runErrorStatuses: options.runErrorStatuses,
             logger,

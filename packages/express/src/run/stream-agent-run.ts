@@ -5,7 +5,9 @@ import type { Request, Response } from "express";
 import { sendHttpError } from "../errors/http-error.js";
 import { httpStatusForRunErrorCode } from "../errors/run-error-status.js";
 import type { ExpressBindingLogger } from "../logging/logger.js";
+import { type EventCursor, EventIdSequence } from "../stream/event-ids.js";
 import { EventStreamWriter } from "../stream/event-stream-writer.js";
+import type { AgentEventStream } from "./connect-source.js";
 import { errorCodeOf, referenceFailure } from "./failure-reference.js";
 
 export interface StreamAgentRunSettings {
@@ -23,6 +25,10 @@ export interface StreamAgentRunRequest {
   readonly agent: AbstractAgent;
   readonly agentName: string | undefined;
   readonly input: RunAgentInput;
+  /** The events to stream instead of a clone's `run(input)` (a `connect` stream). */
+  readonly source?: AgentEventStream;
+  /** Where the client's previous stream broke off: events up to it are not sent again. */
+  readonly resumeAfter?: EventCursor;
 }
 
 type Phase = "waiting" | "streaming" | "finished";
@@ -49,6 +55,7 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     maxBufferedBytes: settings.maxBufferedBytes,
   });
 
+  const eventIds = new EventIdSequence(run.resumeAfter);
   let phase: Phase = "waiting";
   let sourceEnded = false;
   let sourceStopped = false;
@@ -106,9 +113,11 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     runTerminated = event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR;
     // A run that ends waiting on the client's answer ("parked") counts against that client's budget.
     if (event.type === EventType.RUN_FINISHED) outcome = (event as RunFinishedEvent).outcome?.type === "interrupt" ? "parked" : "served";
+    const { id, alreadySeen } = eventIds.next(event);
+    if (alreadySeen) return;
     let result;
     try {
-      result = writer.enqueue(event);
+      result = writer.enqueue(event, id);
     } catch (error) {
       const failure = referenceFailure(`The agent produced a ${String(event.type)} event that could not be encoded.`);
       logger.error({ ...runFields, err: error, correlationId: failure.correlationId, eventType: event.type }, "event encoding failed");
@@ -190,8 +199,8 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
   }
 
   try {
-    const clone = run.agent.clone() as AbstractAgent;
-    subscription = clone.run(input).subscribe({ next: onNext, error: onError, complete: onComplete });
+    const source = run.source ?? (run.agent.clone() as AbstractAgent).run(input);
+    subscription = source.subscribe({ next: onNext, error: onError, complete: onComplete });
     if (unsubscribeRequested) subscription.unsubscribe();
   } catch (error) {
     // clone() or run() threw before an observable existed.

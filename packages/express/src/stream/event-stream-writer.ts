@@ -75,12 +75,13 @@ export class EventStreamWriter {
   }
 
   /**
-   * Encodes and queues one event. Throws what the encoder throws (an event the chosen transport
-   * cannot carry), so the caller can end the run with a RUN_ERROR it can carry.
+   * Encodes and queues one event, with an SSE `id:` line when `id` is given (SSE only; an id that
+   * could break the line is left out). Throws what the encoder throws (an event the chosen
+   * transport cannot carry), so the caller can end the run with a RUN_ERROR it can carry.
    */
-  enqueue(event: BaseEvent): EnqueueResult {
+  enqueue(event: BaseEvent, id?: string): EnqueueResult {
     if (this.#closed) return "closed";
-    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : this.#encoder.encodeSSE(event);
+    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : `${sseIdLine(id)}${this.#encoder.encodeSSE(event)}`;
     const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
     if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
     if (!this.#draining && this.#endOfTick === undefined) {
@@ -186,4 +187,8 @@ export class EventStreamWriter {
     clearTimeout(this.#keepAliveTimer);
     this.#keepAliveTimer = undefined;
   }
+}
+
+function sseIdLine(id: string | undefined): string {
+  return id === undefined || /[\r\n\0]/.test(id) ? "" : `id: ${id}\n`;
 }

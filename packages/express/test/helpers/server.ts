@@ -68,12 +68,13 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
   });
 }
 
-/** Parses SSE `data:` frames of a finished body into events, ignoring comment lines. */
+/** Parses SSE `data:` frames of a finished body into events, ignoring comment and `id:` lines. */
 export function parseSseFrames(text: string): any[] {
   return text
     .split("\n\n")
-    .filter((frame) => frame.startsWith("data: "))
-    .map((frame) => JSON.parse(frame.slice("data: ".length)));
+    .map((frame) => frame.split("\n").find((line) => line.startsWith("data: ")))
+    .filter((line): line is string => line !== undefined)
+    .map((line) => JSON.parse(line.slice("data: ".length)));
 }
 
 /** A response's JSON body, loosely typed for assertions. */

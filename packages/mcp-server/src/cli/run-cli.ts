@@ -1,5 +1,5 @@
 import { findHarnessBinary, type HarnessLogger } from "@ag-ui-antigravity/harness";
-import { emulatorBinaryPath } from "@ag-ui-antigravity/harness-emulator";
+import { emulatorBinaryPath } from "@ag-ui-antigravity/harness-emulator/binary-path";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { serveHttp } from "../transports/serve-http.js";
 import { serveStdio } from "../transports/serve-stdio.js";

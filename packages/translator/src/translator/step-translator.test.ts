@@ -520,6 +520,14 @@ describe("structured output", () => {
     expect(translator().translate(unparsable)).toEqual([{ type: EventType.STATE_SNAPSHOT, snapshot: { structured_output: "not json" } }]);
   });
 
+  it("merges under a key, keeping the rest of the client's state, when structuredOutputKey is set", async () => {
+    const events = translator({ structuredOutputKey: "planner/v1" }).translate(finish({ total: 1 }));
+    expect(events).toEqual([{ type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/planner~1v1", value: { total: 1 } }] }]);
+    const view = await replayThroughClient(asRun(events), { theme: "dark" });
+    expect(view.state).toEqual({ theme: "dark", "planner/v1": { total: 1 } });
+    expect(() => translator({ structuredOutputKey: "" })).toThrow(/structuredOutputKey/);
+  });
+
   it("is a CUSTOM event on request", () => {
     expect(translator({ structuredOutput: "custom" }).translate(finish({ a: 1 }))).toEqual([
       { type: EventType.CUSTOM, name: "antigravity.structured_output", value: { a: 1 } },

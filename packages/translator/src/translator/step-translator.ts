@@ -455,6 +455,12 @@ export class StepTranslator {
       events.push({ type: EventType.CUSTOM, name: STRUCTURED_OUTPUT_EVENT_NAME, value: output });
       return;
     }
+    const key = this.#options.structuredOutputKey;
+    if (key !== undefined) {
+      // Merged under its key, the client's other state survives; `add` creates or replaces the member.
+      events.push({ type: EventType.STATE_DELTA, delta: [{ op: "add", path: `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, value: output }] });
+      return;
+    }
     const state = typeof output === "object" && output !== null && !Array.isArray(output) ? output : { structured_output: output };
     events.push(...this.#state.change(state));
   }

@@ -14,6 +14,11 @@ export interface StepTranslatorOptions {
   /** Where a `finish` step's structured output goes: `"state"` (default, STATE_SNAPSHOT/DELTA) or `"custom"`. */
   structuredOutput?: "state" | "custom";
   /**
+   * In `"state"` mode, merge structured output into the client's state under this key (a STATE_DELTA
+   * `add`) instead of replacing the whole state with it. Default: replace.
+   */
+  structuredOutputKey?: string;
+  /**
    * `"hide"` keeps built-in tool calls (`invoke_subagent` included) out of the stream; MCP calls and
    * subagent brackets still show. Default `"show"`.
    */
@@ -36,6 +41,7 @@ export interface ResolvedOptions {
   ids: IdGenerator;
   subagentEvents: "subagent" | "step";
   structuredOutput: "state" | "custom";
+  structuredOutputKey: string | undefined;
   showBuiltinToolCalls: boolean;
   maxArgumentDeltaLength: number;
 }
@@ -50,10 +56,14 @@ export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions 
   if (!Number.isSafeInteger(maxArgumentDeltaLength) || maxArgumentDeltaLength < 2) {
     throw new TranslatorError("INVALID_OPTION", `maxArgumentDeltaLength must be an integer of at least 2, got ${String(maxArgumentDeltaLength)}.`);
   }
+  if (options.structuredOutputKey !== undefined && (typeof options.structuredOutputKey !== "string" || options.structuredOutputKey.length === 0)) {
+    throw new TranslatorError("INVALID_OPTION", `structuredOutputKey must be a non-empty string, got ${JSON.stringify(options.structuredOutputKey)}.`);
+  }
   return {
     ids: options.ids ?? randomIds(),
     subagentEvents,
     structuredOutput,
+    structuredOutputKey: options.structuredOutputKey,
     showBuiltinToolCalls: builtinToolCalls === "show",
     maxArgumentDeltaLength,
   };

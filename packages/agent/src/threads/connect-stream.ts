@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+import { EventType, type BaseEvent, type Message, type RunAgentInput } from "@ag-ui/core";
+import { concat, defer, EMPTY, from, type Observable, switchMap } from "rxjs";
+import type { ThreadChannel } from "./thread-channel.js";
+import type { ThreadChannels } from "./thread-channels.js";
+
+/**
+ * Whether a `connect` keeps its stream open for turns the server starts (`notify`, triggers) once
+ * it has caught up. The client asks with `forwardedProps.stayOpen: true`; otherwise the stream ends.
+ */
+export function wantsStayOpen(input: RunAgentInput): boolean {
+  const props = input.forwardedProps as Record<string, unknown> | undefined;
+  return props?.["stayOpen"] === true;
+}
+
+/**
+ * What `AbstractAgent.connect(input)` streams for one thread:
+ * - the run `input.runId` names, while it is in flight or within its grace period after the end (a
+ *   client resuming the run it started): that run from its first event, then live until it ends;
+ * - else a run in flight: that run, the same way;
+ * - an idle thread the agent knows: one short run holding a MESSAGES_SNAPSHOT and a STATE_SNAPSHOT,
+ *   ending with the pending interrupt outcome when the thread waits on a human;
+ * - a thread the agent does not know: nothing (the client keeps what it holds);
+ * then, when the client asked to stay open, every server-initiated run as it happens.
+ * Each run in the stream opens with RUN_STARTED and ends with its terminal event.
+ */
+export function connectStream(channels: ThreadChannels, input: RunAgentInput): Observable<BaseEvent> {
+  const stayOpen = wantsStayOpen(input);
+  return defer(() => {
+    const channel = stayOpen ? channels.get(input.threadId) : channels.peek(input.threadId);
+    if (channel === undefined) return EMPTY;
+    const catchUp = catchUpOn(channel, input);
+    return stayOpen ? concat(catchUp, channel.serverRuns()) : catchUp;
+  });
+}
+
+function catchUpOn(channel: ThreadChannel, input: RunAgentInput): Observable<BaseEvent> {
+  const replayable = channel.run(input.runId) ?? channel.current;
+  const settled = replayable === undefined ? channel.transcript.settled() : Promise.resolve();
+  return from(settled).pipe(
+    switchMap(() => {
+      // A run may have started while the transcript settled: then it is the news, not the snapshot.
+      const run = channel.run(input.runId) ?? channel.current;
+      if (run !== undefined) return run.replay();
+      if (!channel.transcript.known) return EMPTY;
+      return from(snapshotRun(channel, input));
+    }),
+  );
+}
+
+/** The CUSTOM event that tells a client a snapshot could not be whole. */
+export const TRANSCRIPT_INCOMPLETE_EVENT = "antigravity.transcript_incomplete";
+
+/**
+ * The snapshot is a run of its own, under a fresh id: it must not pass for the run a client resumes.
+ * When the transcript lost its oldest messages (bounds), the client's own copies of them (from the
+ * connect input) fill the gap; what neither side holds is said in a CUSTOM event before the snapshot,
+ * never dropped silently (a MESSAGES_SNAPSHOT replaces the client's messages, so it must not
+ * shrink them to what the server still holds).
+ */
+function snapshotRun(channel: ThreadChannel, input: RunAgentInput): BaseEvent[] {
+  const view = channel.transcript.view;
+  const runId = randomUUID();
+  const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId: input.threadId, runId } as BaseEvent];
+  const messages = snapshotMessages(view.messages, view.omitted === undefined ? 0 : view.omitted.messages, input.messages);
+  if (view.omitted !== undefined && (!messages.complete || view.state === undefined)) {
+    events.push({
+      type: EventType.CUSTOM,
+      name: TRANSCRIPT_INCOMPLETE_EVENT,
+      value: {
+        reason: view.omitted.reason,
+        omittedMessages: messages.complete ? 0 : view.omitted.messages,
+        stateOmitted: view.state === undefined,
+        keptClientMessages: messages.snapshot.length - view.messages.length,
+      },
+    } as BaseEvent);
+  }
+  events.push({ type: EventType.MESSAGES_SNAPSHOT, messages: structuredClone(messages.snapshot) } as BaseEvent);
+  if (view.state !== undefined) events.push({ type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(view.state) } as BaseEvent);
+  events.push({
+    type: EventType.RUN_FINISHED,
+    threadId: input.threadId,
+    runId,
+    ...(view.interrupts.length === 0 ? {} : { outcome: { type: "interrupt" as const, interrupts: structuredClone(view.interrupts) } }),
+  } as BaseEvent);
+  return events;
+}
+
+/**
+ * The messages of a snapshot: the transcript's, preceded (when it lost its oldest) by the client's
+ * own messages before the first one the transcript kept, or by all the client's messages the
+ * transcript does not hold when the client lacks that one. `complete` says whether the gap was
+ * certainly filled: only when the client holds the message the transcript resumes at.
+ */
+function snapshotMessages(kept: Message[], omitted: number, clientMessages: readonly Message[]): { snapshot: Message[]; complete: boolean } {
+  if (omitted === 0) return { snapshot: kept, complete: true };
+  const first = kept[0];
+  const joint = first === undefined ? -1 : clientMessages.findIndex((message) => message.id === first.id);
+  if (joint !== -1) return { snapshot: [...clientMessages.slice(0, joint), ...kept], complete: true };
+  const keptIds = new Set(kept.map((message) => message.id));
+  return { snapshot: [...clientMessages.filter((message) => !keptIds.has(message.id)), ...kept], complete: false };
+}

@@ -1,0 +1,96 @@
+import { ReplayBudget } from "./replay-budget.js";
+import { ThreadChannel, type ThreadChannelOptions } from "./thread-channel.js";
+
+export interface ThreadChannelsOptions extends Omit<ThreadChannelOptions, "replayBudget" | "onTranscriptResize"> {
+  /** Threads with a channel; past it, the least recently used idle channel is dropped. */
+  maxThreads: number;
+  /** Characters all transcripts hold together; past it, the least recently used are evicted. */
+  maxTotalTranscriptBytes: number;
+  /** Characters all ended runs kept for their grace period hold together. */
+  maxTotalGraceBytes: number;
+}
+
+/**
+ * One `ThreadChannel` per thread, bounded three ways: past `maxThreads`, the least recently used
+ * channel with nothing in flight is dropped (its transcript with it; a later `connect` on that
+ * thread then gets an empty stream, and the client keeps what it holds); past
+ * `maxTotalTranscriptBytes`, the least recently used transcripts lose their messages (a later
+ * snapshot says so); past `maxTotalGraceBytes`, the runs that ended first stop being replayable.
+ */
+export class ThreadChannels {
+  readonly #channels = new Map<string, ThreadChannel>();
+  readonly #options: ThreadChannelsOptions;
+  readonly #channelOptions: ThreadChannelOptions;
+  #transcriptBytes = 0;
+  #evicting = false;
+
+  constructor(options: ThreadChannelsOptions) {
+    this.#options = options;
+    this.#channelOptions = {
+      ...options,
+      replayBudget: new ReplayBudget(options.maxTotalGraceBytes),
+      onTranscriptResize: (delta) => {
+        this.#transcriptBytes += delta;
+        if (delta > 0) this.#evictTranscripts();
+      },
+    };
+  }
+
+  get size(): number {
+    return this.#channels.size;
+  }
+
+  /** Characters the transcripts hold together, and the ended runs kept for replay. */
+  get heldBytes(): { transcripts: number; replay: number } {
+    return { transcripts: this.#transcriptBytes, replay: this.#channelOptions.replayBudget.usedBytes };
+  }
+
+  /** The thread's channel, if it has one; marks it as recently used. */
+  peek(threadId: string): ThreadChannel | undefined {
+    const channel = this.#channels.get(threadId);
+    if (channel !== undefined) {
+      this.#channels.delete(threadId);
+      this.#channels.set(threadId, channel);
+    }
+    return channel;
+  }
+
+  /** The thread's channel, created when it has none. */
+  get(threadId: string): ThreadChannel {
+    const existing = this.peek(threadId);
+    if (existing !== undefined) return existing;
+    const channel = new ThreadChannel(threadId, this.#channelOptions);
+    this.#channels.set(threadId, channel);
+    this.#evict();
+    return channel;
+  }
+
+  close(): void {
+    for (const channel of this.#channels.values()) channel.close();
+    this.#channels.clear();
+  }
+
+  #evict(): void {
+    if (this.#channels.size <= this.#options.maxThreads) return;
+    for (const [threadId, channel] of this.#channels) {
+      if (this.#channels.size <= this.#options.maxThreads) return;
+      if (channel.active) continue;
+      channel.close();
+      this.#channels.delete(threadId);
+    }
+  }
+
+  /** Least recently used first; the transcript that just grew may go too, when it alone is too much. */
+  #evictTranscripts(): void {
+    if (this.#evicting) return;
+    this.#evicting = true;
+    try {
+      for (const channel of this.#channels.values()) {
+        if (this.#transcriptBytes <= this.#options.maxTotalTranscriptBytes) return;
+        channel.transcript.evict();
+      }
+    } finally {
+      this.#evicting = false;
+    }
+  }
+}

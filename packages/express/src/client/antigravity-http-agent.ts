@@ -1,0 +1,164 @@
+import { type HttpAgentConfig, HttpAgent, enforceOutgoingInput } from "@ag-ui/client";
+import { type BaseEvent, EventType, type RunAgentInput } from "@ag-ui/core";
+import { Observable } from "rxjs";
+import { readSseMessages } from "./sse-event-reader.js";
+
+export interface AntigravityHttpAgentConfig extends HttpAgentConfig {
+  /** The agent's connect route; default `<url>/connect` (what `createAgentRouter` serves). */
+  connectUrl?: string;
+  /** Reconnects in a row without receiving an event before a dropped stream is given up on. Default 5. */
+  maxReconnectAttempts?: number;
+  /** Pause before each reconnect, in ms, doubled after each failed one. Default 500. */
+  reconnectDelayMs?: number;
+}
+
+/** A failed HTTP exchange, with the binding's JSON error body when there was one. */
+export class HttpStreamError extends Error {
+  readonly status: number;
+  readonly payload: unknown;
+
+  constructor(status: number, payload: unknown) {
+    super(`HTTP ${status}: ${typeof payload === "string" ? payload : JSON.stringify(payload)}`);
+    this.name = "HttpStreamError";
+    this.status = status;
+    this.payload = payload;
+  }
+}
+
+/**
+ * `@ag-ui/client`'s `HttpAgent` with AG-UI's reconnect: `connectAgent()` works (against the
+ * binding's connect route), and a stream that drops mid-run (a phone changing network, a laptop
+ * waking, a proxy cutting it) is resumed: the agent asks the connect route again with the SSE
+ * `Last-Event-ID` it last saw, and the events continue where they stopped, none twice. Runs need
+ * an agent that lets runs outlive their client (`AntigravityAgent`'s `reconnect.onDisconnect:
+ * "continue"`). `connectAgent({ forwardedProps: { stayOpen: true } })` keeps following the thread
+ * for turns the server starts, reconnecting whenever the stream drops, until `abortRun()`.
+ *
+ * @example
+ * const agent = new AntigravityHttpAgent({ url: "http://localhost:8027/chat", threadId });
+ * await agent.connectAgent(); // a reloaded page gets the thread back, or the run in flight
+ */
+export class AntigravityHttpAgent extends HttpAgent {
+  connectUrl: string;
+  maxReconnectAttempts: number;
+  reconnectDelayMs: number;
+
+  constructor(config: AntigravityHttpAgentConfig) {
+    super(config);
+    this.connectUrl = config.connectUrl ?? `${config.url.replace(/\/+$/, "")}/connect`;
+    this.maxReconnectAttempts = config.maxReconnectAttempts ?? 5;
+    this.reconnectDelayMs = config.reconnectDelayMs ?? 500;
+  }
+
+  override run(input: RunAgentInput): Observable<BaseEvent> {
+    return this.#stream(input, this.url, false);
+  }
+
+  protected override connect(input: RunAgentInput): Observable<BaseEvent> {
+    // A connect may follow an aborted run, whose controller would cancel it at once.
+    if (this.abortController.signal.aborted) this.abortController = new AbortController();
+    const stayOpen = (input.forwardedProps as Record<string, unknown> | undefined)?.["stayOpen"] === true;
+    return this.#stream(input, this.connectUrl, stayOpen);
+  }
+
+  override clone(): AntigravityHttpAgent {
+    const copy = super.clone() as AntigravityHttpAgent;
+    copy.connectUrl = this.connectUrl;
+    copy.maxReconnectAttempts = this.maxReconnectAttempts;
+    copy.reconnectDelayMs = this.reconnectDelayMs;
+    return copy;
+  }
+
+  /**
+   * The events of one request, resumed through the connect route while a run is open (or, when
+   * `follow`, whenever the stream drops), until the run ends, `abortRun()`, or unsubscription.
+   */
+  #stream(input: RunAgentInput, firstUrl: string, follow: boolean): Observable<BaseEvent> {
+    return new Observable<BaseEvent>((subscriber) => {
+      const local = new AbortController();
+      const runAbort = this.abortController.signal;
+      const onRunAbort = (): void => local.abort(runAbort.reason);
+      runAbort.addEventListener("abort", onRunAbort, { once: true });
+      const body = JSON.stringify(enforceOutgoingInput(input));
+      let lastEventId: string | undefined;
+      let runOpen = false;
+
+      const request = async (url: string): Promise<void> => {
+        const init = this.requestInit(input);
+        const headers = new Headers(init.headers);
+        headers.set("Accept", "text/event-stream");
+        if (lastEventId !== undefined) headers.set("Last-Event-ID", lastEventId);
+        const response = await this.fetch(url, { ...init, body, headers, signal: local.signal });
+        if (!response.ok) throw new HttpStreamError(response.status, await readPayload(response));
+        if (response.body === null) return;
+        await readSseMessages(
+          response.body,
+          (message) => {
+            const event = JSON.parse(message.data) as BaseEvent;
+            if (message.id !== undefined) lastEventId = message.id;
+            if (event.type === EventType.RUN_STARTED) runOpen = true;
+            else if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) runOpen = false;
+            subscriber.next(event);
+          },
+          local.signal,
+        );
+      };
+
+      void (async () => {
+        let url = firstUrl;
+        let failures = 0;
+        for (;;) {
+          const seenBefore = lastEventId;
+          try {
+            await request(url);
+          } catch (error) {
+            if (local.signal.aborted) break;
+            // The server answered, and said no: retrying would get the same answer.
+            if (error instanceof HttpStreamError || error instanceof SyntaxError) {
+              subscriber.error(error);
+              return;
+            }
+          }
+          if (local.signal.aborted || subscriber.closed) break;
+          if (!runOpen && !follow) break;
+          failures = lastEventId !== seenBefore ? 1 : failures + 1;
+          if (failures > this.maxReconnectAttempts) {
+            subscriber.error(new Error(`The event stream dropped and ${this.maxReconnectAttempts} reconnects in a row brought nothing.`));
+            return;
+          }
+          await pause(this.reconnectDelayMs * 2 ** (failures - 1), local.signal);
+          if (local.signal.aborted) break;
+          url = this.connectUrl;
+        }
+        subscriber.complete();
+      })();
+
+      return () => {
+        runAbort.removeEventListener("abort", onRunAbort);
+        local.abort();
+      };
+    });
+  }
+}
+
+async function readPayload(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
