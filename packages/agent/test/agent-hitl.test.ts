@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { EventType } from "@ag-ui/core";
+import { EventType, type BaseEvent, type ToolCallResultEvent, type ToolCallStartEvent } from "@ag-ui/core";
 import { getState, setState } from "@ag-ui-antigravity/hitl";
 import { describe, expect, it } from "vitest";
 import { lastAssistantText, runWith, useAgents, user } from "./support/agent-fixture.js";
@@ -95,6 +95,62 @@ describe("human in the loop through the agent", () => {
     await runWith(agent, { resume: [{ interruptId: interrupt!.id, status: "resolved", payload: { approved: false, reason: "not today" } }] });
     expect(calls).toHaveLength(0);
     expect(lastAssistantText(agent)).toContain("not today");
+  });
+});
+
+/** Every tool call the client saw across these runs, with how many results each got. */
+function callCards(events: readonly BaseEvent[]): Map<string, { name: string; results: string[] }> {
+  const cards = new Map<string, { name: string; results: string[] }>();
+  for (const event of events) {
+    if (event.type === EventType.TOOL_CALL_START) {
+      const start = event as ToolCallStartEvent;
+      cards.set(start.toolCallId, { name: start.toolCallName, results: [] });
+    } else if (event.type === EventType.TOOL_CALL_RESULT) {
+      const result = event as ToolCallResultEvent;
+      cards.get(result.toolCallId)?.results.push(typeof result.content === "string" ? result.content : JSON.stringify(result.content));
+    }
+  }
+  return cards;
+}
+
+// What the real harness sends about a call the user denied is not known (docs/protocol.md,
+// "Assumptions and how we hedge them"): an error step, nothing, or a step of another shape. The
+// card is closed, once, from the agent's own knowledge in every case.
+describe.each(["error", "none", "done"])("a denied call's card, when the harness follows a denial with: %s", (deniedStep) => {
+  const env = { ANTIGRAVITY_EMULATOR_DENIED_STEP: deniedStep };
+  const deny = async (agent: ReturnType<typeof makeAgent>, first: Awaited<ReturnType<typeof runWith>>) => {
+    const interrupt = first.finished?.outcome?.type === "interrupt" ? first.finished.outcome.interrupts[0] : undefined;
+    expect(interrupt).toBeDefined();
+    return runWith(agent, { resume: [{ interruptId: interrupt!.id, status: "resolved", payload: { approved: false, reason: "not today" } }] });
+  };
+
+  it("a server tool: closed with a result saying it did not run, and why", async () => {
+    const calls: unknown[] = [];
+    const agent = makeAgent({
+      env,
+      toolApproval: true,
+      serverTools: [{ name: "write_note", description: "Writes a note", parameters: { type: "object", properties: { text: { type: "string" } } }, handler: (args) => void calls.push(args) }],
+    });
+    agent.addMessage(user("call write_note with hello"));
+    const first = await runWith(agent);
+    const second = await deny(agent, first);
+    expect(second.finished).toBeDefined();
+    expect(calls).toHaveLength(0);
+    const cards = [...callCards([...first.events, ...second.events]).values()].filter((card) => card.name === "write_note");
+    expect(cards).toHaveLength(1);
+    expect(cards[0]!.results).toEqual(["Not run: not today"]);
+  });
+
+  it("a built-in tool: closed with a result saying it did not run, and why", async () => {
+    const workspaceRoot = tempDir();
+    const agent = makeAgent({ env, toolApproval: true, workspaceRoot, builtinTools: ["list_directory"] });
+    agent.addMessage(user("list the files"));
+    const first = await runWith(agent);
+    const second = await deny(agent, first);
+    expect(second.finished).toBeDefined();
+    const cards = [...callCards([...first.events, ...second.events]).values()].filter((card) => card.name === "list_directory");
+    expect(cards).toHaveLength(1);
+    expect(cards[0]!.results).toEqual(["Not run: not today"]);
   });
 });
 

@@ -500,6 +500,17 @@ export class TurnRunner {
     return visible;
   }
 
+  /**
+   * The step of a call the client denied. What the real harness sends then is not known
+   * (docs/protocol.md, "Assumptions and how we hedge them"); the knob plays each guess.
+   */
+  #publishDenied(step: Omit<StepUpdate, "state"> & Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source">, reason: string): void {
+    const shape = this.#context.knobs.deniedStep;
+    if (shape === "none") return;
+    if (shape === "done") this.#context.recorder.publish({ ...step, state: "STATE_DONE" });
+    else this.#context.recorder.publish({ ...step, state: "STATE_ERROR", errorMessage: reason });
+  }
+
   async #callBuiltin(run: TrajectoryRun, name: Parameters<typeof planBuiltin>[0], args: Record<string, unknown>, confirm: boolean): Promise<void> {
     const context = this.#context;
     const field = builtinActionField[name];
@@ -520,7 +531,7 @@ export class TurnRunner {
     if (!confirm) context.recorder.publish({ ...base, state: "STATE_ACTIVE", [field]: plan.inputs });
     const gate = await gateToolCall(context, { toolName: name, argumentsJson: JSON.stringify(args), callId, signal: this.#signal });
     if (gate.kind === "deny") {
-      context.recorder.publish({ ...base, state: "STATE_ERROR", [field]: plan.inputs, errorMessage: gate.reason });
+      this.#publishDenied({ ...base, [field]: plan.inputs }, gate.reason);
       this.#setToolResult(`Error: ${gate.reason}`);
       return;
     }
@@ -544,7 +555,7 @@ export class TurnRunner {
         toolConfirmationRequest: {},
       });
       if (!accepted) {
-        context.recorder.publish({ ...base, state: "STATE_ERROR", [field]: plan.inputs, errorMessage: "Permission denied" });
+        this.#publishDenied({ ...base, [field]: plan.inputs }, "Permission denied");
         this.#setToolResult("Error: the user rejected the tool call");
         return;
       }
@@ -594,7 +605,7 @@ export class TurnRunner {
       const accepted = await this.#confirm(notice);
       const { toolConfirmationRequest: _request, ...settled } = notice;
       if (!accepted) {
-        context.recorder.publish({ ...settled, state: "STATE_ERROR", errorMessage: "Permission denied" });
+        this.#publishDenied(settled, "Permission denied");
         this.#setToolResult("Error: the user rejected the tool call");
         return;
       }
@@ -604,7 +615,7 @@ export class TurnRunner {
     const base = { ...this.#baseStep(run, stepIndex), source: "SOURCE_MODEL" as const, target: "TARGET_ENVIRONMENT" as const };
     const toolCall = { id: callId, name, argumentsJson: gate.kind === "allow" ? gate.argumentsJson : argumentsJson };
     if (gate.kind === "deny") {
-      context.recorder.publish({ ...base, state: "STATE_ERROR", customTool: { toolCall }, errorMessage: gate.reason });
+      this.#publishDenied({ ...base, customTool: { toolCall } }, gate.reason);
       this.#setToolResult(`Error: ${gate.reason}`);
       return;
     }
@@ -741,7 +752,7 @@ export class TurnRunner {
     const stepIndex = context.recorder.allocate(run.trajectoryId);
     const base = { ...this.#baseStep(run, stepIndex), source: "SOURCE_MODEL" as const, target: "TARGET_ENVIRONMENT" as const };
     if (gate.kind === "deny") {
-      context.recorder.publish({ ...base, state: "STATE_ERROR", text: "Invoking subagent", invokeSubagent: {}, errorMessage: gate.reason });
+      this.#publishDenied({ ...base, text: "Invoking subagent", invokeSubagent: {} }, gate.reason);
       this.#setToolResult(`Error: ${gate.reason}`);
       return;
     }

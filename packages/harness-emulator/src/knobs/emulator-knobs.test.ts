@@ -18,6 +18,7 @@ describe("readKnobs", () => {
       replayTiming: false,
       unknownResume: "empty",
       plainHttp: "answer",
+      deniedStep: "error",
     });
   });
 
@@ -37,6 +38,7 @@ describe("readKnobs", () => {
         ANTIGRAVITY_EMULATOR_REPLAY_TIMING: "1",
         ANTIGRAVITY_EMULATOR_UNKNOWN_RESUME: " Refuse ",
         ANTIGRAVITY_EMULATOR_PLAIN_HTTP: "sometimes",
+        ANTIGRAVITY_EMULATOR_DENIED_STEP: "none",
       }),
     ).toEqual({
       scenario: "demo",
@@ -53,6 +55,7 @@ describe("readKnobs", () => {
       replayTiming: true,
       unknownResume: "refuse",
       plainHttp: "answer",
+      deniedStep: "none",
     });
   });
 });

@@ -35,6 +35,12 @@ export interface EmulatorKnobs {
    * answered (`silent`), or its connection reset (`reset`).
    */
   plainHttp: "answer" | "silent" | "reset";
+  /**
+   * What follows a tool call the client denied (pre-tool hook, policy or confirmation): the step at
+   * STATE_ERROR with the reason (`error`), nothing more (`none`), or the step at STATE_DONE with no
+   * result and no error (`done`).
+   */
+  deniedStep: "error" | "none" | "done";
 }
 
 const prefix = "ANTIGRAVITY_EMULATOR_";
@@ -83,5 +89,6 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
     replayTiming: readFlag(env, "REPLAY_TIMING", false),
     unknownResume: readChoice(env, "UNKNOWN_RESUME", ["empty", "refuse"], "empty"),
     plainHttp: readChoice(env, "PLAIN_HTTP", ["answer", "silent", "reset"], "answer"),
+    deniedStep: readChoice(env, "DENIED_STEP", ["error", "none", "done"], "error"),
   };
 }

@@ -345,6 +345,34 @@ describe("host-side tool calls", () => {
     });
   });
 
+  it("closes a refused call once, by id or by its tool's one open call, whatever the harness reports of it afterwards", () => {
+    const subject = translator();
+    subject.toolCall({ toolCallId: "call-1", toolCallName: "write_note", arguments: {} });
+    expect(subject.refuseCall({ toolCallId: "call-1", toolName: "write_note", reason: "not today" })).toMatchObject([
+      { type: EventType.TOOL_CALL_RESULT, toolCallId: "call-1", content: "Not run: not today" },
+    ]);
+    expect(subject.refuseCall({ toolCallId: "call-1", toolName: "write_note", reason: "again" })).toEqual([]);
+    // A built-in's card carries the step's identity, not the hook's call id: its one open call of that tool is the one.
+    subject.translate(toolStep({ status: "active" }));
+    expect(subject.refuseCall({ toolCallId: "hook-call-9", toolName: "list_directory", reason: "" })).toMatchObject([
+      { type: EventType.TOOL_CALL_RESULT, content: "Not run: the call was refused." },
+    ]);
+    // The harness's later report of the refused call, an error step or a DONE one, adds nothing.
+    expect(subject.translate(toolStep({ status: "error", kind: "error", error: { message: "Permission denied" } }))).toEqual([]);
+    // No card for that tool was shown: nothing to close.
+    expect(subject.refuseCall({ toolCallId: "call-2", toolName: "view_file", reason: "no" })).toEqual([]);
+  });
+
+  it("does not guess which of several open calls of a tool was refused", () => {
+    const subject = translator();
+    subject.translate(toolStep({ stepIndex: 1, status: "active" }));
+    subject.translate(toolStep({ stepIndex: 2, status: "active" }));
+    expect(subject.refuseCall({ toolCallId: "hook-call-1", toolName: "list_directory", reason: "no" })).toEqual([]);
+    // Each is then settled by the harness's own report.
+    expect(types(subject.translate(toolStep({ stepIndex: 1, status: "error", kind: "error", error: { message: "Permission denied" } })))).toEqual([EventType.TOOL_CALL_RESULT]);
+    expect(types(subject.translate(toolStep({ stepIndex: 2, status: "done" })))).toEqual([EventType.TOOL_CALL_RESULT]);
+  });
+
   it("refuses a result for a call it never started", () => {
     const subject = translator();
     let caught: unknown;

@@ -144,6 +144,25 @@ export class StepTranslator {
   }
 
   /**
+   * Closes a call the host refused (the user denied it, so it never ran) with TOOL_CALL_RESULT
+   * `Not run: <reason>`: the call with this id, else the one unsettled call of that tool in this
+   * turn (a built-in's card carries the harness step's identity, not the hook's call id). Nothing
+   * when no such call was started (no card was shown), when it is settled already, or when several
+   * unsettled calls of that tool leave it unclear which one was refused: those are settled by the
+   * harness's own report of each. A later report of a refused call adds nothing.
+   */
+  refuseCall(refusal: { toolCallId: string; toolName: string; reason: string }): AGUIEvent[] {
+    const byId = this.#turn.calls.get(refusal.toolCallId);
+    const candidates = byId === undefined ? [...this.#turn.calls.values()].filter((call) => !call.settled && call.toolCallName === refusal.toolName) : [byId];
+    const call = candidates.length === 1 ? candidates[0] : undefined;
+    if (call === undefined || call.settled) return [];
+    const events: AGUIEvent[] = [];
+    const reason = refusal.reason.trim();
+    this.#settleCall(call, { toolName: call.toolCallName, output: reason === "" ? "Not run: the call was refused." : `Not run: ${reason}` }, events);
+    return events;
+  }
+
+  /**
    * A subagent's trajectory ended: SUBAGENT_FINISHED (or SUBAGENT_ERROR with `errorMessage`), or
    * STEP_FINISHED in step mode. Nothing when the subagent already finished or was never seen.
    */
