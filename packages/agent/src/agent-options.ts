@@ -126,8 +126,8 @@ export interface AntigravityAgentOptions {
   turnTimeoutMs?: number | false;
   /**
    * The harness client's waits (end of turn, halt, ping/pong, init), tuned against the emulator:
-   * `ConversationConfig.timings` of `@ag-ui-antigravity/harness`, validated when the first
-   * conversation opens (CONFIG_INVALID naming the field).
+   * `ConversationConfig.timings` of `@ag-ui-antigravity/harness`, validated by the constructor
+   * (CONFIG_INVALID naming the field).
    */
   harnessTimings?: ConversationConfig["timings"];
   /** Experimental human-in-the-loop options. */
