@@ -172,6 +172,58 @@ describe("subagents and server-tool context", () => {
     expect(finishedEvent.outcome?.type).not.toBe("suspended");
   });
 
+  // Whether the real harness runs subagents at once, and links a trajectory to its call when it
+  // does, is not known (docs/protocol.md, "Assumptions and how we hedge them"): one subagent's
+  // answer must never be shown as another's; when it cannot tell, it says so.
+  it.each([
+    ["one after another", "0"],
+    ["at once", "1"],
+  ])("never shows one subagent's answer under another's call: subagents run %s", async (_label, parallel) => {
+    const { fixturesDir } = await import("@ag-ui-antigravity/testing");
+    const warnings: string[] = [];
+    const agent = makeAgent({
+      model: `emulator:${join(fixturesDir, "scenarios", "subagents-parallel.json")}`,
+      subagents: [
+        { name: "alpha", description: "Answers the first part" },
+        { name: "beta", description: "Answers the second part" },
+      ],
+      env: { ANTIGRAVITY_EMULATOR_PARALLEL_SUBAGENTS: parallel },
+      logger: { warn: (_details: unknown, message: string) => void warnings.push(message) },
+    });
+    agent.addMessage(user("delegate both parts"));
+    const { events } = await runWith(agent);
+    expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    const calls = [...callCards(events).entries()].filter(([, card]) => card.name === "invoke_subagent");
+    expect(calls).toHaveLength(2);
+    const [alphaCallId, alphaCard] = calls[0]!;
+    const [betaCallId, betaCard] = calls[1]!;
+    expect(alphaCard.results).toHaveLength(1);
+    expect(betaCard.results).toHaveLength(1);
+    expect(alphaCard.results[0]).not.toContain("Beta");
+    expect(betaCard.results[0]).not.toContain("Alpha");
+    // The text a subagent run shows is never attributed to a run linked to the other call.
+    const linkedTo = new Map<string, string>();
+    for (const event of events) {
+      const started = event as { type: string; subagentRunId?: string; parentToolCallId?: string };
+      if (started.type === EventType.SUBAGENT_STARTED && started.parentToolCallId !== undefined && started.subagentRunId !== undefined) linkedTo.set(started.subagentRunId, started.parentToolCallId);
+    }
+    for (const event of events) {
+      const content = event as { type: string; subagentRunId?: string; delta?: string };
+      if (content.type !== EventType.TEXT_MESSAGE_CONTENT || content.subagentRunId === undefined) continue;
+      const call = linkedTo.get(content.subagentRunId);
+      if (call === alphaCallId) expect(content.delta).not.toMatch(/Beta/);
+      if (call === betaCallId) expect(content.delta).not.toMatch(/Alpha/);
+    }
+    const unmatched = warnings.filter((message) => message.includes("did not say which invoke_subagent call started it"));
+    if (parallel === "1") {
+      expect(unmatched.length).toBeGreaterThan(0);
+    } else {
+      expect(unmatched).toEqual([]);
+      expect(alphaCard.results[0]).toContain("Alpha answers first part");
+      expect(betaCard.results[0]).toContain("Beta answers second part");
+    }
+  });
+
   it("tells a server tool whose thread it serves and that thread's workspace", async () => {
     const workspaceRoot = tempDir();
     const seen: Array<{ threadId: string; workspace?: string }> = [];

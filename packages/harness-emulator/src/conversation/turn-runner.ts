@@ -45,6 +45,17 @@ interface TrajectoryRun {
   finished: boolean;
 }
 
+type SubagentAction = Extract<ScenarioAction, { type: "subagent-run" }>;
+
+/** A subagent whose call step and trajectory have started. */
+interface StartedSubagent {
+  action: SubagentAction;
+  callId: string;
+  /** The identity of its `invokeSubagent` step on the parent trajectory. */
+  base: Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source" | "target">;
+  run: TrajectoryRun;
+}
+
 const defaultChoices = ["Option A", "Option B", "Option C"];
 
 function choicesFromText(text: string): string[] | undefined {
@@ -234,9 +245,16 @@ export class TurnRunner {
   }
 
   async #runActions(run: TrajectoryRun, actions: readonly ScenarioAction[]): Promise<void> {
-    for (const action of actions) {
+    for (let index = 0; index < actions.length; index += 1) {
+      const action = actions[index] as ScenarioAction;
       this.#signal.throwIfAborted();
       if (action.type !== "thinking-emit" && action.type !== "text-emit") await this.#closeOpenStep(run);
+      const together = this.#context.knobs.parallelSubagents ? subagentRunAt(actions, index) : [];
+      if (together.length > 1) {
+        await this.#runSubagentsTogether(run, together);
+        index += together.length - 1;
+        continue;
+      }
       await this.#runAction(run, action);
     }
   }
@@ -740,11 +758,38 @@ export class TurnRunner {
     run.finished = true;
   }
 
-  async #runSubagent(run: TrajectoryRun, action: Extract<ScenarioAction, { type: "subagent-run" }>): Promise<void> {
+  async #runSubagent(run: TrajectoryRun, action: SubagentAction): Promise<void> {
+    await this.#runSubagentsTogether(run, [action]);
+  }
+
+  /**
+   * Runs subagents: each call's step and trajectory first, then the trajectories (at once when
+   * there are several, the later ones started first: their steps interleave, and nothing on the
+   * wire says which call started which), then each call settles in order.
+   */
+  async #runSubagentsTogether(run: TrajectoryRun, actions: readonly SubagentAction[]): Promise<void> {
+    const started: StartedSubagent[] = [];
+    for (const action of actions) {
+      const subagent = await this.#beginSubagent(run, action);
+      if (subagent !== undefined) started.push(subagent);
+    }
+    if (started.length === 0) return;
+    this.#sendTrajectoryState(run.trajectoryId, "STATE_WAITING_FOR_TASKS");
+    const errors = new Map<StartedSubagent, string | undefined>();
+    await Promise.all(
+      [...started].reverse().map(async (subagent) => {
+        errors.set(subagent, await this.#playSubagent(subagent));
+      }),
+    );
+    this.#sendTrajectoryState(run.trajectoryId, "STATE_RUNNING");
+    for (const subagent of started) await this.#endSubagent(subagent, errors.get(subagent));
+  }
+
+  async #beginSubagent(run: TrajectoryRun, action: SubagentAction): Promise<StartedSubagent | undefined> {
     const context = this.#context;
     if (!run.isMain || !this.#builtinEnabledFor(run, "invoke_subagent")) {
       this.#modelMistake(run, 'Tool "invoke_subagent" is not available');
-      return;
+      return undefined;
     }
     const callId = context.ids.requestId("call");
     const argumentsJson = JSON.stringify(action.name === undefined ? {} : { name: action.name });
@@ -754,7 +799,7 @@ export class TurnRunner {
     if (gate.kind === "deny") {
       this.#publishDenied({ ...base, text: "Invoking subagent", invokeSubagent: {} }, gate.reason);
       this.#setToolResult(`Error: ${gate.reason}`);
-      return;
+      return undefined;
     }
     context.recorder.publish({ ...base, state: "STATE_ACTIVE", text: "Invoking subagent", invokeSubagent: {} });
     const subagent: TrajectoryRun = {
@@ -766,22 +811,41 @@ export class TurnRunner {
       finished: false,
     };
     this.#sendTrajectoryState(subagent.trajectoryId, "STATE_RUNNING");
-    this.#sendTrajectoryState(run.trajectoryId, "STATE_WAITING_FOR_TASKS");
-    let subagentError = action.error;
+    return { action, callId, base, run: subagent };
+  }
+
+  /** Plays a subagent's trajectory to its end; returns its error, if it failed. */
+  async #playSubagent(subagent: StartedSubagent): Promise<string | undefined> {
+    let subagentError = subagent.action.error;
     try {
-      await this.#runActions(subagent, action.actions);
-      await this.#closeOpenStep(subagent);
+      await this.#runActions(subagent.run, subagent.action.actions);
+      await this.#closeOpenStep(subagent.run);
     } catch (error) {
       if (this.#signal.aborted || error instanceof TurnAbandoned) throw error;
       subagentError = error instanceof TurnTermination ? error.trajectoryError : "Subagent failure";
     }
-    this.#sendTrajectoryState(subagent.trajectoryId, "STATE_FULLY_IDLE", subagentError);
-    this.#sendTrajectoryState(run.trajectoryId, "STATE_RUNNING");
-    context.recorder.publish({ ...base, state: "STATE_DONE", text: "Invoking subagent", invokeSubagent: {} });
-    const postArgs: Record<string, unknown> = { toolName: "invoke_subagent", result: subagent.lastText, error: subagentError ?? "" };
-    if (context.profile.hookCallIds) postArgs["callId"] = callId;
+    this.#sendTrajectoryState(subagent.run.trajectoryId, "STATE_FULLY_IDLE", subagentError);
+    return subagentError;
+  }
+
+  async #endSubagent(subagent: StartedSubagent, subagentError: string | undefined): Promise<void> {
+    const context = this.#context;
+    context.recorder.publish({ ...subagent.base, state: "STATE_DONE", text: "Invoking subagent", invokeSubagent: {} });
+    const postArgs: Record<string, unknown> = { toolName: "invoke_subagent", result: subagent.run.lastText, error: subagentError ?? "" };
+    if (context.profile.hookCallIds) postArgs["callId"] = subagent.callId;
     await callHook(context, { type: "LIFECYCLE_HOOK_POST_TOOL", argsKey: "postToolArgs", args: postArgs, signal: this.#signal });
     this.#sendUsageUpdate();
-    this.#setToolResult(subagentError === undefined ? subagent.lastText : `Error: ${subagentError}`);
+    this.#setToolResult(subagentError === undefined ? subagent.run.lastText : `Error: ${subagentError}`);
   }
+}
+
+/** The subagent-run actions in a row from `index` (none when the action there is another kind). */
+function subagentRunAt(actions: readonly ScenarioAction[], index: number): SubagentAction[] {
+  const run: SubagentAction[] = [];
+  for (let next = index; next < actions.length; next += 1) {
+    const action = actions[next] as ScenarioAction;
+    if (action.type !== "subagent-run") break;
+    run.push(action);
+  }
+  return run;
 }

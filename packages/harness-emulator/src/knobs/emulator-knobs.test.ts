@@ -19,6 +19,7 @@ describe("readKnobs", () => {
       unknownResume: "empty",
       plainHttp: "answer",
       deniedStep: "error",
+      parallelSubagents: false,
     });
   });
 
@@ -39,6 +40,7 @@ describe("readKnobs", () => {
         ANTIGRAVITY_EMULATOR_UNKNOWN_RESUME: " Refuse ",
         ANTIGRAVITY_EMULATOR_PLAIN_HTTP: "sometimes",
         ANTIGRAVITY_EMULATOR_DENIED_STEP: "none",
+        ANTIGRAVITY_EMULATOR_PARALLEL_SUBAGENTS: "1",
       }),
     ).toEqual({
       scenario: "demo",
@@ -56,6 +58,7 @@ describe("readKnobs", () => {
       unknownResume: "refuse",
       plainHttp: "answer",
       deniedStep: "none",
+      parallelSubagents: true,
     });
   });
 });

@@ -41,6 +41,11 @@ export interface EmulatorKnobs {
    * result and no error (`done`).
    */
   deniedStep: "error" | "none" | "done";
+  /**
+   * Consecutive `subagent-run` actions run at once (the later started first) instead of one after
+   * another: whether the real harness links a subagent's trajectory to its call is not known.
+   */
+  parallelSubagents: boolean;
 }
 
 const prefix = "ANTIGRAVITY_EMULATOR_";
@@ -90,5 +95,6 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
     unknownResume: readChoice(env, "UNKNOWN_RESUME", ["empty", "refuse"], "empty"),
     plainHttp: readChoice(env, "PLAIN_HTTP", ["answer", "silent", "reset"], "answer"),
     deniedStep: readChoice(env, "DENIED_STEP", ["error", "none", "done"], "error"),
+    parallelSubagents: readFlag(env, "PARALLEL_SUBAGENTS", false),
   };
 }

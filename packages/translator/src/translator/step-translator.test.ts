@@ -431,6 +431,33 @@ describe("subagents", () => {
     ]);
   });
 
+  it("links no trajectory when several calls wait for one, says so, and shows no answer under the wrong call", async () => {
+    const unmatched: unknown[] = [];
+    const subject = translator({ onUnmatchedSubagent: (report) => void unmatched.push(report) });
+    const invokeAt = (stepIndex: number, status: "active" | "done") =>
+      toolStep({ stepIndex, status, text: "Invoking subagent", call: { kind: "subagent", name: "invoke_subagent", actionField: "invokeSubagent", arguments: {} } });
+    const events = [
+      ...subject.translate(invokeAt(1, "active")),
+      ...subject.translate(invokeAt(2, "active")),
+      // The second call's subagent speaks first; nothing says so.
+      ...subject.translate(step({ trajectoryId: "sub-b", stepIndex: 1, text: "Beta", status: "done" })),
+      ...subject.translate(step({ trajectoryId: "sub-a", stepIndex: 1, text: "Alpha", status: "done" })),
+      ...subject.finishSubagent({ trajectoryId: "sub-b" }),
+      ...subject.finishSubagent({ trajectoryId: "sub-a" }),
+      ...subject.translate(invokeAt(1, "done")),
+      ...subject.translate(invokeAt(2, "done")),
+      ...subject.closeRun(),
+    ];
+    expect(unmatched).toHaveLength(2);
+    expect(unmatched[0]).toMatchObject({ trajectoryId: "sub-b", candidateToolCallIds: [expect.any(String), expect.any(String)] });
+    const results = events.filter((event) => event.type === EventType.TOOL_CALL_RESULT).map((event) => String(event["content"]));
+    expect(results).toHaveLength(2);
+    for (const result of results) expect(result).toContain("did not say which trajectory");
+    // Each trajectory has its own subagent run, linked to no call.
+    const trajectoryRuns = events.filter((event) => event.type === EventType.SUBAGENT_STARTED && event["parentToolCallId"] === undefined);
+    expect(trajectoryRuns).toHaveLength(2);
+  });
+
   it("suspends a running subagent at a run boundary and announces it again in the next run", async () => {
     const subject = translator();
     const first = [...subject.translate(invoke("active")), ...subject.translate(step({ trajectoryId: "sub", text: "working" })), ...subject.closeRun()];

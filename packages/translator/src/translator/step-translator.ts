@@ -275,10 +275,23 @@ export class StepTranslator {
    * trajectory with no such call is announced on its own.
    */
   #invocationOfTrajectory(trajectoryId: string): SubagentInvocation {
-    const waiting = this.#turn.invocations.find((invocation) => invocation.trajectoryId === undefined && !invocation.finished);
-    if (waiting !== undefined) {
-      waiting.trajectoryId = trajectoryId;
-      return waiting;
+    const waiting = this.#turn.invocations.filter((invocation) => invocation.trajectoryId === undefined && !invocation.finished && !invocation.announcedByTrajectory);
+    const [only] = waiting;
+    if (only !== undefined && waiting.length === 1 && only.unmatched !== true) {
+      only.trajectoryId = trajectoryId;
+      return only;
+    }
+    // Several calls wait (subagents run in parallel) and nothing on the wire says which started this
+    // trajectory (docs/protocol.md, "Assumptions and how we hedge them"): no guess, which could show
+    // one subagent's answer as another's. The calls settle from their own steps; this trajectory is
+    // announced on its own, and the host is told.
+    const ambiguous = waiting.length > 1 || only?.unmatched === true;
+    if (ambiguous) {
+      for (const candidate of waiting) candidate.unmatched = true;
+      this.#options.onUnmatchedSubagent?.({
+        trajectoryId,
+        candidateToolCallIds: waiting.flatMap((candidate) => (candidate.parentToolCallId === undefined ? [] : [candidate.parentToolCallId])),
+      });
     }
     const subagentRunId = this.#options.ids();
     const invocation: SubagentInvocation = {
@@ -288,6 +301,7 @@ export class StepTranslator {
       trajectoryId,
       announcedByTrajectory: true,
       finished: false,
+      ...(ambiguous ? { unmatched: true } : {}),
     };
     this.#turn.invocations.push(invocation);
     return invocation;
@@ -350,6 +364,9 @@ export class StepTranslator {
     // The `mcpTool` action has no result field; the harness's step text is what the call returned.
     else if (tool.kind === "mcp" && progress !== "failed" && step.text !== "") outcome.output = step.text;
     if (call.invocation?.answer !== undefined) outcome.output = call.invocation.answer;
+    else if (call.invocation?.unmatched === true && result === undefined && progress !== "failed") {
+      outcome.output = "The subagent ran alongside others and the harness did not say which trajectory was this call's, so its answer is shown with its own subagent run.";
+    }
     this.#settleCall(call, outcome, events);
   }
 
@@ -376,7 +393,7 @@ export class StepTranslator {
 
   #invocationOfCall(tool: StepToolCall, scope: Scope, toolCallId: string | undefined): SubagentInvocation {
     // A subagent trajectory seen before the call that spawned it is that call's subagent.
-    const orphan = this.#turn.invocations.find((invocation) => invocation.announcedByTrajectory && invocation.parentToolCallId === undefined && !invocation.finished);
+    const orphan = this.#turn.invocations.find((invocation) => invocation.announcedByTrajectory && invocation.parentToolCallId === undefined && !invocation.finished && invocation.unmatched !== true);
     const argumentName = SUBAGENT_NAME_ARGUMENTS.map((key) => tool.arguments[key]).find((value): value is string => typeof value === "string" && value !== "");
     if (orphan !== undefined) {
       if (toolCallId !== undefined) orphan.parentToolCallId = toolCallId;
