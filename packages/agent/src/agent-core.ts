@@ -453,6 +453,7 @@ export class AgentCore {
         sharedStateTool: this.options.hitl?.contextTools ?? false,
         turnSummary: this.options.hitl?.turnSummary ?? false,
         ...(this.options.hitl?.newInputWhileParked === undefined ? {} : { newInputWhileParked: this.options.hitl.newInputWhileParked }),
+        ...(this.options.hitl?.settleMs === undefined ? {} : { settleMs: this.options.hitl.settleMs }),
         ...(this.options.sessions?.parkedTimeoutMs === undefined ? {} : { parkTimeoutMs: this.options.sessions.parkedTimeoutMs }),
         logger: { warn: (message, fields) => this.#logger.warn?.({ threadId: identity.threadId, ...fields }, message) },
       },
@@ -498,6 +499,7 @@ export class AgentCore {
       ...(options.policies === undefined ? {} : { policies: options.policies }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
       ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
+      ...(options.harnessTimings === undefined ? {} : { timings: options.harnessTimings }),
       ...(options.triggers === undefined ? {} : { triggers: options.triggers }),
     };
   }

@@ -180,12 +180,15 @@ export class TurnRunner {
       await this.#runActions(main, actions);
       await this.#closeOpenStep(main);
       if (context.config.finishSchema !== undefined && !main.finished) await this.#finish(main, undefined);
+      if (context.knobs.idleDelayMs > 0) await abortableSleep(context.knobs.idleDelayMs, { signal: this.#signal });
       this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
       await callHook(context, { type: "LIFECYCLE_HOOK_POST_TURN", argsKey: "postTurnArgs", args: { responseText: main.lastText }, signal: this.#signal });
     } catch (error) {
       if (this.#signal.aborted) {
         // What the real harness prints when a halt cancels the in-flight model request.
         if (context.channel.open) context.logger.warn(`conversation ${context.cascadeId}: received model response error: context canceled`);
+        // A slower harness confirms the halt late (the knob); the conversation's own end cuts it short.
+        if (context.knobs.idleDelayMs > 0) await abortableSleep(context.knobs.idleDelayMs, { signal: context.closing }).catch(() => undefined);
         this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
         return;
       }

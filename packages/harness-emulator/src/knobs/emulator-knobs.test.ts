@@ -20,6 +20,8 @@ describe("readKnobs", () => {
       plainHttp: "answer",
       deniedStep: "error",
       parallelSubagents: false,
+      idleDelayMs: 0,
+      pongDelayMs: 0,
     });
   });
 
@@ -41,6 +43,8 @@ describe("readKnobs", () => {
         ANTIGRAVITY_EMULATOR_PLAIN_HTTP: "sometimes",
         ANTIGRAVITY_EMULATOR_DENIED_STEP: "none",
         ANTIGRAVITY_EMULATOR_PARALLEL_SUBAGENTS: "1",
+        ANTIGRAVITY_EMULATOR_IDLE_DELAY_MS: "250",
+        ANTIGRAVITY_EMULATOR_PONG_DELAY_MS: "x",
       }),
     ).toEqual({
       scenario: "demo",
@@ -59,6 +63,8 @@ describe("readKnobs", () => {
       plainHttp: "answer",
       deniedStep: "none",
       parallelSubagents: true,
+      idleDelayMs: 250,
+      pongDelayMs: 0,
     });
   });
 });

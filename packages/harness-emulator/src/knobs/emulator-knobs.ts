@@ -46,6 +46,10 @@ export interface EmulatorKnobs {
    * another: whether the real harness links a subagent's trajectory to its call is not known.
    */
   parallelSubagents: boolean;
+  /** A pause before the idle that ends a turn, or confirms a halt: a harness slower to finish. 0 = none. */
+  idleDelayMs: number;
+  /** How long a WebSocket ping waits for its pong: a slower harness, or a busy host. 0 = at once. */
+  pongDelayMs: number;
 }
 
 const prefix = "ANTIGRAVITY_EMULATOR_";
@@ -96,5 +100,7 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
     plainHttp: readChoice(env, "PLAIN_HTTP", ["answer", "silent", "reset"], "answer"),
     deniedStep: readChoice(env, "DENIED_STEP", ["error", "none", "done"], "error"),
     parallelSubagents: readFlag(env, "PARALLEL_SUBAGENTS", false),
+    idleDelayMs: readNumber(env, "IDLE_DELAY_MS", 0),
+    pongDelayMs: readNumber(env, "PONG_DELAY_MS", 0),
   };
 }
