@@ -55,6 +55,12 @@ describe("text", () => {
     expect(subject.translate(step({ text: "Hello", textDelta: "" }))).toEqual([]);
   });
 
+  it("never translates the echo of an automated trigger's message (system to model) as assistant text", () => {
+    const subject = new StepTranslator();
+    expect(subject.translate(step({ source: "system", target: "model", text: "Scheduled reminder", status: "done" }))).toEqual([]);
+    expect(subject.translate(step({ source: "system", target: "user", text: "Context compaction", status: "done" })).length).toBeGreaterThan(0);
+  });
+
   it("never translates the harness's echo of the user's prompt", () => {
     const subject = translator();
     expect(subject.translate(step({ source: "user", text: "hello", status: "done" }))).toEqual([]);

@@ -71,11 +71,11 @@ export class StepTranslator {
   }
 
   /**
-   * The events one delivery of a step adds. User echoes and error steps give none (the run loop
+   * The events one delivery of a step adds. Input echoes and error steps give none (the run loop
    * turns error steps into RUN_ERROR); a step that already finished in this turn gives none again.
    */
   translate(step: NormalizedStep): AGUIEvent[] {
-    if (step.source === "user") return [];
+    if (isInputEcho(step)) return [];
     const stepKey = keyOf(step.trajectoryId, step.stepIndex);
     const known = this.#turn.steps.get(stepKey);
     if (known?.finished) return [];
@@ -598,4 +598,13 @@ function pushReasoningEnd(block: OpenBlock, events: AGUIEvent[]): void {
 
 function pushTextEnd(block: OpenBlock, events: AGUIEvent[]): void {
   events.push(withAttribution({ type: EventType.TEXT_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
+}
+
+/**
+ * The harness's echo of a turn's input: the user's prompt, or an automated trigger's message (from
+ * the system, addressed to the model). Neither is something the assistant said.
+ */
+function isInputEcho(step: NormalizedStep): boolean {
+  if (step.source === "user") return true;
+  return step.source === "system" && step.target === "model" && step.tool === undefined;
 }
