@@ -528,6 +528,43 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
     });
   });
 
+  test("reconnect: a reload mid-reply connects again and the reply finishes, once", async () => {
+    await withPage("reconnect_reload", async (page, sent) => {
+      await openFeature(page, "reconnect");
+      await send(page, "Tell me a long story");
+      await waitForReply(page, "Once upon a time");
+      expect(await page.getByTestId("assistant-message").filter({ hasText: "The end." }).count()).toBe(0);
+
+      // The page goes away mid-reply; the server finishes the run without it.
+      await page.reload();
+      await page.getByTestId("page-reconnect").waitFor();
+      await waitForReply(page, "Nothing was lost and nothing came twice. The end.");
+      expect(await page.getByTestId("assistant-message").filter({ hasText: "Once upon a time" }).count()).toBe(1);
+      expect(await page.getByTestId("user-message").count()).toBe(1);
+      expect(await page.getByTestId("run-error").count()).toBe(0);
+      // The reloaded page asked the connect route, not for a new run.
+      expect(sent.filter((input) => input.forwardedProps?.["stayOpen"] === true).length).toBeGreaterThanOrEqual(1);
+      expect(userTexts(sent.at(-1))).toEqual(["Tell me a long story"]);
+    });
+  });
+
+  test("reconnect: a scheduled reminder reaches the open page without being asked for", async () => {
+    await withPage("reconnect_reminder", async (page, sent) => {
+      await openFeature(page, "reconnect");
+      await send(page, "Hello! What can you do?");
+      await waitForReply(page, "a scheduled reminder arrives");
+      await waitForStatus(page, "idle");
+      // The page follows its thread once the run is over.
+      await expect.poll(() => sent.filter((input) => input.forwardedProps?.["stayOpen"] === true).length, { timeout: stepTimeoutMs }).toBe(1);
+      const postsBefore = sent.length;
+      await waitForReply(page, "Reminder (you did not ask for this one): Scheduled reminder: time to stretch your legs.");
+      expect(await page.getByTestId("user-message").count()).toBe(1);
+      // It came down the open connect stream: the page sent nothing for it.
+      expect(sent).toHaveLength(postsBefore);
+      await saveReadmeScreenshot(page, "reconnect");
+    });
+  });
+
   test("every page's suggestions get a scripted answer from the server's demo scenarios, not its fallback", async () => {
     // The pages side by side, each page's suggestions one after another.
     const outcomes = await Promise.all(

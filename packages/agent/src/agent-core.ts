@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput, type Tool } from "@ag-ui/client";
-import type { ConversationConfig, ToolCallContext, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
+import { validateConversationConfig, type ConversationConfig, type ToolCallContext, type Turn, type UserInputPart } from "@ag-ui-antigravity/harness";
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
@@ -87,6 +87,7 @@ export class AgentCore {
       const issue = parsed.error.issues[0];
       throw new AgentError("CONFIG_INVALID", `Invalid agent option ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`, { cause: parsed.error });
     }
+    if (options.harnessTimings !== undefined) assertHarnessTimings(options.harnessTimings);
     this.options = options;
     this.#logger = options.logger ?? {};
     this.#startupFailure = new StartupFailureWarning(options.logger);
@@ -457,6 +458,7 @@ export class AgentCore {
         sharedStateTool: this.options.hitl?.contextTools ?? false,
         turnSummary: this.options.hitl?.turnSummary ?? false,
         ...(this.options.hitl?.newInputWhileParked === undefined ? {} : { newInputWhileParked: this.options.hitl.newInputWhileParked }),
+        ...(this.options.hitl?.settleMs === undefined ? {} : { settleMs: this.options.hitl.settleMs }),
         ...(this.options.sessions?.parkedTimeoutMs === undefined ? {} : { parkTimeoutMs: this.options.sessions.parkedTimeoutMs }),
         logger: { warn: (message, fields) => this.#logger.warn?.({ threadId: identity.threadId, ...fields }, message) },
       },
@@ -502,6 +504,7 @@ export class AgentCore {
       ...(options.policies === undefined ? {} : { policies: options.policies }),
       ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
       ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
+      ...(options.harnessTimings === undefined ? {} : { timings: options.harnessTimings }),
       ...(options.triggers === undefined ? {} : { triggers: options.triggers }),
     };
   }
@@ -521,4 +524,14 @@ function harnessLogger(logger: AntigravityAgentLogger) {
     warn: (message: string, fields?: Record<string, unknown>) => logger.warn?.(fields ?? {}, message),
     error: (message: string, fields?: Record<string, unknown>) => logger.error?.(fields ?? {}, message),
   };
+}
+
+/** The harness client owns the bounds of its waits; checked here so a bad value fails the constructor, not a run. */
+function assertHarnessTimings(timings: NonNullable<AntigravityAgentOptions["harnessTimings"]>): void {
+  try {
+    validateConversationConfig({ builtinTools: [], timings });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.replace(/^invalid conversation config: /, "") : String(error);
+    throw new AgentError("CONFIG_INVALID", `Invalid agent option harnessTimings: ${detail}`, { cause: error });
+  }
 }

@@ -124,6 +124,12 @@ export interface AntigravityAgentOptions {
   deduplicateToolCalls?: boolean;
   /** Per-turn harness timeout (default 300 s; false: none). Time parked on a human does not count. */
   turnTimeoutMs?: number | false;
+  /**
+   * The harness client's waits (end of turn, halt, ping/pong, init), tuned against the emulator:
+   * `ConversationConfig.timings` of `@ag-ui-antigravity/harness`, validated by the constructor
+   * (CONFIG_INVALID naming the field).
+   */
+  harnessTimings?: ConversationConfig["timings"];
   /** Experimental human-in-the-loop options. */
   hitl?: {
     /** Offer the silent `get_app_context` / `get_shared_state` tools to the model. */
@@ -132,6 +138,8 @@ export interface AntigravityAgentOptions {
     turnSummary?: boolean;
     /** New input while interrupts wait: abandon them (default) or refuse the run. */
     newInputWhileParked?: "abandon" | "refuse";
+    /** How long a turn must be quiet, with something parked, before the run ends (150 ms; 0–60 000). */
+    settleMs?: number;
   };
   /** Replace the advertised capabilities entirely. */
   capabilities?: AgentCapabilities;
@@ -215,11 +223,13 @@ export const agentOptionsSchema = z
       .optional(),
     deduplicateToolCalls: z.boolean().optional(),
     turnTimeoutMs: z.union([z.number().int().positive(), z.literal(false)]).optional(),
+    harnessTimings: objectValue.optional(),
     hitl: z
       .object({
         contextTools: z.boolean().optional(),
         turnSummary: z.boolean().optional(),
         newInputWhileParked: z.enum(["abandon", "refuse"]).optional(),
+        settleMs: z.number().int().min(0).max(60_000).optional(),
       })
       .strict()
       .optional(),

@@ -162,6 +162,8 @@ describe("triggers", () => {
     await connectWith(later);
     expect(later.messages.some((message) => String(message.content).includes("Trigger received: daily digest"))).toBe(true);
     expect(later.messages.filter((message) => message.role === "user")).toHaveLength(1);
+    // The trigger's own message is the harness's input, not something the assistant said.
+    expect(later.messages.some((message) => message.role === "assistant" && message.content === "daily digest")).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { EventType } from "@ag-ui/core";
+import { EventType, type BaseEvent, type ToolCallResultEvent, type ToolCallStartEvent } from "@ag-ui/core";
 import { getState, setState } from "@ag-ui-antigravity/hitl";
 import { describe, expect, it } from "vitest";
 import { lastAssistantText, runWith, useAgents, user } from "./support/agent-fixture.js";
@@ -98,6 +98,62 @@ describe("human in the loop through the agent", () => {
   });
 });
 
+/** Every tool call the client saw across these runs, with how many results each got. */
+function callCards(events: readonly BaseEvent[]): Map<string, { name: string; results: string[] }> {
+  const cards = new Map<string, { name: string; results: string[] }>();
+  for (const event of events) {
+    if (event.type === EventType.TOOL_CALL_START) {
+      const start = event as ToolCallStartEvent;
+      cards.set(start.toolCallId, { name: start.toolCallName, results: [] });
+    } else if (event.type === EventType.TOOL_CALL_RESULT) {
+      const result = event as ToolCallResultEvent;
+      cards.get(result.toolCallId)?.results.push(typeof result.content === "string" ? result.content : JSON.stringify(result.content));
+    }
+  }
+  return cards;
+}
+
+// What the real harness sends about a call the user denied is not known (docs/protocol.md,
+// "Assumptions and how we hedge them"): an error step, nothing, or a step of another shape. The
+// card is closed, once, from the agent's own knowledge in every case.
+describe.each(["error", "none", "done"])("a denied call's card, when the harness follows a denial with: %s", (deniedStep) => {
+  const env = { ANTIGRAVITY_EMULATOR_DENIED_STEP: deniedStep };
+  const deny = async (agent: ReturnType<typeof makeAgent>, first: Awaited<ReturnType<typeof runWith>>) => {
+    const interrupt = first.finished?.outcome?.type === "interrupt" ? first.finished.outcome.interrupts[0] : undefined;
+    expect(interrupt).toBeDefined();
+    return runWith(agent, { resume: [{ interruptId: interrupt!.id, status: "resolved", payload: { approved: false, reason: "not today" } }] });
+  };
+
+  it("a server tool: closed with a result saying it did not run, and why", async () => {
+    const calls: unknown[] = [];
+    const agent = makeAgent({
+      env,
+      toolApproval: true,
+      serverTools: [{ name: "write_note", description: "Writes a note", parameters: { type: "object", properties: { text: { type: "string" } } }, handler: (args) => void calls.push(args) }],
+    });
+    agent.addMessage(user("call write_note with hello"));
+    const first = await runWith(agent);
+    const second = await deny(agent, first);
+    expect(second.finished).toBeDefined();
+    expect(calls).toHaveLength(0);
+    const cards = [...callCards([...first.events, ...second.events]).values()].filter((card) => card.name === "write_note");
+    expect(cards).toHaveLength(1);
+    expect(cards[0]!.results).toEqual(["Not run: not today"]);
+  });
+
+  it("a built-in tool: closed with a result saying it did not run, and why", async () => {
+    const workspaceRoot = tempDir();
+    const agent = makeAgent({ env, toolApproval: true, workspaceRoot, builtinTools: ["list_directory"] });
+    agent.addMessage(user("list the files"));
+    const first = await runWith(agent);
+    const second = await deny(agent, first);
+    expect(second.finished).toBeDefined();
+    const cards = [...callCards([...first.events, ...second.events]).values()].filter((card) => card.name === "list_directory");
+    expect(cards).toHaveLength(1);
+    expect(cards[0]!.results).toEqual(["Not run: not today"]);
+  });
+});
+
 describe("subagents and server-tool context", () => {
   it("brackets a subagent with SUBAGENT_STARTED and SUBAGENT_FINISHED when its trajectory ends", async () => {
     const { fixturesDir } = await import("@ag-ui-antigravity/testing");
@@ -114,6 +170,58 @@ describe("subagents and server-tool context", () => {
     expect(finished).toBeGreaterThan(started);
     const finishedEvent = events[finished] as { outcome?: { type: string } };
     expect(finishedEvent.outcome?.type).not.toBe("suspended");
+  });
+
+  // Whether the real harness runs subagents at once, and links a trajectory to its call when it
+  // does, is not known (docs/protocol.md, "Assumptions and how we hedge them"): one subagent's
+  // answer must never be shown as another's; when it cannot tell, it says so.
+  it.each([
+    ["one after another", "0"],
+    ["at once", "1"],
+  ])("never shows one subagent's answer under another's call: subagents run %s", async (_label, parallel) => {
+    const { fixturesDir } = await import("@ag-ui-antigravity/testing");
+    const warnings: string[] = [];
+    const agent = makeAgent({
+      model: `emulator:${join(fixturesDir, "scenarios", "subagents-parallel.json")}`,
+      subagents: [
+        { name: "alpha", description: "Answers the first part" },
+        { name: "beta", description: "Answers the second part" },
+      ],
+      env: { ANTIGRAVITY_EMULATOR_PARALLEL_SUBAGENTS: parallel },
+      logger: { warn: (_details: unknown, message: string) => void warnings.push(message) },
+    });
+    agent.addMessage(user("delegate both parts"));
+    const { events } = await runWith(agent);
+    expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    const calls = [...callCards(events).entries()].filter(([, card]) => card.name === "invoke_subagent");
+    expect(calls).toHaveLength(2);
+    const [alphaCallId, alphaCard] = calls[0]!;
+    const [betaCallId, betaCard] = calls[1]!;
+    expect(alphaCard.results).toHaveLength(1);
+    expect(betaCard.results).toHaveLength(1);
+    expect(alphaCard.results[0]).not.toContain("Beta");
+    expect(betaCard.results[0]).not.toContain("Alpha");
+    // The text a subagent run shows is never attributed to a run linked to the other call.
+    const linkedTo = new Map<string, string>();
+    for (const event of events) {
+      const started = event as { type: string; subagentRunId?: string; parentToolCallId?: string };
+      if (started.type === EventType.SUBAGENT_STARTED && started.parentToolCallId !== undefined && started.subagentRunId !== undefined) linkedTo.set(started.subagentRunId, started.parentToolCallId);
+    }
+    for (const event of events) {
+      const content = event as { type: string; subagentRunId?: string; delta?: string };
+      if (content.type !== EventType.TEXT_MESSAGE_CONTENT || content.subagentRunId === undefined) continue;
+      const call = linkedTo.get(content.subagentRunId);
+      if (call === alphaCallId) expect(content.delta).not.toMatch(/Beta/);
+      if (call === betaCallId) expect(content.delta).not.toMatch(/Alpha/);
+    }
+    const unmatched = warnings.filter((message) => message.includes("did not say which invoke_subagent call started it"));
+    if (parallel === "1") {
+      expect(unmatched.length).toBeGreaterThan(0);
+    } else {
+      expect(unmatched).toEqual([]);
+      expect(alphaCard.results[0]).toContain("Alpha answers first part");
+      expect(betaCard.results[0]).toContain("Beta answers second part");
+    }
   });
 
   it("tells a server tool whose thread it serves and that thread's workspace", async () => {

@@ -113,6 +113,16 @@ describe("sessions across runs, restarts and contract changes", () => {
     expect(second.logs.filter((entry) => entry.message.includes(warning))).toHaveLength(1);
   });
 
+  it("harnessTimings reach the harness client: a valid set runs, a wait out of bounds is refused at construction, named", async () => {
+    const { agent: tuned } = recordingAgent({ harnessTimings: { idleSettleMs: 250, pingIntervalMs: false, haltDrainMs: 8_000 } });
+    const fine = await run(tuned, randomUUID(), [user("hello there")]);
+    expect(fine.events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    expect(() => new AntigravityAgent({ harness: "emulator", harnessTimings: { idleSettleMs: -5 } })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", message: expect.stringContaining("harnessTimings: timings.idleSettleMs") }),
+    );
+    expect(() => new AntigravityAgent({ harness: "emulator", harnessTimings: { idleSetleMs: 5 } as never })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+  });
+
   it("a changed tool contract rebuilds the conversation by cold resume, keeping the thread", async () => {
     const { agent, logs } = recordingAgent({ saveDir: tempDir() });
     const threadId = randomUUID();

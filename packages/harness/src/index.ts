@@ -26,6 +26,7 @@ export type {
   ConfirmationHookArgs,
   ConversationConfig,
   ConversationHooks,
+  ConversationTimings,
   CustomTool,
   HookDecision,
   McpServer,

@@ -1,4 +1,5 @@
 import { HttpAgent, type Interrupt, type Message, type ResumeEntry, type State } from "@ag-ui/client";
+import { AntigravityHttpAgent } from "@ag-ui-antigravity/express/client";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Feature } from "../features/featureCatalog";
 import { runAutomaticTool, type FrontendToolEffects } from "../features/frontendTools";
@@ -54,12 +55,14 @@ export function useAgentSession(
   onSaved: () => void,
 ): AgentSession {
   const agent = useMemo(() => {
-    const created = new HttpAgent({
+    const config = {
       url: `/${feature.id}`,
       threadId,
       initialMessages: stored?.messages ?? [],
       initialState: stored?.state ?? feature.initialState(),
-    });
+    };
+    // A reconnecting page needs AG-UI `connect` (and resumes dropped streams); the others plain HttpAgent.
+    const created = feature.reconnects === true ? new AntigravityHttpAgent(config) : new HttpAgent(config);
     created.pendingInterrupts = stored?.pendingInterrupts ?? [];
     return created;
     // The agent is created once per thread; `stored` is only its starting point, so it is not a dependency.
@@ -84,10 +87,29 @@ export function useAgentSession(
   const createdAt = useRef(stored?.createdAt ?? Date.now());
   const mounted = useRef(true);
 
+  // persist() for the subscription below, which is made before persist() exists.
+  const persistRef = useRef<() => void>(() => undefined);
+  // Whether the page follows its thread through a `connect` stream right now (reconnecting features).
+  const following = useRef<Promise<unknown> | undefined>(undefined);
+
   useEffect(() => {
     mounted.current = true;
     const subscription = agent.subscribe({
       onMessagesChanged: ({ messages: changed }) => setMessages([...changed]),
+      // A reply that reached a followed thread (a replayed run, a reminder) is saved as it completes.
+      onNewMessage: () => {
+        if (following.current !== undefined) persistRef.current();
+      },
+      // A run replayed or started by the server shows as running while it streams.
+      onRunStartedEvent: () => {
+        if (following.current !== undefined) setIsRunning(true);
+      },
+      onRunFinalized: () => {
+        if (following.current !== undefined) setIsRunning(false);
+      },
+      onRunFinishedEvent: () => {
+        if (following.current !== undefined) setIsRunning(false);
+      },
       onStateChanged: ({ state: changed }) => setState(changed),
       onRunErrorEvent: ({ event }) => {
         if (stopRequested.current && event.code === "abort") setStopped(true);
@@ -128,6 +150,42 @@ export function useAgentSession(
     // switch back to it.
     if (mounted.current) onSavedRef.current();
   }, [agent, feature.id, threadId, interactiveWaiting]);
+  persistRef.current = persist;
+
+  /**
+   * Reconnecting features: follows the thread through AG-UI `connect` with `stayOpen`: the run in
+   * flight (after a reload) is replayed and finished, then every turn the server starts arrives
+   * live, until the page sends a message, leaves the thread, or unmounts.
+   */
+  const follow = useCallback(() => {
+    if (feature.reconnects !== true || !mounted.current || agent.isRunning || agent.messages.length === 0) return;
+    const tools = feature.frontendTools.map((tool) => tool.definition);
+    const followed = agent
+      .connectAgent({ tools, context: [], forwardedProps: { stayOpen: true } })
+      .catch((thrown: unknown) => {
+        if (!stopRequested.current && mounted.current) setError({ message: thrown instanceof Error ? thrown.message : String(thrown), code: undefined });
+      })
+      .finally(() => {
+        if (following.current === followed) following.current = undefined;
+        setPendingInterrupts([...agent.pendingInterrupts]);
+        setMessages([...agent.messages]);
+        persist();
+      });
+    following.current = followed;
+  }, [agent, feature.reconnects, feature.frontendTools, persist]);
+
+  /** Stops following the thread (the page is about to run), and waits until the stream is let go. */
+  const stopFollowing = useCallback(async () => {
+    const followed = following.current;
+    if (followed === undefined) return;
+    await agent.detachActiveRun();
+    await followed;
+  }, [agent]);
+
+  // A reconnecting page picks its thread up on load: the reply still streaming, or what came since.
+  useEffect(() => {
+    follow();
+  }, [follow]);
 
   const run = useCallback(
     async (resume: ResumeEntry[] | undefined) => {
@@ -138,6 +196,8 @@ export function useAgentSession(
         stopRequested.current = false;
         setIsRunning(true);
         let failed = false;
+        // A reconnecting page saves the thread before the run, so a reload mid-reply knows it.
+        if (feature.reconnects === true) persist();
         try {
           await agent.runAgent({ tools, context: [], ...(followUp === 0 && resume !== undefined ? { resume } : {}) }, {
             onRunErrorEvent: () => {
@@ -169,11 +229,17 @@ export function useAgentSession(
 
   const sendMessage = useCallback(
     (text: string) => {
-      if (agent.isRunning || text.trim() === "") return;
-      agent.addMessage({ id: newId(), role: "user", content: text.trim() });
-      void run(undefined);
+      if (text.trim() === "") return;
+      const send = (): void => {
+        if (agent.isRunning) return;
+        agent.addMessage({ id: newId(), role: "user", content: text.trim() });
+        void run(undefined).then(follow);
+      };
+      // A followed thread is let go first: one request at a time per thread.
+      if (following.current !== undefined) void stopFollowing().then(send);
+      else send();
     },
-    [agent, run],
+    [agent, run, follow, stopFollowing],
   );
 
   const resume = useCallback(

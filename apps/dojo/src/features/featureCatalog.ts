@@ -10,7 +10,8 @@ export type FeatureId =
   | "shared_state"
   | "agentic_generative_ui"
   | "tool_approval"
-  | "questions";
+  | "questions"
+  | "reconnect";
 
 export interface Feature {
   /** The route on the server (`POST /<id>`) and the page's hash (`#/<id>`). */
@@ -23,6 +24,11 @@ export interface Feature {
   initialState: () => State;
   /** A panel rendered next to the chat from the agent state. */
   sidePanel?: "recipe" | "task-progress";
+  /**
+   * The page stays connected to its thread (AG-UI `connect` with `stayOpen`): a reload mid-reply
+   * picks the reply up where it was, and turns the server starts arrive while the page is open.
+   */
+  reconnects?: boolean;
 }
 
 export const features: Feature[] = [
@@ -91,6 +97,16 @@ export const features: Feature[] = [
     suggestions: ["Help me pick a programming language", "Which pizza toppings should I get?", "Ask me to choose between tea, coffee or juice", "Plan my weekend"],
     frontendTools: [],
     initialState: () => ({}),
+  },
+  {
+    id: "reconnect",
+    title: "Reconnect and reminders",
+    summary:
+      "Reload the page while a reply streams: it reconnects and the reply finishes. Keep it open: a scheduled reminder arrives without anyone asking. Stop only detaches this page; the server finishes the reply.",
+    suggestions: ["Tell me a long story", "Hello! What can you do?"],
+    frontendTools: [],
+    initialState: () => ({}),
+    reconnects: true,
   },
 ];
 

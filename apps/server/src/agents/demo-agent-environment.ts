@@ -32,6 +32,7 @@ export const demoFeatures = [
   "agentic_generative_ui",
   "tool_approval",
   "questions",
+  "reconnect",
 ] as const;
 export type DemoFeature = (typeof demoFeatures)[number];
 

@@ -5,6 +5,7 @@ import { createBackendToolRenderingAgent } from "./backend-tool-rendering.js";
 import type { DemoAgentEnvironment, DemoFeature } from "./demo-agent-environment.js";
 import { createHumanInTheLoopAgent } from "./human-in-the-loop.js";
 import { createQuestionsAgent } from "./questions.js";
+import { createReconnectAgent } from "./reconnect.js";
 import { createSharedStateAgent } from "./shared-state.js";
 import { createToolApprovalAgent } from "./tool-approval.js";
 import { createToolBasedGenerativeUiAgent } from "./tool-based-generative-ui.js";
@@ -18,6 +19,7 @@ const factories: Record<DemoFeature, (environment: DemoAgentEnvironment) => Anti
   agentic_generative_ui: createAgenticGenerativeUiAgent,
   tool_approval: createToolApprovalAgent,
   questions: createQuestionsAgent,
+  reconnect: createReconnectAgent,
 };
 
 /** One agent per dojo feature; the feature name is the agent's route. */

@@ -154,8 +154,7 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
         if (step.status === "error" && step.tool.callId !== undefined) {
           yield* translator.toolCall({ toolCallId: step.tool.callId, toolCallName: step.tool.name, arguments: step.tool.arguments });
           // A refusal is not an execution error: say plainly that the call did not run, and why.
-          const reason = step.error?.message?.trim();
-          yield* translator.toolCallResult({ toolCallId: step.tool.callId, output: reason ? `Not run: ${reason}` : "Not run: the call was refused." });
+          yield* translator.refuseCall({ toolCallId: step.tool.callId, toolName: step.tool.name, reason: step.error?.message ?? "" });
         }
         return;
       }
@@ -170,6 +169,14 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
     }
     case "tool-call":
       yield* translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments });
+      return;
+    case "tool-denied":
+      // The bridge denied it, so the card is closed from that knowledge, not from whatever the
+      // harness reports next (docs/protocol.md, "Assumptions and how we hedge them").
+      if (session.hostToolNames.has(item.toolName)) {
+        yield* translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments });
+      }
+      yield* translator.refuseCall({ toolCallId: item.toolCallId, toolName: item.toolName, reason: item.reason });
       return;
     case "tool-result":
       yield* translator.toolCallResult(

@@ -85,6 +85,11 @@ export class AntigravitySession implements ManagedSession {
       structuredOutput: environment.structuredOutputAs,
       structuredOutputKey: environment.structuredOutputKey,
       usage: { provider: "google-antigravity", model: environment.model },
+      onUnmatchedSubagent: (unmatched) =>
+        environment.warn(
+          { threadId: this.threadId, ...unmatched },
+          "a subagent ran alongside others and the harness did not say which invoke_subagent call started it; it is shown on its own",
+        ),
     });
   }
 

@@ -155,6 +155,7 @@ export class Conversation {
       commandEnv: this.#options.commandEnv,
       mcp: new McpToolbelt({ config: config.config.mcpServers, logger }),
       processControl: this.#options.processControl,
+      closing: this.signal,
       closeSocket: (code, reason) => this.close({ code, reason }),
       enqueueBackground: (task) => this.#enqueue(task),
       memory: { lastToolResult: "", tokensSinceCompaction: 0 },

@@ -35,6 +35,8 @@ export interface TurnContext {
   /** The conversation's MCP servers, loaded at the start of each turn. */
   mcp: McpToolbelt;
   processControl: ProcessControl;
+  /** Aborted when the conversation closes (a turn's own signal is also aborted by a halt). */
+  closing: AbortSignal;
   closeSocket(code: number, reason: string): void;
   /** Queues work after the current turn, like a new turn (late results of background tools). */
   enqueueBackground(task: (signal: AbortSignal) => Promise<void>): void;

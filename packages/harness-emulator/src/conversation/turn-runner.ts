@@ -45,6 +45,17 @@ interface TrajectoryRun {
   finished: boolean;
 }
 
+type SubagentAction = Extract<ScenarioAction, { type: "subagent-run" }>;
+
+/** A subagent whose call step and trajectory have started. */
+interface StartedSubagent {
+  action: SubagentAction;
+  callId: string;
+  /** The identity of its `invokeSubagent` step on the parent trajectory. */
+  base: Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source" | "target">;
+  run: TrajectoryRun;
+}
+
 const defaultChoices = ["Option A", "Option B", "Option C"];
 
 function choicesFromText(text: string): string[] | undefined {
@@ -169,12 +180,15 @@ export class TurnRunner {
       await this.#runActions(main, actions);
       await this.#closeOpenStep(main);
       if (context.config.finishSchema !== undefined && !main.finished) await this.#finish(main, undefined);
+      if (context.knobs.idleDelayMs > 0) await abortableSleep(context.knobs.idleDelayMs, { signal: this.#signal });
       this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
       await callHook(context, { type: "LIFECYCLE_HOOK_POST_TURN", argsKey: "postTurnArgs", args: { responseText: main.lastText }, signal: this.#signal });
     } catch (error) {
       if (this.#signal.aborted) {
         // What the real harness prints when a halt cancels the in-flight model request.
         if (context.channel.open) context.logger.warn(`conversation ${context.cascadeId}: received model response error: context canceled`);
+        // A slower harness confirms the halt late (the knob); the conversation's own end cuts it short.
+        if (context.knobs.idleDelayMs > 0) await abortableSleep(context.knobs.idleDelayMs, { signal: context.closing }).catch(() => undefined);
         this.#sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
         return;
       }
@@ -234,9 +248,16 @@ export class TurnRunner {
   }
 
   async #runActions(run: TrajectoryRun, actions: readonly ScenarioAction[]): Promise<void> {
-    for (const action of actions) {
+    for (let index = 0; index < actions.length; index += 1) {
+      const action = actions[index] as ScenarioAction;
       this.#signal.throwIfAborted();
       if (action.type !== "thinking-emit" && action.type !== "text-emit") await this.#closeOpenStep(run);
+      const together = this.#context.knobs.parallelSubagents ? subagentRunAt(actions, index) : [];
+      if (together.length > 1) {
+        await this.#runSubagentsTogether(run, together);
+        index += together.length - 1;
+        continue;
+      }
       await this.#runAction(run, action);
     }
   }
@@ -500,6 +521,17 @@ export class TurnRunner {
     return visible;
   }
 
+  /**
+   * The step of a call the client denied. What the real harness sends then is not known
+   * (docs/protocol.md, "Assumptions and how we hedge them"); the knob plays each guess.
+   */
+  #publishDenied(step: Omit<StepUpdate, "state"> & Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source">, reason: string): void {
+    const shape = this.#context.knobs.deniedStep;
+    if (shape === "none") return;
+    if (shape === "done") this.#context.recorder.publish({ ...step, state: "STATE_DONE" });
+    else this.#context.recorder.publish({ ...step, state: "STATE_ERROR", errorMessage: reason });
+  }
+
   async #callBuiltin(run: TrajectoryRun, name: Parameters<typeof planBuiltin>[0], args: Record<string, unknown>, confirm: boolean): Promise<void> {
     const context = this.#context;
     const field = builtinActionField[name];
@@ -520,7 +552,7 @@ export class TurnRunner {
     if (!confirm) context.recorder.publish({ ...base, state: "STATE_ACTIVE", [field]: plan.inputs });
     const gate = await gateToolCall(context, { toolName: name, argumentsJson: JSON.stringify(args), callId, signal: this.#signal });
     if (gate.kind === "deny") {
-      context.recorder.publish({ ...base, state: "STATE_ERROR", [field]: plan.inputs, errorMessage: gate.reason });
+      this.#publishDenied({ ...base, [field]: plan.inputs }, gate.reason);
       this.#setToolResult(`Error: ${gate.reason}`);
       return;
     }
@@ -544,7 +576,7 @@ export class TurnRunner {
         toolConfirmationRequest: {},
       });
       if (!accepted) {
-        context.recorder.publish({ ...base, state: "STATE_ERROR", [field]: plan.inputs, errorMessage: "Permission denied" });
+        this.#publishDenied({ ...base, [field]: plan.inputs }, "Permission denied");
         this.#setToolResult("Error: the user rejected the tool call");
         return;
       }
@@ -594,7 +626,7 @@ export class TurnRunner {
       const accepted = await this.#confirm(notice);
       const { toolConfirmationRequest: _request, ...settled } = notice;
       if (!accepted) {
-        context.recorder.publish({ ...settled, state: "STATE_ERROR", errorMessage: "Permission denied" });
+        this.#publishDenied(settled, "Permission denied");
         this.#setToolResult("Error: the user rejected the tool call");
         return;
       }
@@ -604,7 +636,7 @@ export class TurnRunner {
     const base = { ...this.#baseStep(run, stepIndex), source: "SOURCE_MODEL" as const, target: "TARGET_ENVIRONMENT" as const };
     const toolCall = { id: callId, name, argumentsJson: gate.kind === "allow" ? gate.argumentsJson : argumentsJson };
     if (gate.kind === "deny") {
-      context.recorder.publish({ ...base, state: "STATE_ERROR", customTool: { toolCall }, errorMessage: gate.reason });
+      this.#publishDenied({ ...base, customTool: { toolCall } }, gate.reason);
       this.#setToolResult(`Error: ${gate.reason}`);
       return;
     }
@@ -729,11 +761,38 @@ export class TurnRunner {
     run.finished = true;
   }
 
-  async #runSubagent(run: TrajectoryRun, action: Extract<ScenarioAction, { type: "subagent-run" }>): Promise<void> {
+  async #runSubagent(run: TrajectoryRun, action: SubagentAction): Promise<void> {
+    await this.#runSubagentsTogether(run, [action]);
+  }
+
+  /**
+   * Runs subagents: each call's step and trajectory first, then the trajectories (at once when
+   * there are several, the later ones started first: their steps interleave, and nothing on the
+   * wire says which call started which), then each call settles in order.
+   */
+  async #runSubagentsTogether(run: TrajectoryRun, actions: readonly SubagentAction[]): Promise<void> {
+    const started: StartedSubagent[] = [];
+    for (const action of actions) {
+      const subagent = await this.#beginSubagent(run, action);
+      if (subagent !== undefined) started.push(subagent);
+    }
+    if (started.length === 0) return;
+    this.#sendTrajectoryState(run.trajectoryId, "STATE_WAITING_FOR_TASKS");
+    const errors = new Map<StartedSubagent, string | undefined>();
+    await Promise.all(
+      [...started].reverse().map(async (subagent) => {
+        errors.set(subagent, await this.#playSubagent(subagent));
+      }),
+    );
+    this.#sendTrajectoryState(run.trajectoryId, "STATE_RUNNING");
+    for (const subagent of started) await this.#endSubagent(subagent, errors.get(subagent));
+  }
+
+  async #beginSubagent(run: TrajectoryRun, action: SubagentAction): Promise<StartedSubagent | undefined> {
     const context = this.#context;
     if (!run.isMain || !this.#builtinEnabledFor(run, "invoke_subagent")) {
       this.#modelMistake(run, 'Tool "invoke_subagent" is not available');
-      return;
+      return undefined;
     }
     const callId = context.ids.requestId("call");
     const argumentsJson = JSON.stringify(action.name === undefined ? {} : { name: action.name });
@@ -741,9 +800,9 @@ export class TurnRunner {
     const stepIndex = context.recorder.allocate(run.trajectoryId);
     const base = { ...this.#baseStep(run, stepIndex), source: "SOURCE_MODEL" as const, target: "TARGET_ENVIRONMENT" as const };
     if (gate.kind === "deny") {
-      context.recorder.publish({ ...base, state: "STATE_ERROR", text: "Invoking subagent", invokeSubagent: {}, errorMessage: gate.reason });
+      this.#publishDenied({ ...base, text: "Invoking subagent", invokeSubagent: {} }, gate.reason);
       this.#setToolResult(`Error: ${gate.reason}`);
-      return;
+      return undefined;
     }
     context.recorder.publish({ ...base, state: "STATE_ACTIVE", text: "Invoking subagent", invokeSubagent: {} });
     const subagent: TrajectoryRun = {
@@ -755,22 +814,41 @@ export class TurnRunner {
       finished: false,
     };
     this.#sendTrajectoryState(subagent.trajectoryId, "STATE_RUNNING");
-    this.#sendTrajectoryState(run.trajectoryId, "STATE_WAITING_FOR_TASKS");
-    let subagentError = action.error;
+    return { action, callId, base, run: subagent };
+  }
+
+  /** Plays a subagent's trajectory to its end; returns its error, if it failed. */
+  async #playSubagent(subagent: StartedSubagent): Promise<string | undefined> {
+    let subagentError = subagent.action.error;
     try {
-      await this.#runActions(subagent, action.actions);
-      await this.#closeOpenStep(subagent);
+      await this.#runActions(subagent.run, subagent.action.actions);
+      await this.#closeOpenStep(subagent.run);
     } catch (error) {
       if (this.#signal.aborted || error instanceof TurnAbandoned) throw error;
       subagentError = error instanceof TurnTermination ? error.trajectoryError : "Subagent failure";
     }
-    this.#sendTrajectoryState(subagent.trajectoryId, "STATE_FULLY_IDLE", subagentError);
-    this.#sendTrajectoryState(run.trajectoryId, "STATE_RUNNING");
-    context.recorder.publish({ ...base, state: "STATE_DONE", text: "Invoking subagent", invokeSubagent: {} });
-    const postArgs: Record<string, unknown> = { toolName: "invoke_subagent", result: subagent.lastText, error: subagentError ?? "" };
-    if (context.profile.hookCallIds) postArgs["callId"] = callId;
+    this.#sendTrajectoryState(subagent.run.trajectoryId, "STATE_FULLY_IDLE", subagentError);
+    return subagentError;
+  }
+
+  async #endSubagent(subagent: StartedSubagent, subagentError: string | undefined): Promise<void> {
+    const context = this.#context;
+    context.recorder.publish({ ...subagent.base, state: "STATE_DONE", text: "Invoking subagent", invokeSubagent: {} });
+    const postArgs: Record<string, unknown> = { toolName: "invoke_subagent", result: subagent.run.lastText, error: subagentError ?? "" };
+    if (context.profile.hookCallIds) postArgs["callId"] = subagent.callId;
     await callHook(context, { type: "LIFECYCLE_HOOK_POST_TOOL", argsKey: "postToolArgs", args: postArgs, signal: this.#signal });
     this.#sendUsageUpdate();
-    this.#setToolResult(subagentError === undefined ? subagent.lastText : `Error: ${subagentError}`);
+    this.#setToolResult(subagentError === undefined ? subagent.run.lastText : `Error: ${subagentError}`);
   }
+}
+
+/** The subagent-run actions in a row from `index` (none when the action there is another kind). */
+function subagentRunAt(actions: readonly ScenarioAction[], index: number): SubagentAction[] {
+  const run: SubagentAction[] = [];
+  for (let next = index; next < actions.length; next += 1) {
+    const action = actions[next] as ScenarioAction;
+    if (action.type !== "subagent-run") break;
+    run.push(action);
+  }
+  return run;
 }

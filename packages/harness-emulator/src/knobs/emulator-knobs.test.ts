@@ -18,6 +18,10 @@ describe("readKnobs", () => {
       replayTiming: false,
       unknownResume: "empty",
       plainHttp: "answer",
+      deniedStep: "error",
+      parallelSubagents: false,
+      idleDelayMs: 0,
+      pongDelayMs: 0,
     });
   });
 
@@ -37,6 +41,10 @@ describe("readKnobs", () => {
         ANTIGRAVITY_EMULATOR_REPLAY_TIMING: "1",
         ANTIGRAVITY_EMULATOR_UNKNOWN_RESUME: " Refuse ",
         ANTIGRAVITY_EMULATOR_PLAIN_HTTP: "sometimes",
+        ANTIGRAVITY_EMULATOR_DENIED_STEP: "none",
+        ANTIGRAVITY_EMULATOR_PARALLEL_SUBAGENTS: "1",
+        ANTIGRAVITY_EMULATOR_IDLE_DELAY_MS: "250",
+        ANTIGRAVITY_EMULATOR_PONG_DELAY_MS: "x",
       }),
     ).toEqual({
       scenario: "demo",
@@ -53,6 +61,10 @@ describe("readKnobs", () => {
       replayTiming: true,
       unknownResume: "refuse",
       plainHttp: "answer",
+      deniedStep: "none",
+      parallelSubagents: true,
+      idleDelayMs: 250,
+      pongDelayMs: 0,
     });
   });
 });

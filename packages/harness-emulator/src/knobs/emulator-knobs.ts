@@ -35,6 +35,21 @@ export interface EmulatorKnobs {
    * answered (`silent`), or its connection reset (`reset`).
    */
   plainHttp: "answer" | "silent" | "reset";
+  /**
+   * What follows a tool call the client denied (pre-tool hook, policy or confirmation): the step at
+   * STATE_ERROR with the reason (`error`), nothing more (`none`), or the step at STATE_DONE with no
+   * result and no error (`done`).
+   */
+  deniedStep: "error" | "none" | "done";
+  /**
+   * Consecutive `subagent-run` actions run at once (the later started first) instead of one after
+   * another: whether the real harness links a subagent's trajectory to its call is not known.
+   */
+  parallelSubagents: boolean;
+  /** A pause before the idle that ends a turn, or confirms a halt: a harness slower to finish. 0 = none. */
+  idleDelayMs: number;
+  /** How long a WebSocket ping waits for its pong: a slower harness, or a busy host. 0 = at once. */
+  pongDelayMs: number;
 }
 
 const prefix = "ANTIGRAVITY_EMULATOR_";
@@ -83,5 +98,9 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
     replayTiming: readFlag(env, "REPLAY_TIMING", false),
     unknownResume: readChoice(env, "UNKNOWN_RESUME", ["empty", "refuse"], "empty"),
     plainHttp: readChoice(env, "PLAIN_HTTP", ["answer", "silent", "reset"], "answer"),
+    deniedStep: readChoice(env, "DENIED_STEP", ["error", "none", "done"], "error"),
+    parallelSubagents: readFlag(env, "PARALLEL_SUBAGENTS", false),
+    idleDelayMs: readNumber(env, "IDLE_DELAY_MS", 0),
+    pongDelayMs: readNumber(env, "PONG_DELAY_MS", 0),
   };
 }

@@ -51,6 +51,22 @@ function refuse(socket: Duplex, status: number, statusText: string, reason: stri
   );
 }
 
+/** Answers each ping after `delayMs`, as a slower harness would; the timers end with the socket. */
+function answerPingsLate(webSocket: WebSocket, delayMs: number): void {
+  const timers = new Set<NodeJS.Timeout>();
+  webSocket.on("ping", (data) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (webSocket.readyState === webSocket.OPEN) webSocket.pong(data);
+    }, delayMs);
+    timers.add(timer);
+  });
+  webSocket.once("close", () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  });
+}
+
 /** The WebSocket endpoint: authenticates upgrades and gives every connection its own Conversation. */
 export class EmulatorServer {
   readonly #http: Server;
@@ -60,8 +76,9 @@ export class EmulatorServer {
   #closing: Promise<void> | undefined;
 
   private constructor(options: EmulatorServerOptions) {
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes });
-    const plainHttp = readKnobs(options.env).plainHttp;
+    const { pongDelayMs } = readKnobs(options.env);
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes, autoPong: pongDelayMs === 0 });
+    const { plainHttp } = readKnobs(options.env);
     this.#http = createServer((request, response) => {
       // Whether the real harness answers a plain request at all is not known (docs/protocol.md,
       // "Assumptions and how we hedge them"); the knob plays each possibility. A silent request is ended by close().
@@ -86,12 +103,9 @@ export class EmulatorServer {
         return;
       }
       this.#wss.handleUpgrade(request, socket, head, (webSocket) => {
+        if (pongDelayMs > 0) answerPingsLate(webSocket, pongDelayMs);
         if (options.replay !== undefined) {
-          const replayed = this.#replay(webSocket, options);
-          if (replayed !== undefined) {
-            this.conversations.add(replayed);
-            void replayed.closed.then(() => this.conversations.delete(replayed));
-          }
+          this.#replayOnFirstFrame(webSocket, options);
           return;
         }
         const conversation = new Conversation({
@@ -106,6 +120,27 @@ export class EmulatorServer {
         this.conversations.add(conversation);
         void conversation.closed.then(() => this.conversations.delete(conversation));
       });
+    });
+  }
+
+  /**
+   * A replayed connection claims its part of the recording at its first frame, not at the upgrade:
+   * one that says nothing (a client's liveness probe) plays no part of it.
+   */
+  #replayOnFirstFrame(webSocket: WebSocket, options: EmulatorServerOptions): void {
+    const waiting: ServedConnection = {
+      closed: new Promise<void>((resolve) => webSocket.once("close", () => resolve())),
+      terminate: () => webSocket.terminate(),
+    };
+    this.conversations.add(waiting);
+    void waiting.closed.then(() => this.conversations.delete(waiting));
+    webSocket.once("message", (data, isBinary) => {
+      this.conversations.delete(waiting);
+      const replayed = this.#replay(webSocket, options);
+      if (replayed === undefined) return;
+      this.conversations.add(replayed);
+      void replayed.closed.then(() => this.conversations.delete(replayed));
+      webSocket.emit("message", data, isBinary);
     });
   }
 

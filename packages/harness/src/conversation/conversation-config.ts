@@ -1,6 +1,7 @@
 import { z } from "zod/v4";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tools.js";
+import { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_TURN_TIMINGS } from "./conversation-timings.js";
 
 // Handlers and hooks are functions; zod checks that they are callable and nothing more.
 const callable = <Fn>(what: string) =>
@@ -270,6 +271,18 @@ export const conversationConfigSchema = z
     triggers: z.array(z.object({ message: z.string().min(1), intervalMs: z.number().int().min(10) }).strict()).default([]),
     /** Per-turn timeout (default 300 000 ms); `false` turns it off. */
     turnTimeoutMs: z.union([z.number().int().positive(), z.literal(false)]).default(300_000),
+    /** The client's waits on the harness; every default was tuned against the emulator (docs/protocol.md, "Assumptions and how we hedge them"). */
+    timings: z
+      .object({
+        idleSettleMs: z.number().int().min(0).max(60_000).default(DEFAULT_TURN_TIMINGS.idleSettleMs),
+        earlyIdleGraceMs: z.number().int().min(0).max(60_000).default(DEFAULT_TURN_TIMINGS.earlyIdleGraceMs),
+        haltDrainMs: z.number().int().min(0).max(600_000).default(DEFAULT_TURN_TIMINGS.haltDrainMs),
+        fatalDrainMs: z.number().int().min(0).max(600_000).default(DEFAULT_TURN_TIMINGS.fatalDrainMs),
+        pingIntervalMs: z.union([z.number().int().min(100).max(3_600_000), z.literal(false)]).default(DEFAULT_PING_INTERVAL_MS),
+        initTimeoutMs: z.number().int().min(1).max(3_600_000).default(DEFAULT_INIT_TIMEOUT_MS),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict()
   .superRefine((config, context) => {
@@ -392,6 +405,27 @@ export interface ConversationConfig {
   triggers?: { message: string; intervalMs: number }[] | undefined;
   /** Per-turn timeout (default 300 000 ms); false turns it off. Paused while a handler or hook waits. */
   turnTimeoutMs?: number | false | undefined;
+  /**
+   * How long the client waits on the harness. Each default was tuned against the emulator; set them
+   * for a harness that is slower or faster. All in milliseconds.
+   */
+  timings?: ConversationTimings | undefined;
+}
+
+/** `ConversationConfig.timings`: each optional, each validated (CONFIG_INVALID names the field). */
+export interface ConversationTimings {
+  /** After an idle that may be interim (a step still open, the post-turn hook owed), the longest wait for the next one (100; 0–60 000). */
+  idleSettleMs?: number | undefined;
+  /** An idle before the turn's first step may be the last turn's duplicate: it ends the turn only after this quiet time (1 000; 0–60 000). */
+  earlyIdleGraceMs?: number | undefined;
+  /** After a halt (cancel, abort, timeout), how long the harness gets to confirm idle (5 000; 0–600 000). */
+  haltDrainMs?: number | undefined;
+  /** After a fatal model error (HTTP 400/401/403), how long the harness gets to end the trajectory (2 000; 0–600 000). */
+  fatalDrainMs?: number | undefined;
+  /** WebSocket ping interval; a ping not answered by the next one closes the socket. `false`: no pings (30 000; 100–3 600 000). */
+  pingIntervalMs?: number | false | undefined;
+  /** How long the init response may take (60 000; 1–3 600 000). */
+  initTimeoutMs?: number | undefined;
 }
 
 /** A validated config with defaults applied. */

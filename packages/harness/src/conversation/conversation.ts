@@ -37,13 +37,11 @@ import { userInputEvent, type UserInputPart } from "./user-input.js";
 import { validateConversationConfig } from "./validate-config.js";
 import { answerConfirmation, answerQuestions } from "./wait-request-responder.js";
 
-const INIT_TIMEOUT_MS = 60_000;
 const SESSION_END_TIMEOUT_MS = 10_000;
 /** genai-rs bounds the close handshake at 500 ms; the harness does not always answer it. */
 const SOCKET_CLOSE_GRACE_MS = 500;
 /** After an unexpected close, how long to wait for the process's exit report (which carries the stderr tail). */
 const DEATH_REPORT_WAIT_MS = 400;
-const PING_INTERVAL_MS = 30_000;
 const MAX_BACKGROUND_TURNS = 100;
 /** Steps that arrived after a turn's end, kept for the next turn; past this the oldest are dropped. */
 const MAX_LATE_STEPS = 1_000;
@@ -169,8 +167,11 @@ export class Conversation {
     const onHostAbort = (): void => this.#terminate(host.signal.reason);
     host.signal.addEventListener("abort", onHostAbort, { once: true });
     this.#removeHostListener = () => host.signal.removeEventListener("abort", onHostAbort);
-    this.#pingTimer = setInterval(() => this.#checkLiveness(), PING_INTERVAL_MS);
-    this.#pingTimer.unref();
+    const pingIntervalMs = config.timings.pingIntervalMs;
+    if (pingIntervalMs !== false) {
+      this.#pingTimer = setInterval(() => this.#checkLiveness(), pingIntervalMs);
+      this.#pingTimer.unref();
+    }
   }
 
   /** @internal Use `HarnessProcess.openConversation`. */
@@ -302,11 +303,11 @@ export class Conversation {
       await this.#send(event, "config");
       timer = setTimeout(() => {
         this.#initialization?.reject(
-          new HarnessError("INIT_FAILED", `the harness did not answer the conversation init within ${INIT_TIMEOUT_MS} ms`, {
+          new HarnessError("INIT_FAILED", `the harness did not answer the conversation init within ${this.#config.timings.initTimeoutMs} ms`, {
             stderrTail: this.#host.stderrTail(),
           }),
         );
-      }, INIT_TIMEOUT_MS);
+      }, this.#config.timings.initTimeoutMs);
       timer.unref();
       await initialized;
     } catch (error) {
@@ -415,6 +416,7 @@ export class Conversation {
       conversationId: () => this.#id,
       // Harness-started turns were not ours to start, so they are not ours to halt on a clock.
       timeoutMs: origin === "harness" ? false : (options.timeoutMs ?? this.#config.turnTimeoutMs),
+      timings: this.#config.timings,
       currentUsage: () => this.usage,
       sendHalt: () => this.#send({ haltRequest: true }, "haltRequest"),
       onSettled: (tracker) => this.#onTurnSettled(tracker),

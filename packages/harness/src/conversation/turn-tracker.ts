@@ -6,25 +6,9 @@ import { isTerminalIdleState } from "../protocol/enums.js";
 import type { StepUpdate, TrajectoryStateUpdate } from "../protocol/messages.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { usageDifference, type TokenUsage } from "./token-usage.js";
+import type { TurnTimings } from "./conversation-timings.js";
 import { type SubagentEnd, Turn, type TurnOrigin, type TurnResult } from "./turn.js";
 
-/**
- * The main trajectory's idle ends a turn at once when nothing is owed.
- * When something is (a step still active or waiting, a callback being answered), the idle may be an
- * interim one (idle → step → idle): the turn waits for the next idle, or at most this long after
- * the owed work is done, so a harness that never sends another idle cannot hang it.
- */
-export const IDLE_SETTLE_MS = 100;
-/** After a halt (cancel, abort, timeout), how long to wait for the harness to confirm idle before giving up on it. */
-export const HALT_DRAIN_MS = 5_000;
-/** After a fatal model error step, how long to wait for the harness to end the trajectory. */
-export const FATAL_DRAIN_MS = 2_000;
-/**
- * An idle with no error before the turn's first step may be a late duplicate of the previous
- * turn's idle (the harness may send FULLY_IDLE more than once). It ends the turn only if nothing
- * else arrives for this long.
- */
-export const EARLY_IDLE_GRACE_MS = 1_000;
 /** Unread steps kept per turn before the oldest are dropped. */
 const MAX_BUFFERED_STEPS = 10_000;
 const FATAL_HTTP_CODES = new Set([400, 401, 403]);
@@ -36,6 +20,7 @@ export interface TurnTrackerOptions {
   conversationId: () => string;
   /** Milliseconds, or false for no timeout. */
   timeoutMs: number | false;
+  timings: TurnTimings;
   currentUsage: () => TokenUsage;
   /** Sends haltRequest; failures are the connection's problem and surface elsewhere. */
   sendHalt: () => Promise<void>;
@@ -214,7 +199,7 @@ export class TurnTracker {
       const httpCode = step.error?.httpCode;
       if (step.source === "system" && httpCode !== undefined && FATAL_HTTP_CODES.has(httpCode) && this.#fatalError === undefined) {
         this.#fatalError = new HarnessError("TURN_FAILED", `the model request failed with HTTP ${httpCode}: ${step.error?.message ?? ""}`);
-        this.#scheduleDrain(FATAL_DRAIN_MS);
+        this.#scheduleDrain(this.#options.timings.fatalDrainMs);
       }
     }
   }
@@ -295,7 +280,7 @@ export class TurnTracker {
       return;
     }
     this.#options.sendHalt().catch((error: unknown) => this.#options.logger.debug("haltRequest could not be sent", { error: String(error) }));
-    this.#scheduleDrain(HALT_DRAIN_MS);
+    this.#scheduleDrain(this.#options.timings.haltDrainMs);
   }
 
   #scheduleDrain(milliseconds: number): void {
@@ -334,7 +319,7 @@ export class TurnTracker {
     this.#settleTimer = setTimeout(() => {
       this.#settleTimer = undefined;
       this.#finishWithResult(this.#stopReason === "cancel");
-    }, IDLE_SETTLE_MS);
+    }, this.#options.timings.idleSettleMs);
     this.#settleTimer.unref();
   }
 
@@ -343,7 +328,7 @@ export class TurnTracker {
     this.#earlyIdleTimer = setTimeout(() => {
       this.#earlyIdleTimer = undefined;
       this.#finishWithResult(this.#stopReason === "cancel");
-    }, EARLY_IDLE_GRACE_MS);
+    }, this.#options.timings.earlyIdleGraceMs);
     this.#earlyIdleTimer.unref();
   }
 

@@ -56,6 +56,8 @@ describe("wire recording and replay", () => {
     const path = join(directory, "session.jsonl");
     await recordSession(path);
     const harness = await fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: path } });
+    // A liveness probe (the pool's health check) says nothing, so it plays no part of the recording.
+    await harness.checkLiveness();
     await driveRecording(harness, path);
   });
 

@@ -2,7 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findHarnessBinary, HarnessProcess, type Turn } from "../../src/index.js";
+import { get as httpGet } from "node:http";
+import { fileURLToPath } from "node:url";
+import { findHarnessBinary, HarnessError, HarnessProcess, type NormalizedStep, type Turn } from "../../src/index.js";
 import { expectNoLeaks, takeLeakBaseline, type LeakBaseline } from "../support/leak-check.js";
 
 /**
@@ -41,6 +43,30 @@ async function start(storageDirectory?: string): Promise<HarnessProcess> {
 
 async function drain(turn: Turn): Promise<void> {
   for await (const _step of turn) void _step;
+}
+
+async function stepsOf(turn: Turn): Promise<NormalizedStep[]> {
+  const steps: NormalizedStep[] = [];
+  for await (const step of turn) steps.push(step);
+  return steps;
+}
+
+/** A real MCP server built with the MCP SDK (tools `add_numbers`, `shout_text`, ...), run by path. */
+const mcpTestServer = fileURLToPath(new URL("../../../testing/src/mcp/test-mcp-server.mjs", import.meta.url));
+
+/** What a plain GET to the harness port gets within 3 s: a status, "no answer", or "reset". */
+function plainGet(port: number): Promise<number | "no answer" | "reset"> {
+  return new Promise((resolve) => {
+    const request = httpGet({ host: "localhost", port, path: "/", agent: false, timeout: 3_000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.once("timeout", () => {
+      request.destroy();
+      resolve("no answer");
+    });
+    request.once("error", () => resolve("reset"));
+  });
 }
 
 describe("live harness", () => {
@@ -109,6 +135,131 @@ describe("live harness", () => {
     expect((await next.result).text.toLowerCase()).toContain("pong");
   });
 
+  liveIt("thinking", async () => {
+    const harness = await start();
+    const conversation = await harness.openConversation({ model, apiKey, workspaces: [tmpdir()], thinkingLevel: "high" });
+    const steps = await stepsOf(conversation.send("Think it through, then answer: what is 17 * 23?"));
+    expect(steps.some((step) => step.thinking !== "")).toBe(true);
+    expect((await conversation.send("Reply with exactly the word: pong").result).text.toLowerCase()).toContain("pong");
+  });
+
+  liveIt("builtin tools", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "live-builtin-"));
+    try {
+      const { writeFile } = await import("node:fs/promises");
+      await writeFile(join(workspace, "marker-file-4711.txt"), "hello");
+      const harness = await start();
+      const conversation = await harness.openConversation({ model, apiKey, workspaces: [workspace], builtinTools: ["list_directory", "finish"] });
+      const turn = conversation.send(`List the files in ${workspace} and name the one whose name contains a number.`);
+      const steps = await stepsOf(turn);
+      expect(steps.some((step) => step.tool?.name === "list_directory")).toBe(true);
+      expect((await turn.result).text).toContain("4711");
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
+  });
+
+  liveIt("confirmation / approval", async () => {
+    const harness = await start();
+    const asked: string[] = [];
+    const conversation = await harness.openConversation({
+      model,
+      apiKey,
+      workspaces: [tmpdir()],
+      builtinTools: ["run_command", "finish"],
+      policies: [{ tool: "run_command", decision: "confirm" }],
+      hooks: {
+        preTool: (args) => {
+          asked.push(args.toolName);
+          return { decision: "allow" };
+        },
+      },
+    });
+    const turn = conversation.send("Run the shell command `echo live-approval-ok` and tell me its output.");
+    await drain(turn);
+    expect(asked).toContain("run_command");
+    expect((await turn.result).text).toContain("live-approval-ok");
+  });
+
+  liveIt("policy deny", async () => {
+    const harness = await start();
+    const conversation = await harness.openConversation({
+      model,
+      apiKey,
+      workspaces: [tmpdir()],
+      builtinTools: ["run_command", "finish"],
+      policies: [{ tool: "run_command", decision: "deny", reason: "commands are not allowed here" }],
+    });
+    const steps = await stepsOf(conversation.send("Run the shell command `echo should-not-run` and tell me what happened."));
+    expect(steps.some((step) => step.tool?.name === "run_command" && step.status === "done" && JSON.stringify(step.tool.result ?? {}).includes("should-not-run"))).toBe(false);
+  });
+
+  liveIt("timeout", async () => {
+    const harness = await start();
+    const conversation = await harness.openConversation({ model, apiKey, workspaces: [tmpdir()], turnTimeoutMs: 1_000 });
+    const turn = conversation.send("Write a 3000-word essay about tides.");
+    const error = await drain(turn).then(() => turn.result).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(HarnessError.isInstance(error) && error.code).toBe("TIMEOUT");
+    expect((await conversation.send("Reply with exactly the word: pong").result).text.toLowerCase()).toContain("pong");
+  });
+
+  liveIt("subagent", async () => {
+    const harness = await start();
+    const ended: string[] = [];
+    const conversation = await harness.openConversation({
+      model,
+      apiKey,
+      workspaces: [tmpdir()],
+      builtinTools: ["start_subagent", "finish"],
+      subagents: [{ name: "arithmetic_helper", description: "Does arithmetic and answers with the number only." }],
+    });
+    const turn = conversation.send("Ask the arithmetic_helper subagent what 12 + 30 is, then tell me its answer.");
+    turn.onSubagentEnd((end) => void ended.push(end.trajectoryId));
+    await drain(turn);
+    expect(ended.length).toBeGreaterThan(0);
+    expect((await turn.result).text).toContain("42");
+  });
+
+  liveIt("MCP", async () => {
+    const harness = await start();
+    const conversation = await harness.openConversation({
+      model,
+      apiKey,
+      workspaces: [tmpdir()],
+      mcpServers: [{ name: "calc", command: process.execPath, args: [mcpTestServer] }],
+      policies: [{ tool: "*", decision: "allow" }],
+    });
+    const turn = conversation.send("Use the add_numbers tool to add 1200 and 34, and tell me the result.");
+    const steps = await stepsOf(turn);
+    expect(steps.some((step) => step.tool?.kind === "mcp")).toBe(true);
+    expect((await turn.result).text).toContain("1234");
+  });
+
+  liveIt("structured output", async () => {
+    const harness = await start();
+    const conversation = await harness.openConversation({
+      model,
+      apiKey,
+      workspaces: [tmpdir()],
+      responseSchema: { type: "object", properties: { capital: { type: "string" } }, required: ["capital"] },
+    });
+    const turn = conversation.send("What is the capital of France?");
+    await drain(turn);
+    expect((await turn.result).structuredOutput).toMatchObject({ capital: expect.stringMatching(/paris/i) });
+  });
+
+  liveIt("two conversations on one process", async () => {
+    const harness = await start();
+    const [first, second] = await Promise.all([1, 2].map(() => harness.openConversation({ model, apiKey, workspaces: [tmpdir()] })));
+    const [a, b] = await Promise.all([first!.send("Reply with exactly the word: apple").result, second!.send("Reply with exactly the word: banana").result]);
+    expect(a.text.toLowerCase()).toContain("apple");
+    expect(b.text.toLowerCase()).toContain("banana");
+    expect(first!.id).not.toBe(second!.id);
+  });
+
   liveIt("cold resume recalls an earlier fact", async () => {
     const storageDirectory = await mkdtemp(join(tmpdir(), "live-resume-"));
     try {
@@ -127,5 +278,62 @@ describe("live harness", () => {
     } finally {
       await rm(storageDirectory, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * What the real harness does where the client only guesses (docs/protocol.md, "Assumptions and how
+ * we hedge them"). The client is correct either way; these print which way it went, and the
+ * session is recorded, so the answer can be read from the recording.
+ */
+describe("live harness: the assumptions", () => {
+  liveIt("1. resuming an id the harness does not have: empty or refused", async () => {
+    const harness = await start();
+    const conversationId = "0123456789abcdef0123456789abcdef";
+    const outcome = await harness.openConversation({ model, apiKey, workspaces: [tmpdir()], conversationId, continuation: "create-or-resume" }).then(
+      (conversation) => `started under ${conversation.id === conversationId ? "that id" : "another id"} with ${conversation.history.length} history steps`,
+      (error: unknown) => `refused: ${String(error)}`,
+    );
+    console.info(`assumption 1: ${outcome}`);
+    expect(outcome).toMatch(/^(started|refused)/);
+  });
+
+  liveIt("2. a plain HTTP GET to the harness port, and the liveness probe", async () => {
+    const harness = await start();
+    console.info(`assumption 2: a plain GET gets ${String(await plainGet(harness.port))}`);
+    await harness.checkLiveness();
+  });
+
+  liveIt("3. what follows a denied call", async () => {
+    const harness = await start();
+    const conversation = await harness.openConversation({
+      model,
+      apiKey,
+      workspaces: [tmpdir()],
+      builtinTools: ["run_command", "finish"],
+      hooks: { preTool: () => ({ decision: "deny", reason: "denied by the live test" }) },
+    });
+    const steps = await stepsOf(conversation.send("Run the shell command `echo hi`."));
+    const commandSteps = steps.filter((step) => step.tool?.name === "run_command");
+    console.info(`assumption 3: run_command steps after the denial: ${JSON.stringify(commandSteps.map((step) => ({ status: step.status, error: step.error })))}`);
+    expect(commandSteps.some((step) => step.status === "done" && JSON.stringify(step.tool?.result ?? {}).includes("hi"))).toBe(false);
+  });
+
+  liveIt("4. two subagents at once: does anything link a trajectory to its call", async () => {
+    const harness = await start();
+    const conversation = await harness.openConversation({
+      model,
+      apiKey,
+      workspaces: [tmpdir()],
+      builtinTools: ["start_subagent", "finish"],
+      subagents: [
+        { name: "red_helper", description: "Answers with the word red." },
+        { name: "blue_helper", description: "Answers with the word blue." },
+      ],
+    });
+    const steps = await stepsOf(conversation.send("Start red_helper and blue_helper at the same time, in parallel, and report both answers."));
+    const calls = steps.filter((step) => step.tool?.kind === "subagent");
+    expect(calls.length).toBeGreaterThan(0);
+    console.info(`assumption 4: subagent calls ${JSON.stringify(calls.map((step) => step.tool))}; trajectories ${JSON.stringify([...new Set(steps.filter((step) => !step.isMainTrajectory).map((step) => step.trajectoryId))])}`);
   });
 });

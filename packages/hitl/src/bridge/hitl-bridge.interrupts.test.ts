@@ -212,6 +212,11 @@ describe("tool approval", () => {
     const { decisions, second } = await approvalFor(payload);
     expect(second.error).toBeUndefined();
     expect(decisions).toEqual([expected]);
+    // A denial is reported to the run loop, so the call's card closes whatever the harness sends next.
+    const denied = second.items.filter((item) => item.type === "tool-denied");
+    expect(denied).toEqual(
+      "reason" in expected ? [{ type: "tool-denied", toolCallId: "harness-call-1", toolName: "run_command", arguments: { command: "ls" }, reason: expected.reason }] : [],
+    );
   });
 
   it("refuses a denial that carries edits, and an answer that is no decision", async () => {

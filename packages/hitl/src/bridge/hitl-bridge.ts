@@ -5,7 +5,7 @@ import { collectAnswers } from "../answers/collect-answers.js";
 import { matchAnswers, type AnswerPlan } from "../answers/match-answers.js";
 import { HitlError } from "../errors/hitl-error.js";
 import type { BridgeHooks, HarnessCustomTool, PreToolDecision, PreToolInfo, QuestionsDecision, QuestionsInfo, ToolCallInfo } from "../harness/harness-shapes.js";
-import { approvalDecision, approvalInterrupt, coerceApprovalPayload } from "../interrupts/approval-interrupt.js";
+import { approvalDecision, approvalInterrupt, coerceApprovalPayload, deniedStatement } from "../interrupts/approval-interrupt.js";
 import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
 import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
 import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
@@ -433,7 +433,13 @@ export class HitlBridge {
     const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });
     this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments } });
     const answer = await this.#park({ kind: "approval", id: interrupt.id, interrupt, coerce: coerceApprovalPayload }, expiresAtMs, undefined);
-    return approvalDecision(answer);
+    const decision = approvalDecision(answer);
+    if (decision.decision === "deny") {
+      // Whether the harness then reports the call as an error step, and in what shape, is not known
+      // (docs/protocol.md, "Assumptions and how we hedge them"): the denial is reported from here.
+      this.#notify({ type: "tool-denied", toolCallId, toolName: args.toolName, arguments: args.arguments, reason: decision.reason ?? deniedStatement });
+    }
+    return decision;
   }
 
   // ------------------------------------------------------------------ server tools and state

@@ -93,6 +93,12 @@ export class HitlRun {
     const signal = options.signal;
     for (;;) {
       const current = this.#host.currentTurn();
+      if (this.#queue[0]?.type === "tool-denied") {
+        // A denial goes before buffered steps: they may be the harness's own report of the call it
+        // refused (produced because of the denial), which must not settle the call first.
+        yield this.#queue.shift() as HitlNotification;
+        continue;
+      }
       if (this.#queue.length > 0) {
         // Steps the harness produced before these notifications may already be buffered: they go first.
         const ready = current === undefined ? undefined : await this.#readyRead(current);

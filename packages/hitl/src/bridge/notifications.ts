@@ -15,6 +15,12 @@ export type HitlNotification =
    * the exception, which only the model sees.
    */
   | { type: "tool-result"; toolCallId: string; toolName: string; content: string; output?: unknown; failed: boolean }
+  /**
+   * The user denied a tool call (an approval answered no, cancelled or abandoned): the call did not
+   * run. The bridge knows it denied it, so the call's card can be closed now, whatever the harness
+   * then sends about the call, or if it sends nothing.
+   */
+  | { type: "tool-denied"; toolCallId: string; toolName: string; arguments: Record<string, unknown>; reason: string }
   /** An interrupt was raised (informational: the outcome comes from `finish()`). Lets the agent emit a legacy `on_interrupt` CUSTOM event, or START/ARGS/END for an approval's call. */
   | { type: "interrupt"; interrupt: Interrupt; approval?: { toolCallId: string; toolName: string; arguments: Record<string, unknown> } }
   /** STATE_SNAPSHOT. */

@@ -89,6 +89,8 @@ function eventsFor(item: RunItem, openMessages: Map<string, string>): BaseEvent[
       return [{ type: EventType.STATE_SNAPSHOT, snapshot: item.snapshot } as BaseEvent];
     case "state-delta":
       return [{ type: EventType.STATE_DELTA, delta: item.delta } as BaseEvent];
+    // This loop shows no card for an approval's call, so a denial has nothing to close.
+    case "tool-denied":
     case "interrupt":
     case "turn-ended":
       return [];

@@ -55,6 +55,12 @@ describe("text", () => {
     expect(subject.translate(step({ text: "Hello", textDelta: "" }))).toEqual([]);
   });
 
+  it("never translates the echo of an automated trigger's message (system to model) as assistant text", () => {
+    const subject = new StepTranslator();
+    expect(subject.translate(step({ source: "system", target: "model", text: "Scheduled reminder", status: "done" }))).toEqual([]);
+    expect(subject.translate(step({ source: "system", target: "user", text: "Context compaction", status: "done" })).length).toBeGreaterThan(0);
+  });
+
   it("never translates the harness's echo of the user's prompt", () => {
     const subject = translator();
     expect(subject.translate(step({ source: "user", text: "hello", status: "done" }))).toEqual([]);
@@ -345,6 +351,34 @@ describe("host-side tool calls", () => {
     });
   });
 
+  it("closes a refused call once, by id or by its tool's one open call, whatever the harness reports of it afterwards", () => {
+    const subject = translator();
+    subject.toolCall({ toolCallId: "call-1", toolCallName: "write_note", arguments: {} });
+    expect(subject.refuseCall({ toolCallId: "call-1", toolName: "write_note", reason: "not today" })).toMatchObject([
+      { type: EventType.TOOL_CALL_RESULT, toolCallId: "call-1", content: "Not run: not today" },
+    ]);
+    expect(subject.refuseCall({ toolCallId: "call-1", toolName: "write_note", reason: "again" })).toEqual([]);
+    // A built-in's card carries the step's identity, not the hook's call id: its one open call of that tool is the one.
+    subject.translate(toolStep({ status: "active" }));
+    expect(subject.refuseCall({ toolCallId: "hook-call-9", toolName: "list_directory", reason: "" })).toMatchObject([
+      { type: EventType.TOOL_CALL_RESULT, content: "Not run: the call was refused." },
+    ]);
+    // The harness's later report of the refused call, an error step or a DONE one, adds nothing.
+    expect(subject.translate(toolStep({ status: "error", kind: "error", error: { message: "Permission denied" } }))).toEqual([]);
+    // No card for that tool was shown: nothing to close.
+    expect(subject.refuseCall({ toolCallId: "call-2", toolName: "view_file", reason: "no" })).toEqual([]);
+  });
+
+  it("does not guess which of several open calls of a tool was refused", () => {
+    const subject = translator();
+    subject.translate(toolStep({ stepIndex: 1, status: "active" }));
+    subject.translate(toolStep({ stepIndex: 2, status: "active" }));
+    expect(subject.refuseCall({ toolCallId: "hook-call-1", toolName: "list_directory", reason: "no" })).toEqual([]);
+    // Each is then settled by the harness's own report.
+    expect(types(subject.translate(toolStep({ stepIndex: 1, status: "error", kind: "error", error: { message: "Permission denied" } })))).toEqual([EventType.TOOL_CALL_RESULT]);
+    expect(types(subject.translate(toolStep({ stepIndex: 2, status: "done" })))).toEqual([EventType.TOOL_CALL_RESULT]);
+  });
+
   it("refuses a result for a call it never started", () => {
     const subject = translator();
     let caught: unknown;
@@ -395,6 +429,33 @@ describe("subagents", () => {
       { role: "reasoning", content: "Waiting on the subagent." },
       { role: "assistant", content: "The answer is 42.", subagentRunId: "id-3" },
     ]);
+  });
+
+  it("links no trajectory when several calls wait for one, says so, and shows no answer under the wrong call", async () => {
+    const unmatched: unknown[] = [];
+    const subject = translator({ onUnmatchedSubagent: (report) => void unmatched.push(report) });
+    const invokeAt = (stepIndex: number, status: "active" | "done") =>
+      toolStep({ stepIndex, status, text: "Invoking subagent", call: { kind: "subagent", name: "invoke_subagent", actionField: "invokeSubagent", arguments: {} } });
+    const events = [
+      ...subject.translate(invokeAt(1, "active")),
+      ...subject.translate(invokeAt(2, "active")),
+      // The second call's subagent speaks first; nothing says so.
+      ...subject.translate(step({ trajectoryId: "sub-b", stepIndex: 1, text: "Beta", status: "done" })),
+      ...subject.translate(step({ trajectoryId: "sub-a", stepIndex: 1, text: "Alpha", status: "done" })),
+      ...subject.finishSubagent({ trajectoryId: "sub-b" }),
+      ...subject.finishSubagent({ trajectoryId: "sub-a" }),
+      ...subject.translate(invokeAt(1, "done")),
+      ...subject.translate(invokeAt(2, "done")),
+      ...subject.closeRun(),
+    ];
+    expect(unmatched).toHaveLength(2);
+    expect(unmatched[0]).toMatchObject({ trajectoryId: "sub-b", candidateToolCallIds: [expect.any(String), expect.any(String)] });
+    const results = events.filter((event) => event.type === EventType.TOOL_CALL_RESULT).map((event) => String(event["content"]));
+    expect(results).toHaveLength(2);
+    for (const result of results) expect(result).toContain("did not say which trajectory");
+    // Each trajectory has its own subagent run, linked to no call.
+    const trajectoryRuns = events.filter((event) => event.type === EventType.SUBAGENT_STARTED && event["parentToolCallId"] === undefined);
+    expect(trajectoryRuns).toHaveLength(2);
   });
 
   it("suspends a running subagent at a run boundary and announces it again in the next run", async () => {

@@ -71,11 +71,11 @@ export class StepTranslator {
   }
 
   /**
-   * The events one delivery of a step adds. User echoes and error steps give none (the run loop
+   * The events one delivery of a step adds. Input echoes and error steps give none (the run loop
    * turns error steps into RUN_ERROR); a step that already finished in this turn gives none again.
    */
   translate(step: NormalizedStep): AGUIEvent[] {
-    if (step.source === "user") return [];
+    if (isInputEcho(step)) return [];
     const stepKey = keyOf(step.trajectoryId, step.stepIndex);
     const known = this.#turn.steps.get(stepKey);
     if (known?.finished) return [];
@@ -140,6 +140,25 @@ export class StepTranslator {
         ? { toolName: call.toolCallName, errorMessage: result.errorMessage }
         : { toolName: call.toolCallName, output: result.output };
     this.#settleCall(call, outcome, events);
+    return events;
+  }
+
+  /**
+   * Closes a call the host refused (the user denied it, so it never ran) with TOOL_CALL_RESULT
+   * `Not run: <reason>`: the call with this id, else the one unsettled call of that tool in this
+   * turn (a built-in's card carries the harness step's identity, not the hook's call id). Nothing
+   * when no such call was started (no card was shown), when it is settled already, or when several
+   * unsettled calls of that tool leave it unclear which one was refused: those are settled by the
+   * harness's own report of each. A later report of a refused call adds nothing.
+   */
+  refuseCall(refusal: { toolCallId: string; toolName: string; reason: string }): AGUIEvent[] {
+    const byId = this.#turn.calls.get(refusal.toolCallId);
+    const candidates = byId === undefined ? [...this.#turn.calls.values()].filter((call) => !call.settled && call.toolCallName === refusal.toolName) : [byId];
+    const call = candidates.length === 1 ? candidates[0] : undefined;
+    if (call === undefined || call.settled) return [];
+    const events: AGUIEvent[] = [];
+    const reason = refusal.reason.trim();
+    this.#settleCall(call, { toolName: call.toolCallName, output: reason === "" ? "Not run: the call was refused." : `Not run: ${reason}` }, events);
     return events;
   }
 
@@ -256,10 +275,23 @@ export class StepTranslator {
    * trajectory with no such call is announced on its own.
    */
   #invocationOfTrajectory(trajectoryId: string): SubagentInvocation {
-    const waiting = this.#turn.invocations.find((invocation) => invocation.trajectoryId === undefined && !invocation.finished);
-    if (waiting !== undefined) {
-      waiting.trajectoryId = trajectoryId;
-      return waiting;
+    const waiting = this.#turn.invocations.filter((invocation) => invocation.trajectoryId === undefined && !invocation.finished && !invocation.announcedByTrajectory);
+    const [only] = waiting;
+    if (only !== undefined && waiting.length === 1 && only.unmatched !== true) {
+      only.trajectoryId = trajectoryId;
+      return only;
+    }
+    // Several calls wait (subagents run in parallel) and nothing on the wire says which started this
+    // trajectory (docs/protocol.md, "Assumptions and how we hedge them"): no guess, which could show
+    // one subagent's answer as another's. The calls settle from their own steps; this trajectory is
+    // announced on its own, and the host is told.
+    const ambiguous = waiting.length > 1 || only?.unmatched === true;
+    if (ambiguous) {
+      for (const candidate of waiting) candidate.unmatched = true;
+      this.#options.onUnmatchedSubagent?.({
+        trajectoryId,
+        candidateToolCallIds: waiting.flatMap((candidate) => (candidate.parentToolCallId === undefined ? [] : [candidate.parentToolCallId])),
+      });
     }
     const subagentRunId = this.#options.ids();
     const invocation: SubagentInvocation = {
@@ -269,6 +301,7 @@ export class StepTranslator {
       trajectoryId,
       announcedByTrajectory: true,
       finished: false,
+      ...(ambiguous ? { unmatched: true } : {}),
     };
     this.#turn.invocations.push(invocation);
     return invocation;
@@ -331,6 +364,9 @@ export class StepTranslator {
     // The `mcpTool` action has no result field; the harness's step text is what the call returned.
     else if (tool.kind === "mcp" && progress !== "failed" && step.text !== "") outcome.output = step.text;
     if (call.invocation?.answer !== undefined) outcome.output = call.invocation.answer;
+    else if (call.invocation?.unmatched === true && result === undefined && progress !== "failed") {
+      outcome.output = "The subagent ran alongside others and the harness did not say which trajectory was this call's, so its answer is shown with its own subagent run.";
+    }
     this.#settleCall(call, outcome, events);
   }
 
@@ -357,7 +393,7 @@ export class StepTranslator {
 
   #invocationOfCall(tool: StepToolCall, scope: Scope, toolCallId: string | undefined): SubagentInvocation {
     // A subagent trajectory seen before the call that spawned it is that call's subagent.
-    const orphan = this.#turn.invocations.find((invocation) => invocation.announcedByTrajectory && invocation.parentToolCallId === undefined && !invocation.finished);
+    const orphan = this.#turn.invocations.find((invocation) => invocation.announcedByTrajectory && invocation.parentToolCallId === undefined && !invocation.finished && invocation.unmatched !== true);
     const argumentName = SUBAGENT_NAME_ARGUMENTS.map((key) => tool.arguments[key]).find((value): value is string => typeof value === "string" && value !== "");
     if (orphan !== undefined) {
       if (toolCallId !== undefined) orphan.parentToolCallId = toolCallId;
@@ -562,4 +598,13 @@ function pushReasoningEnd(block: OpenBlock, events: AGUIEvent[]): void {
 
 function pushTextEnd(block: OpenBlock, events: AGUIEvent[]): void {
   events.push(withAttribution({ type: EventType.TEXT_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
+}
+
+/**
+ * The harness's echo of a turn's input: the user's prompt, or an automated trigger's message (from
+ * the system, addressed to the model). Neither is something the assistant said.
+ */
+function isInputEcho(step: NormalizedStep): boolean {
+  if (step.source === "user") return true;
+  return step.source === "system" && step.target === "model" && step.tool === undefined;
 }

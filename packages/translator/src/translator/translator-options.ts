@@ -27,6 +27,19 @@ export interface StepTranslatorOptions {
   maxArgumentDeltaLength?: number;
   /** Labels of the TokenUsage entries, and the totals already spent before this translator existed. */
   usage?: UsageLabels & { baseline?: CumulativeUsage };
+  /**
+   * Called when a subagent trajectory starts while several `invoke_subagent` calls wait for theirs:
+   * the harness does not say which call started which, so none is linked (no guess) and the
+   * trajectory is announced on its own. Meant for a warning in the host's log.
+   */
+  onUnmatchedSubagent?: (unmatched: UnmatchedSubagent) => void;
+}
+
+/** A subagent trajectory that could not be matched to the call that started it. */
+export interface UnmatchedSubagent {
+  trajectoryId: string;
+  /** The calls any of which may have started it. */
+  candidateToolCallIds: string[];
 }
 
 /**
@@ -44,6 +57,7 @@ export interface ResolvedOptions {
   structuredOutputKey: string | undefined;
   showBuiltinToolCalls: boolean;
   maxArgumentDeltaLength: number;
+  onUnmatchedSubagent: ((unmatched: UnmatchedSubagent) => void) | undefined;
 }
 
 /** Options come from JavaScript callers and configuration files too, so every value is checked. */
@@ -56,6 +70,9 @@ export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions 
   if (!Number.isSafeInteger(maxArgumentDeltaLength) || maxArgumentDeltaLength < 2) {
     throw new TranslatorError("INVALID_OPTION", `maxArgumentDeltaLength must be an integer of at least 2, got ${String(maxArgumentDeltaLength)}.`);
   }
+  if (options.onUnmatchedSubagent !== undefined && typeof options.onUnmatchedSubagent !== "function") {
+    throw new TranslatorError("INVALID_OPTION", "onUnmatchedSubagent must be a function.");
+  }
   if (options.structuredOutputKey !== undefined && (typeof options.structuredOutputKey !== "string" || options.structuredOutputKey.length === 0)) {
     throw new TranslatorError("INVALID_OPTION", `structuredOutputKey must be a non-empty string, got ${JSON.stringify(options.structuredOutputKey)}.`);
   }
@@ -66,6 +83,7 @@ export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions 
     structuredOutputKey: options.structuredOutputKey,
     showBuiltinToolCalls: builtinToolCalls === "show",
     maxArgumentDeltaLength,
+    onUnmatchedSubagent: options.onUnmatchedSubagent,
   };
 }
 

@@ -27,6 +27,11 @@ export interface SubagentInvocation {
   trajectoryId?: string;
   /** Its trajectory showed up before any call spawned it; the next call that does is linked to it. */
   announcedByTrajectory: boolean;
+  /**
+   * It could not be matched (parallel subagents): a call's invocation never gets a trajectory, a
+   * trajectory's is never linked to a call.
+   */
+  unmatched?: boolean;
   /** The subagent's answer: its structured output, else the text of its last finished step. */
   answer?: unknown;
   /** The answer is the subagent's structured output, which later text does not replace. */
