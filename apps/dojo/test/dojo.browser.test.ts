@@ -112,11 +112,26 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
   }
 
   /**
-   * Waits for a transient element (a pending card, a streaming message) by checking on every
-   * animation frame; locator.waitFor backs off between polls and can miss a state that lasts 200 ms.
+   * Starts watching for a transient element (a pending card, a streaming message) before the action
+   * that makes it appear, and returns a wait for "it was in the DOM at some point". A MutationObserver
+   * sees every committed DOM change, so a state that lasts less than a frame on a loaded machine (when
+   * polling, even on every animation frame, can miss it) still counts.
    */
-  async function waitForTransient(page: Page, selector: string): Promise<void> {
-    await page.waitForFunction((css) => document.querySelector(css) !== null, selector, { polling: "raf", timeout: stepTimeoutMs });
+  async function watchForTransient(page: Page, selector: string): Promise<() => Promise<void>> {
+    await page.evaluate((css) => {
+      const seen = ((window as unknown as { __transientSeen?: Record<string, boolean> }).__transientSeen ??= {});
+      seen[css] = document.querySelector(css) !== null;
+      if (seen[css]) return;
+      const observer = new MutationObserver(() => {
+        if (document.querySelector(css) === null) return;
+        seen[css] = true;
+        observer.disconnect();
+      });
+      observer.observe(document, { subtree: true, childList: true, attributes: true });
+    }, selector);
+    return async () => {
+      await page.waitForFunction((css) => (window as unknown as { __transientSeen?: Record<string, boolean> }).__transientSeen?.[css] === true, selector, { timeout: stepTimeoutMs });
+    };
   }
 
   async function saveReadmeScreenshot(page: Page, name: string): Promise<void> {
@@ -164,9 +179,10 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       // The header shows what GET /agentic_chat/capabilities advertises.
       await page.locator('[data-testid="capabilities"][data-status="loaded"]').waitFor();
       expect(await page.getByTestId("capability").allTextContents()).toContain("streaming");
+      const streamed = await watchForTransient(page, '[data-testid="assistant-message"][data-streaming="true"]');
       await send(page, "Hello there");
       // The reply is seen while it streams, then complete.
-      await waitForTransient(page, '[data-testid="assistant-message"][data-streaming="true"]');
+      await streamed();
       await waitForReply(page, "Hello! I am the agentic chat demo");
       await waitForStatus(page, "idle");
       await page.locator('[data-testid="assistant-message"][data-streaming="true"]').waitFor({ state: "detached" });
@@ -231,8 +247,9 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
   test("backend_tool_rendering: get_weather goes from pending to a weather card showing the server's result", async () => {
     await withPage("backend_tool_rendering", async (page) => {
       await openFeature(page, "backend_tool_rendering");
+      const pending = await watchForTransient(page, '[data-testid="weather-card-loading"]');
       await send(page, "What's the weather in San Francisco?");
-      await waitForTransient(page, '[data-testid="weather-card-loading"]');
+      await pending();
       await page.getByTestId("weather-card").waitFor();
       await waitForReply(page, "Here is the current weather; the card shows the details.");
       await waitForStatus(page, "idle");

@@ -13,10 +13,12 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type RawReply, type Stack, postRaw, reliabilityModel, runInput, settledHeapBytes, startStack, userMessage } from "../support/stack.js";
 
 let stack: Stack | undefined;
+// Closing includes removing the save dir, which after the 10 000-thread case holds tens of
+// thousands of files (every thread's record and its persisted conversation): over 30 s on a loaded disk.
 afterEach(async () => {
   await stack?.close();
   stack = undefined;
-});
+}, 180_000);
 afterAll(async () => {
   await expectNoChildProcesses();
 });

@@ -4,7 +4,8 @@
 // logger, the pool's pids, and the agents' own state.
 import { randomUUID } from "node:crypto";
 import { type Agent, request as httpRequest } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpAgent } from "@ag-ui/client";
@@ -66,7 +67,8 @@ export async function startStack(
       closing ??= (async () => {
         await server.close();
         await Promise.all(Object.values(agents).map((agent) => agent.close({ deadlineMs: 5_000 })));
-        rmSync(saveDir, { recursive: true, force: true });
+        // Not rmSync: after thousands of threads this takes seconds, and the loop must stay free meanwhile.
+        await rm(saveDir, { recursive: true, force: true });
       })();
       return closing;
     },

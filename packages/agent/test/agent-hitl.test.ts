@@ -141,6 +141,18 @@ describe.each(["error", "none", "done"])("a denied call's card, when the harness
     expect(cards[0]!.results).toEqual(["Not run: not today"]);
   });
 
+  it("a built-in tool a policy denies (no human asked): its card is closed by the end of the turn at the latest", async () => {
+    const agent = makeAgent({ env, workspaceRoot: tempDir(), builtinTools: ["list_directory"], policies: [{ tool: "list_directory", decision: "deny", reason: "not here" }] });
+    agent.addMessage(user("list the files"));
+    const { events, finished } = await runWith(agent);
+    expect(finished).toBeDefined();
+    const cards = [...callCards(events).values()].filter((card) => card.name === "list_directory");
+    expect(cards).toHaveLength(1);
+    expect(cards[0]!.results).toHaveLength(1);
+    if (deniedStep === "error") expect(cards[0]!.results[0]).toContain("not here");
+    if (deniedStep === "none") expect(cards[0]!.results[0]).toContain("without reporting");
+  });
+
   it("a built-in tool: closed with a result saying it did not run, and why", async () => {
     const workspaceRoot = tempDir();
     const agent = makeAgent({ env, toolApproval: true, workspaceRoot, builtinTools: ["list_directory"] });

@@ -164,6 +164,7 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
     case "turn-ended": {
       const conversation = session.conversation;
       if (conversation !== undefined) translator.recordUsage(cumulativeUsageOf(conversation.usage));
+      yield* translator.settleUnreportedCalls();
       translator.reset();
       return;
     }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { fingerprintMessage } from "../input/message-fingerprint.js";
 import { FileThreadStore } from "./file-thread-store.js";
 import { agentDigest, threadDigest } from "./thread-digest.js";
@@ -97,7 +97,8 @@ describe("FileThreadStore", () => {
     rmSync(threads);
     renameSync(`${threads}.away`, threads);
     await store.set(key("t2"), record("c2"));
-    expect(store.stats()).toMatchObject({ pendingWrites: 0, writeFailures: 1 });
+    // That change retried t1 beside its own write; the retry may end a moment after it.
+    await vi.waitFor(() => expect(store.stats()).toMatchObject({ pendingWrites: 0, writeFailures: 1 }), { timeout: 10_000, interval: 10 });
     const reader = new FileThreadStore({ directory });
     for (const [threadId, conversationId] of [["t0", "c0"], ["t1", "c1"], ["t2", "c2"]] as const) {
       expect(await reader.get(key(threadId))).toMatchObject({ conversationId });
@@ -116,7 +117,8 @@ describe("FileThreadStore", () => {
     expect(await new FileThreadStore({ directory }).get(key("other"))).toMatchObject({ conversationId: "c-other" });
     rmSync(target, { recursive: true });
     await store.set(key("other"), record("c-other-2"));
-    expect(store.stats().pendingWrites).toBe(0);
+    // That change retried "t" beside its own write; the retry may end a moment after it.
+    await vi.waitFor(() => expect(store.stats().pendingWrites).toBe(0), { timeout: 10_000, interval: 10 });
     expect(await new FileThreadStore({ directory }).get(key("t"))).toMatchObject({ conversationId: "c1" });
     await store.close();
   });

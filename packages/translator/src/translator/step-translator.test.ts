@@ -369,6 +369,19 @@ describe("host-side tool calls", () => {
     expect(subject.refuseCall({ toolCallId: "call-2", toolName: "view_file", reason: "no" })).toEqual([]);
   });
 
+  it("at a turn's end, closes the harness calls it never reported an end for, and leaves host calls to the host", () => {
+    const subject = translator();
+    subject.translate(toolStep({ stepIndex: 1, status: "active" }));
+    subject.translate(toolStep({ stepIndex: 2, status: "active", call: { name: "view_file", actionField: "viewFile" } }));
+    subject.translate(toolStep({ stepIndex: 2, status: "done", call: { name: "view_file", actionField: "viewFile" } }));
+    subject.toolCall({ toolCallId: "host-1", toolCallName: "slow_lookup", arguments: {} });
+    const closing = subject.settleUnreportedCalls();
+    expect(closing).toMatchObject([{ type: EventType.TOOL_CALL_RESULT, content: "No result: the harness ended the turn without reporting how `list_directory` ended." }]);
+    expect(subject.settleUnreportedCalls()).toEqual([]);
+    // The host's call can still be settled by the host.
+    expect(types(subject.toolCallResult({ toolCallId: "host-1", output: "late" }))).toEqual([EventType.TOOL_CALL_RESULT]);
+  });
+
   it("does not guess which of several open calls of a tool was refused", () => {
     const subject = translator();
     subject.translate(toolStep({ stepIndex: 1, status: "active" }));

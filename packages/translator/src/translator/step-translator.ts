@@ -163,6 +163,21 @@ export class StepTranslator {
   }
 
   /**
+   * Call when the harness turn has ended, before `reset()`: closes the harness's own calls
+   * (built-in, MCP, subagent) it never reported an end for, so no card waits forever. A call the
+   * harness refused and reported in a shape we do not read, or not at all, ends up here
+   * (docs/protocol.md, "Assumptions and how we hedge them"). Host calls are the host's to settle.
+   */
+  settleUnreportedCalls(): AGUIEvent[] {
+    const events: AGUIEvent[] = [];
+    for (const call of this.#turn.calls.values()) {
+      if (call.settled || call.fromHarness !== true) continue;
+      this.#settleCall(call, { toolName: call.toolCallName, output: `No result: the harness ended the turn without reporting how \`${call.toolCallName}\` ended.` }, events);
+    }
+    return events;
+  }
+
+  /**
    * A subagent's trajectory ended: SUBAGENT_FINISHED (or SUBAGENT_ERROR with `errorMessage`), or
    * STEP_FINISHED in step mode. Nothing when the subagent already finished or was never seen.
    */
@@ -378,13 +393,16 @@ export class StepTranslator {
     const shown = tool.kind === "mcp" || this.#options.showBuiltinToolCalls;
     if (tool.kind !== "subagent") {
       const mcpServer = tool.kind === "mcp" ? tool.serverName : undefined;
-      return this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown, ...(mcpServer === undefined ? {} : { mcpServer }) }, events);
+      const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown, ...(mcpServer === undefined ? {} : { mcpServer }) }, events);
+      call.fromHarness = true;
+      return call;
     }
     // The reference's step bracket opens before the call it wraps; a 1.0 subagent is announced by
     // the call, so it comes after the call's arguments are complete.
     const invocation = this.#invocationOfCall(tool, scope, shown ? toolCallId : undefined);
     if (this.#options.subagentEvents === "step") this.#activate(invocation, events);
     const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
+    call.fromHarness = true;
     call.invocation = invocation;
     if (shown && scope.assistantMessageId !== undefined) invocation.parentMessageId = scope.assistantMessageId;
     this.#activate(invocation, events);

@@ -56,6 +56,8 @@ export interface CallRecord {
   shown: boolean;
   /** TOOL_CALL_RESULT was emitted (or, for a hidden call, would have been). */
   settled: boolean;
+  /** The harness's own call (built-in, MCP, subagent), started from its step; not a host call. */
+  fromHarness?: boolean;
   /** The subagent a `start_subagent` / `invoke_subagent` call spawned. */
   invocation?: SubagentInvocation;
 }
