@@ -102,7 +102,23 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await Promise.all(logStreams.map((stream) => new Promise<void>((resolve) => stream.end(resolve))));
     await rm(workDirectory, { recursive: true, force: true });
   };
-  const stop = (): Promise<void> => (stopping ??= stopAll());
+  // If this process ends before stop() is done (an uncaught error, process.exit), nothing it started
+  // may outlive it: Redis in particular has no way to notice that its parent is gone.
+  const killLeftovers = (): void => {
+    for (const managed of started) {
+      if (managed.hasExited || managed.pid < 0) continue;
+      try {
+        process.kill(managed.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  process.once("exit", killLeftovers);
+  const stop = (): Promise<void> =>
+    (stopping ??= stopAll().finally(() => {
+      process.off("exit", killLeftovers);
+    }));
 
   try {
     const redisPort = await findFreePort();
