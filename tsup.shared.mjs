@@ -1,12 +1,17 @@
 // Build settings every published package shares: ESM + CJS + types for Node 20. Source maps ship
 // without `sourcesContent`: the sources are not published, and inlining them doubled every map.
+// `@ag-ui-antigravity/foundation` is private: its code and its types are inlined into each build
+// (ARCHITECTURE.md, "The foundation"), so no published package depends on it.
+const foundation = /^@ag-ui-antigravity\/foundation$/;
+
 export const publishedBuildOptions = {
   format: ["esm", "cjs"],
-  dts: true,
+  dts: { resolve: [foundation] },
   clean: true,
   sourcemap: true,
   target: "node20",
   splitting: false,
+  noExternal: [foundation],
   esbuildOptions(options) {
     options.sourcesContent = false;
   },

@@ -17,7 +17,6 @@ import { createMetricsHandler } from "./http/metrics-route.js";
 import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
 import { publicPoolMetrics, publicReason } from "./http/public-metrics.js";
 import { bearerTokenAuthorize } from "./auth/bearer-tokens.js";
-import { fieldsFirstLogger, messageFirstLogger } from "./logging/logger-adapters.js";
 import { createStateStores, type StateStoreConfig } from "./state/state-stores.js";
 
 export interface DemoServerConfig {
@@ -72,8 +71,8 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     // Every demo agent shares this pool; past the cap, acquires queue instead of spawning more processes.
     maxProcesses: defaultMaxHarnessProcesses,
     ...config.pool,
-    harness: { binaryPath: harness.binaryPath, logger: messageFirstLogger(logger, "harness"), onDrift: prometheus.drift.record },
-    logger: messageFirstLogger(logger, "pool"),
+    harness: { binaryPath: harness.binaryPath, logger: logger.child({ component: "harness" }), onDrift: prometheus.drift.record },
+    logger: logger.child({ component: "pool" }),
   });
   let agents: Record<DemoFeature, AntigravityAgent>;
   let stores;
@@ -85,7 +84,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       workspaceRoot,
       sandboxRoot,
       taskStepDelayMs: config.taskStepDelayMs ?? defaultTaskStepDelayMs,
-      logger: fieldsFirstLogger(logger, "agent"),
+      logger: logger.child({ component: "agent" }),
       ...(config.state?.saveDir === undefined ? {} : { saveDir: config.state.saveDir }),
       ...(stores.threadStore === undefined ? {} : { threadStore: stores.threadStore }),
     });
@@ -122,7 +121,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   app.use(drainGate.handler);
   app.use(
     createAgentRouter(agents, {
-      logger: fieldsFirstLogger(logger, "http"),
+      logger: logger.child({ component: "http" }),
       // With AUTH_TOKENS, every run needs a bearer token and threads belong to the token's name.
       ...(config.authTokens === undefined ? {} : { authorize: bearerTokenAuthorize(config.authTokens) }),
       ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
@@ -131,7 +130,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     }),
   );
   app.use(notFoundHandler);
-  app.use(createErrorHandler(fieldsFirstLogger(logger, "http")));
+  app.use(createErrorHandler(logger.child({ component: "http" })));
 
   let closing: Promise<void> | undefined;
   const runsInFlight = (): number => demoFeatures.reduce((total, feature) => total + agents[feature].stats().sessions.busySessions, 0);

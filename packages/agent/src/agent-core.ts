@@ -91,7 +91,7 @@ export class AgentCore {
     this.options = options;
     this.#logger = options.logger ?? {};
     this.#startupFailure = new StartupFailureWarning(options.logger);
-    this.#ownsPool = !(options.pool instanceof HarnessPool);
+    this.#ownsPool = !HarnessPool.isInstance(options.pool);
     const reconnect = options.reconnect ?? {};
     const maxGraceBytes = reconnect.maxGraceBytes ?? DEFAULT_MAX_GRACE_BYTES;
     this.#channels = new ThreadChannels({
@@ -154,11 +154,11 @@ export class AgentCore {
   /** The harness pool (created on first use when the agent owns it). */
   pool(): Promise<HarnessPool> {
     this.#pool ??= (async () => {
-      if (this.options.pool instanceof HarnessPool) return this.options.pool;
+      if (HarnessPool.isInstance(this.options.pool)) return this.options.pool;
       const binaryPath = await resolveHarnessBinary(this.options.harness ?? "discover");
       return new HarnessPool({
         ...(this.options.pool ?? {}),
-        harness: { binaryPath, logger: harnessLogger(this.#logger) },
+        harness: { binaryPath, logger: this.#logger },
       });
     })();
     return this.#pool;
@@ -460,7 +460,7 @@ export class AgentCore {
         ...(this.options.hitl?.newInputWhileParked === undefined ? {} : { newInputWhileParked: this.options.hitl.newInputWhileParked }),
         ...(this.options.hitl?.settleMs === undefined ? {} : { settleMs: this.options.hitl.settleMs }),
         ...(this.options.sessions?.parkedTimeoutMs === undefined ? {} : { parkTimeoutMs: this.options.sessions.parkedTimeoutMs }),
-        logger: { warn: (message, fields) => this.#logger.warn?.({ threadId: identity.threadId, ...fields }, message) },
+        logger: { warn: (fields, message) => this.#logger.warn?.({ threadId: identity.threadId, ...fields }, message) },
       },
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
       structuredOutputKey: this.options.structuredOutputKey ?? this.options.agentId ?? "antigravity",
@@ -515,15 +515,6 @@ function defaultThreadStore(options: AntigravityAgentOptions, logger: Antigravit
   const storeLogger = { warn: (details: Record<string, unknown>, message: string) => logger.warn?.(details, message) };
   if (options.saveDir === undefined) return new MemoryThreadStore(maxThreads === undefined ? {} : { maxThreads });
   return new FileThreadStore({ directory: options.saveDir, logger: storeLogger, ...(maxThreads === undefined ? {} : { maxThreads }) });
-}
-
-function harnessLogger(logger: AntigravityAgentLogger) {
-  return {
-    debug: (message: string, fields?: Record<string, unknown>) => logger.debug?.(fields ?? {}, message),
-    info: (message: string, fields?: Record<string, unknown>) => logger.info?.(fields ?? {}, message),
-    warn: (message: string, fields?: Record<string, unknown>) => logger.warn?.(fields ?? {}, message),
-    error: (message: string, fields?: Record<string, unknown>) => logger.error?.(fields ?? {}, message),
-  };
 }
 
 /** The harness client owns the bounds of its waits; checked here so a bad value fails the constructor, not a run. */

@@ -1,3 +1,4 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { AgentCapabilities } from "@ag-ui/client";
 import type { ConversationConfig, ConversationHooks, CustomTool, ToolCallContext } from "@ag-ui-antigravity/harness";
 import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
@@ -24,12 +25,11 @@ export interface ServerTool extends Omit<CustomTool, "handler"> {
   handler: (args: Record<string, unknown>, context: ServerToolContext) => unknown;
 }
 
-export interface AntigravityAgentLogger {
-  debug?(details: Record<string, unknown>, message: string): void;
-  info?(details: Record<string, unknown>, message: string): void;
-  warn?(details: Record<string, unknown>, message: string): void;
-  error?(details: Record<string, unknown>, message: string): void;
-}
+/**
+ * Where the agent (and the harness client and pool it creates) report what they do: every
+ * package's one logger shape, pino's argument order (`fields`, then `message`), any levels.
+ */
+export type AntigravityAgentLogger = Partial<Logger>;
 
 /** How runs outlive their client's connection, and how long they stay replayable. */
 export interface ReconnectOptions {

@@ -1,3 +1,4 @@
+import { brandClass, hasBrand } from "@ag-ui-antigravity/foundation";
 import { AbstractAgent, type AgentCapabilities, type BaseEvent, type RunAgentInput } from "@ag-ui/client";
 import { Observable } from "rxjs";
 import { AgentCore, type AgentStats } from "./agent-core.js";
@@ -13,6 +14,15 @@ import type { AntigravityAgentOptions } from "./agent-options.js";
  * const app = createAntigravityApp({ chat: agent });
  */
 export class AntigravityAgent extends AbstractAgent {
+  static {
+    brandClass(this, "AntigravityAgent");
+  }
+
+  /** True for an AntigravityAgent from any copy of this package (its ESM or CJS build, a duplicated install), where `instanceof` is not. */
+  static isInstance(value: unknown): value is AntigravityAgent {
+    return hasBrand(value, "AntigravityAgent");
+  }
+
   private readonly core: AgentCore;
 
   constructor(options: AntigravityAgentOptions = {}) {

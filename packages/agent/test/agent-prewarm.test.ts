@@ -47,7 +47,7 @@ describe("pre-warmed spare sessions", () => {
 
     // The adopted thread was recorded under its own id: a restarted agent resumes its conversation.
     const logs: string[] = [];
-    const restarted = new AntigravityAgent({ harness: "emulator", saveDir, workspaceRoot, logger: { warn: (_details, message) => void logs.push(message) } });
+    const restarted = new AntigravityAgent({ harness: "emulator", saveDir, workspaceRoot, logger: { warn: (_details, message = "") => void logs.push(message) } });
     track(restarted);
     const resumed = await runOnThread(restarted, threadId, "again");
     expect(resumed.finished).toBeDefined();

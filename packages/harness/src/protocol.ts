@@ -184,4 +184,4 @@ export {
   parseRecording,
 } from "./protocol/recording.js";
 export type { MessageDifference, Recording, RecordingConversation, RecordingFrame, RecordingHeader } from "./protocol/recording.js";
-export type { ProtocolErrorCode, ProtocolErrorDetails, ProtocolIssue } from "./protocol/protocol-error.js";
+export type { ProtocolErrorCode, ProtocolErrorDetails, ProtocolErrorOptions, ProtocolIssue } from "./protocol/protocol-error.js";

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import type { FieldsFirstLogger } from "../logging/logger-adapters.js";
+import type { Logger } from "pino";
 
 /** The error body the Express binding uses too: `{ error: { code, message } }`. */
 function errorBody(code: string, message: string): { error: { code: string; message: string } } {
@@ -14,7 +14,7 @@ export const notFoundHandler: RequestHandler = (request, response) => {
  * The last resort. Static-file errors carry their own status (404 for a missing asset); anything
  * else is a 500 whose details go to the log, not to the client.
  */
-export function createErrorHandler(logger: FieldsFirstLogger): ErrorRequestHandler {
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, request, response, next) => {
     const status = typeof error === "object" && error !== null && "status" in error && typeof error.status === "number" ? error.status : 500;
     if (status >= 500) logger.error({ err: error, method: request.method, path: request.path }, "request failed");

@@ -1,4 +1,4 @@
-const brand = Symbol.for("ag-ui-antigravity.AgentError");
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /**
  * Failure kinds of the agent layer. Each is also the `code` of the RUN_ERROR a run ends with, so
@@ -9,7 +9,6 @@ export type AgentErrorCode =
   | "INVALID_INPUT"
   | "THREAD_BUSY"
   | "SESSION_LIMIT"
-  | "SESSION_CLOSED"
   | "HISTORY_DIVERGED"
   | "AGENT_CLOSED"
   | "THREAD_STORE_UNAVAILABLE"
@@ -24,17 +23,8 @@ export interface AgentErrorOptions {
 }
 
 /** Base class of every error the agent package throws; `isInstance` works across bundles. */
-export class AgentError extends Error {
-  readonly code: AgentErrorCode;
-  readonly [brand] = true;
-
-  constructor(code: AgentErrorCode, message: string, options: AgentErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "AgentError";
-    this.code = code;
-  }
-
-  static isInstance(value: unknown): value is AgentError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+export class AgentError extends CodedError<AgentErrorCode> {
+  static {
+    nameErrorClass(this, "AgentError");
   }
 }

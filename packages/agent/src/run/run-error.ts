@@ -16,7 +16,16 @@ export interface MappedRunError {
 
 /** HarnessError codes that mean the conversation (or its process) is gone. */
 // TIMEOUT is among them: a turn that did not end on a halt leaves the conversation wedged (G24).
-const lostHarnessCodes = new Set(["CONNECTION_CLOSED", "SPAWN_FAILED", "HANDSHAKE_FAILED", "INIT_FAILED", "PROTOCOL", "TIMEOUT"]);
+const lostHarnessCodes = new Set([
+  "CONNECTION_CLOSED",
+  "SPAWN_FAILED",
+  "HANDSHAKE_FAILED",
+  "INIT_FAILED",
+  "PROTOCOL_INVALID_FRAME",
+  "PROTOCOL_FRAME_TOO_LARGE",
+  "PROTOCOL_INVALID_MESSAGE",
+  "TIMEOUT",
+]);
 
 /**
  * The one place where local errors become wire errors. Messages are written here for the user and

@@ -1,3 +1,4 @@
+import { linkSignals } from "@ag-ui-antigravity/foundation";
 import { setMaxListeners } from "node:events";
 import { AgentError } from "../errors/agent-error.js";
 
@@ -243,31 +244,4 @@ export class SessionManager<Session extends ManagedSession> {
     }, this.#options.sweepIntervalMs);
     this.#sweeper.unref();
   }
-}
-
-/**
- * A signal that aborts when any of `signals` does, and `unlink()` to detach it once it is no longer
- * needed. `AbortSignal.any` would do, except that on Node 20 every call leaves a WeakRef behind in
- * each source for good: one per session created on the manager's lifetime signal, without bound.
- */
-function linkSignals(signals: readonly AbortSignal[]): { signal: AbortSignal; unlink(): void } {
-  const controller = new AbortController();
-  const detachers: Array<() => void> = [];
-  const unlink = (): void => {
-    for (const detach of detachers.splice(0)) detach();
-  };
-  for (const source of signals) {
-    if (source.aborted) {
-      unlink();
-      controller.abort(source.reason);
-      break;
-    }
-    const onAbort = (): void => {
-      unlink();
-      controller.abort(source.reason);
-    };
-    source.addEventListener("abort", onAbort, { once: true });
-    detachers.push(() => source.removeEventListener("abort", onAbort));
-  }
-  return { signal: controller.signal, unlink };
 }

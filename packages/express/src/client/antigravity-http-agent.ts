@@ -1,4 +1,5 @@
 import { type BaseEvent, EventType, type HttpAgentConfig, HttpAgent, type RunAgentInput } from "@ag-ui/client";
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 import { Observable } from "rxjs";
 import { readSseMessages } from "./sse-event-reader.js";
 
@@ -11,17 +12,31 @@ export interface AntigravityHttpAgentConfig extends HttpAgentConfig {
   reconnectDelayMs?: number;
 }
 
-/** A failed HTTP exchange, with the binding's JSON error body when there was one. */
-export class HttpStreamError extends Error {
+/**
+ * A failed HTTP exchange, with the binding's JSON error body when there was one. `code` is the
+ * body's `error.code` (the binding's error codes, README "Errors"), or `HTTP_ERROR` without one.
+ */
+export class HttpStreamError extends CodedError<string> {
   readonly status: number;
   readonly payload: unknown;
 
+  static {
+    nameErrorClass(this, "HttpStreamError");
+  }
+
   constructor(status: number, payload: unknown) {
-    super(`HTTP ${status}: ${typeof payload === "string" ? payload : JSON.stringify(payload)}`);
-    this.name = "HttpStreamError";
+    super(errorCodeOf(payload) ?? "HTTP_ERROR", `HTTP ${status}: ${typeof payload === "string" ? payload : JSON.stringify(payload)}`);
     this.status = status;
     this.payload = payload;
   }
+}
+
+function errorCodeOf(payload: unknown): string | undefined {
+  if (typeof payload !== "object" || payload === null) return undefined;
+  const error: unknown = (payload as { error?: unknown }).error;
+  if (typeof error !== "object" || error === null) return undefined;
+  const code: unknown = (error as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-const brand = Symbol.for("ag-ui-antigravity.ExpressBindingError");
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** Every failure the Express binding raises locally, by kind. Match on these, never on messages. */
 export type ExpressBindingErrorCode =
@@ -17,17 +17,8 @@ export interface ExpressBindingErrorOptions {
  * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
  * and across duplicated installs, where `instanceof` does not.
  */
-export class ExpressBindingError extends Error {
-  readonly code: ExpressBindingErrorCode;
-  readonly [brand] = true;
-
-  constructor(code: ExpressBindingErrorCode, message: string, options: ExpressBindingErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "ExpressBindingError";
-    this.code = code;
-  }
-
-  static isInstance(value: unknown): value is ExpressBindingError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+export class ExpressBindingError extends CodedError<ExpressBindingErrorCode> {
+  static {
+    nameErrorClass(this, "ExpressBindingError");
   }
 }

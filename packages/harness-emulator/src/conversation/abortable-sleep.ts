@@ -1,22 +1,12 @@
-/** Waits `ms` milliseconds unless the signal aborts first (then rejects with its reason). The timer is owned and cleared. */
+import { setImmediate as nextTurnOfLoop } from "node:timers/promises";
+import { sleep } from "@ag-ui-antigravity/foundation";
+
+/** Waits `ms` milliseconds unless the signal aborts first (then rejects with its reason). */
 export function abortableSleep(ms: number, options: { signal: AbortSignal }): Promise<void> {
-  const { signal } = options;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+  return sleep(ms, options.signal);
 }
 
 /** Yields to the event loop so a zero-delay stream cannot starve other conversations. */
 export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return nextTurnOfLoop();
 }

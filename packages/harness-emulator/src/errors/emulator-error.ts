@@ -1,4 +1,4 @@
-const brand = Symbol.for("ag-ui-antigravity.EmulatorError");
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** Every failure the emulator raises, by kind. Match on these, never on messages. */
 export type EmulatorErrorCode =
@@ -24,17 +24,8 @@ export interface EmulatorErrorOptions {
  * Base class of every error the emulator raises. `isInstance` works across the ESM and CJS builds
  * and across duplicated installs, where `instanceof` does not.
  */
-export class EmulatorError extends Error {
-  readonly code: EmulatorErrorCode;
-  readonly [brand] = true;
-
-  constructor(code: EmulatorErrorCode, message: string, options: EmulatorErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "EmulatorError";
-    this.code = code;
-  }
-
-  static isInstance(value: unknown): value is EmulatorError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+export class EmulatorError extends CodedError<EmulatorErrorCode> {
+  static {
+    nameErrorClass(this, "EmulatorError");
   }
 }

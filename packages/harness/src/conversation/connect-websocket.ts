@@ -1,6 +1,6 @@
 import WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
-import { abortReason, delay, throwIfAborted } from "../internal/abort.js";
+import { abortReason, sleep, throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { noopLogger, type HarnessLogger } from "../observability/logger.js";
 
 export interface ConnectWebSocketOptions {
@@ -86,8 +86,8 @@ export async function connectHarnessWebSocket(options: ConnectWebSocketOptions):
         failures.push(`${host}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    options.logger.debug("harness WebSocket not reachable yet; retrying", { attempt: attempt + 1, port: options.port });
-    if (attempt < attempts - 1) await delay(baseDelayMs * 2 ** attempt, options.signal);
+    options.logger.debug({ attempt: attempt + 1, port: options.port }, "harness WebSocket not reachable yet; retrying");
+    if (attempt < attempts - 1) await sleep(baseDelayMs * 2 ** attempt, options.signal);
   }
   const tail = options.stderrTail();
   throw new HarnessError("CONNECTION_CLOSED", `could not connect to the harness WebSocket on port ${options.port} after ${attempts} attempts (${failures.slice(-2).join("; ")})`, {

@@ -2,7 +2,8 @@ import type WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
 import { ProtocolError } from "../protocol/protocol-error.js";
 import { AsyncQueue } from "../internal/async-queue.js";
-import { abortReason, linkSignals, settleWithin, throwIfAborted } from "../internal/abort.js";
+import { abortReason, brandClass, hasBrand, linkSignals, throwIfAborted } from "@ag-ui-antigravity/foundation";
+import { settleWithin } from "../internal/settle-within.js";
 import type { HarnessLogger } from "../observability/logger.js";
 import type { Redactor } from "../observability/redactor.js";
 import type { WireTap } from "../observability/wire-tap.js";
@@ -88,6 +89,15 @@ class AnsweredSet {
  * await conversation.close();
  */
 export class Conversation {
+  static {
+    brandClass(this, "Conversation");
+  }
+
+  /** True for a Conversation from any copy of this package (its ESM or CJS build, a duplicated install), where `instanceof` is not. */
+  static isInstance(value: unknown): value is Conversation {
+    return hasBrand(value, "Conversation");
+  }
+
   /** Aborted (with a HarnessError) when the conversation closes or its connection is lost. */
   readonly signal: AbortSignal;
   /** Resolves once the conversation has closed, for whatever reason. */
@@ -149,7 +159,7 @@ export class Conversation {
     this.#backgroundTurns = new AsyncQueue<Turn>({
       maxItems: MAX_BACKGROUND_TURNS,
       onDrop: (dropped) => {
-        if (dropped === 1) this.#logger.warn("trigger turns are not being read; dropping the oldest unread ones");
+        if (dropped === 1) this.#logger.warn({}, "trigger turns are not being read; dropping the oldest unread ones");
       },
     });
     this.#triggers = new TriggerScheduler(config.triggers, (trigger) => this.#deliverTrigger(trigger));
@@ -160,7 +170,7 @@ export class Conversation {
       });
     });
     socket.on("message", (data: WebSocket.RawData, isBinary: boolean) => this.#onMessage(data, isBinary));
-    socket.on("error", (error: Error) => this.#logger.debug("conversation WebSocket error", { error: error.message }));
+    socket.on("error", (error: Error) => this.#logger.debug({ error: error.message }, "conversation WebSocket error"));
     socket.on("pong", () => {
       this.#pongPending = false;
     });
@@ -199,7 +209,7 @@ export class Conversation {
         if (host.signal.aborted) throw host.signal.reason;
         throw error;
       })
-      .finally(connectSignal.detach);
+      .finally(connectSignal.unlink);
     const conversation = new Conversation(host, resolved, socket, redactor);
     try {
       await conversation.#initialize(harnessConfig, options.signal);
@@ -333,10 +343,10 @@ export class Conversation {
       try {
         await this.#send({ sessionEndRequest: true }, "sessionEndRequest");
         if (!(await settleWithin(ended, SESSION_END_TIMEOUT_MS))) {
-          this.#logger.warn("the harness did not confirm session end in time", { conversationId: this.#id });
+          this.#logger.warn({ conversationId: this.#id }, "the harness did not confirm session end in time");
         }
       } catch (error) {
-        this.#logger.debug("session end request failed", { error: String(error) });
+        this.#logger.debug({ error: String(error) }, "session end request failed");
       }
     }
     this.#terminate(new HarnessError("CONNECTION_CLOSED", "the conversation was closed"));
@@ -395,7 +405,7 @@ export class Conversation {
   #checkLiveness(): void {
     if (!this.#isOpen()) return;
     if (this.#pongPending) {
-      this.#logger.warn("the harness WebSocket missed a pong; closing it", { conversationId: this.#id });
+      this.#logger.warn({ conversationId: this.#id }, "the harness WebSocket missed a pong; closing it");
       this.#socket.terminate();
       return;
     }
@@ -482,7 +492,7 @@ export class Conversation {
       try {
         listener(turn);
       } catch (error) {
-        this.#logger.warn("onTriggerTurn listener threw; ignoring", { error: String(error) });
+        this.#logger.warn({ error: String(error) }, "onTriggerTurn listener threw; ignoring");
       }
     }
   }
@@ -519,7 +529,7 @@ export class Conversation {
     try {
       event = parseOutputEvent(text, { drift: this.#host.drift });
     } catch (error) {
-      this.#logger.warn("ignoring a message from the harness that does not parse", { error: error instanceof Error ? error.message : String(error) });
+      this.#logger.warn({ error: error instanceof Error ? error.message : String(error) }, "ignoring a message from the harness that does not parse");
       this.#host.drift.record({ kind: "invalid-message", path: "OutputEvent", reason: invalidMessageReason(error) });
       this.#wireTap.recordUnparsable(text, this.#id || undefined);
       return;
@@ -563,7 +573,7 @@ export class Conversation {
   #onInitialized(event: OutputEvent): void {
     const response = event.initializeConversationResponse ?? {};
     if (this.#initialization === undefined) {
-      this.#logger.debug("ignoring a repeated init response");
+      this.#logger.debug({}, "ignoring a repeated init response");
       return;
     }
     this.#id = response.cascadeId ?? "";
@@ -578,7 +588,7 @@ export class Conversation {
   #onStateBetweenTurns(update: TrajectoryStateUpdate): void {
     const state = update.state;
     if ((state === "STATE_RUNNING" || state === 1) && update.trajectoryId === this.#endedTurnTrajectory) this.#endedTurnTrajectory = undefined;
-    this.#logger.debug("trajectory state with no turn running", { update });
+    this.#logger.debug({ update }, "trajectory state with no turn running");
   }
 
   #onStep(update: StepUpdate, event: OutputEvent): void {
@@ -606,16 +616,20 @@ export class Conversation {
       this.#answeredWaits.release(confirmationKey);
       return;
     }
-    const signal = this.#activeTurn === undefined ? this.signal : AbortSignal.any([this.signal, this.#activeTurn.stopSignal]);
+    // Each answer gets its own link to the conversation's and the turn's signals, undone when the
+    // answer settles: the conversation's signal lives as long as the conversation (linkSignals).
+    const turnStop = this.#activeTurn?.stopSignal;
     if (step.raw.questionsRequest !== undefined && this.#answeredWaits.claim(questionKey)) {
-      void this.#parked(() => answerQuestions(step, { hooks: this.#config.hooks, logger: this.#logger, conversationId: this.#id, signal })).then(
-        (response) => this.#sendQuietly({ questionResponse: response }, "questionResponse"),
-      );
+      const link = linkSignals([this.signal, turnStop]);
+      void this.#parked(() => answerQuestions(step, { hooks: this.#config.hooks, logger: this.#logger, conversationId: this.#id, signal: link.signal }))
+        .finally(link.unlink)
+        .then((response) => this.#sendQuietly({ questionResponse: response }, "questionResponse"));
     }
     if (step.raw.toolConfirmationRequest !== undefined && this.#answeredWaits.claim(confirmationKey)) {
-      void this.#parked(() => answerConfirmation(step, { hooks: this.#config.hooks, gate: this.#gate, conversationId: this.#id, signal })).then(
-        (confirmation) => this.#sendQuietly({ toolConfirmation: confirmation }, "toolConfirmation"),
-      );
+      const link = linkSignals([this.signal, turnStop]);
+      void this.#parked(() => answerConfirmation(step, { hooks: this.#config.hooks, gate: this.#gate, conversationId: this.#id, signal: link.signal }))
+        .finally(link.unlink)
+        .then((confirmation) => this.#sendQuietly({ toolConfirmation: confirmation }, "toolConfirmation"));
     }
   }
 
@@ -687,10 +701,13 @@ export class Conversation {
       const decision = await (this.#gate.take(request) ?? this.#gate.decide(request, { remember: false }));
       if (decision.decision === "deny") return toolErrorResponseFor(callId, `Tool execution denied by policy: ${decision.reason}`);
       if (decision.modifiedArguments !== undefined) args = decision.modifiedArguments;
-      const turnSignal = this.#activeTurn?.stopSignal;
-      const signal = turnSignal === undefined ? this.signal : AbortSignal.any([this.signal, turnSignal]);
-      const value: unknown = await tool.handler(args, { callId, toolName, conversationId: this.#id, signal });
-      return toolResponseFor(callId, value);
+      const link = linkSignals([this.signal, this.#activeTurn?.stopSignal]);
+      try {
+        const value: unknown = await tool.handler(args, { callId, toolName, conversationId: this.#id, signal: link.signal });
+        return toolResponseFor(callId, value);
+      } finally {
+        link.unlink();
+      }
     } catch (error) {
       return toolErrorResponseFor(callId, error instanceof Error ? error.message : String(error));
     }
@@ -718,7 +735,7 @@ export class Conversation {
     try {
       await this.#send(message, messageKey);
     } catch (error) {
-      this.#logger.debug(`could not send ${messageKey}`, { error: error instanceof Error ? error.message : String(error) });
+      this.#logger.debug({ error: error instanceof Error ? error.message : String(error) }, `could not send ${messageKey}`);
     }
   }
 }

@@ -78,7 +78,7 @@ export class TurnTracker {
     this.#queue = new AsyncQueue<NormalizedStep>({
       maxItems: MAX_BUFFERED_STEPS,
       onDrop: (dropped) => {
-        if (dropped === 1) options.logger.warn("turn steps are not being read; dropping the oldest unread steps", { maxBuffered: MAX_BUFFERED_STEPS });
+        if (dropped === 1) options.logger.warn({ maxBuffered: MAX_BUFFERED_STEPS }, "turn steps are not being read; dropping the oldest unread steps");
       },
     });
     const result = new Promise<TurnResult>((resolve, reject) => {
@@ -219,7 +219,7 @@ export class TurnTracker {
     }
     if (trajectoryId === this.#mainTrajectoryId) this.#cancelEarlyIdle();
     if (trajectoryId !== this.#mainTrajectoryId) {
-      if (update.error) this.#options.logger.warn("subagent trajectory reported an error", { trajectoryId, error: update.error });
+      if (update.error) this.#options.logger.warn({ trajectoryId, error: update.error }, "subagent trajectory reported an error");
       if (isTerminalIdleState(state) || state === "STATE_CANCELLED" || state === 3) {
         const end: SubagentEnd = update.error ? { trajectoryId, error: update.error } : { trajectoryId };
         for (const listener of this.#subagentListeners) listener(end);
@@ -247,10 +247,10 @@ export class TurnTracker {
     // Unknown states are reported, never silently waited on; the turn timeout still bounds the wait.
     if (!this.#warnedStates.has(state)) {
       this.#warnedStates.add(state);
-      this.#options.logger.warn("main trajectory reported an unknown state; the turn continues until idle or its timeout", {
+      this.#options.logger.warn({
         trajectoryId,
         state,
-      });
+      }, "main trajectory reported an unknown state; the turn continues until idle or its timeout");
     }
   }
 
@@ -279,7 +279,7 @@ export class TurnTracker {
       else this.#finishWithError(this.#timeoutError());
       return;
     }
-    this.#options.sendHalt().catch((error: unknown) => this.#options.logger.debug("haltRequest could not be sent", { error: String(error) }));
+    this.#options.sendHalt().catch((error: unknown) => this.#options.logger.debug({ error: String(error) }, "haltRequest could not be sent"));
     this.#scheduleDrain(this.#options.timings.haltDrainMs);
   }
 
@@ -287,7 +287,7 @@ export class TurnTracker {
     if (this.#drainTimer !== undefined) return;
     this.#drainTimer = setTimeout(() => {
       this.#drainTimer = undefined;
-      this.#options.logger.warn("the harness did not end the trajectory in time; ending the turn anyway", { milliseconds });
+      this.#options.logger.warn({ milliseconds }, "the harness did not end the trajectory in time; ending the turn anyway");
       if (this.#stopReason === "timeout") this.#finishWithError(this.#timeoutError());
       else if (this.#fatalError !== undefined) this.#finishWithError(this.#fatalError);
       else this.#finishWithResult(this.#stopReason === "cancel");

@@ -24,9 +24,9 @@ export async function answerQuestions(
   if (questions.length === 0) return { ...base, response: {} };
   const hook = options.hooks.onQuestions;
   if (hook === undefined) {
-    options.logger.warn("the model asked questions and no onQuestions hook is configured; answering them as unanswered", {
+    options.logger.warn({
       questions: questions.map((question) => question.question),
-    });
+    }, "the model asked questions and no onQuestions hook is configured; answering them as unanswered");
     return { ...base, response: { answers: questions.map(() => ({ unanswered: true })) } };
   }
   try {

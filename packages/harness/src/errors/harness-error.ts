@@ -1,4 +1,4 @@
-const brand = Symbol.for("ag-ui-antigravity.HarnessError");
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** Every failure the harness package raises, by kind. Match on these, never on messages. */
 export type HarnessErrorCode =
@@ -13,8 +13,6 @@ export type HarnessErrorCode =
   | "MCP_LOAD_FAILED"
   | "TIMEOUT"
   | "CANCELLED"
-  | "TOOL_DISPATCH"
-  | "PROTOCOL"
   | "PROTOCOL_INVALID_FRAME"
   | "PROTOCOL_FRAME_TOO_LARGE"
   | "PROTOCOL_INVALID_MESSAGE";
@@ -28,24 +26,21 @@ export interface HarnessErrorOptions {
 }
 
 /**
- * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
- * and across duplicated installs, where `instanceof` does not.
+ * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds,
+ * across this package's two entries (a `ProtocolError` from `./protocol` is a HarnessError too) and
+ * across duplicated installs, where `instanceof` does not.
  */
-export class HarnessError extends Error {
-  readonly code: HarnessErrorCode;
+export class HarnessError extends CodedError<HarnessErrorCode> {
   readonly stderrTail: readonly string[];
   readonly subject: string | undefined;
-  readonly [brand] = true;
 
-  constructor(code: HarnessErrorCode, message: string, options: HarnessErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "HarnessError";
-    this.code = code;
-    this.stderrTail = options.stderrTail ?? [];
-    this.subject = options.subject;
+  static {
+    nameErrorClass(this, "HarnessError");
   }
 
-  static isInstance(value: unknown): value is HarnessError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  constructor(code: HarnessErrorCode, message: string, options: HarnessErrorOptions = {}) {
+    super(code, message, options);
+    this.stderrTail = options.stderrTail ?? [];
+    this.subject = options.subject;
   }
 }

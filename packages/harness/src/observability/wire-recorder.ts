@@ -32,7 +32,7 @@ export class WireRecorder {
     }
     this.#stream = createWriteStream(path, { flags: "w" });
     this.#stream.on("error", (error) => {
-      if (!this.#failed) logger.warn("the wire recording could not be written; recording stops", { path, error: error.message });
+      if (!this.#failed) logger.warn({ path, error: error.message }, "the wire recording could not be written; recording stops");
       this.#failed = true;
     });
     const line: RecordingHeader = { type: "header", format: RECORDING_FORMAT, recordedAt: new Date(this.#startedAt).toISOString(), ...header };
@@ -75,7 +75,7 @@ export class WireRecorder {
       this.#stream.write(`${JSON.stringify(line)}\n`);
     } catch (error) {
       this.#failed = true;
-      this.#logger.warn("the wire recording could not be written; recording stops", { error: String(error) });
+      this.#logger.warn({ error: String(error) }, "the wire recording could not be written; recording stops");
     }
   }
 }

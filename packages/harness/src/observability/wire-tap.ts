@@ -90,14 +90,14 @@ export class WireTap {
       try {
         this.#options.inspector(record);
       } catch (error) {
-        this.#options.logger.warn("wire inspector threw; ignoring", { error: String(error) });
+        this.#options.logger.warn({ error: String(error) }, "wire inspector threw; ignoring");
       }
     }
     if (selected && this.#selection !== undefined) {
       const line = this.#selection.summary
         ? summarizeWireRecord(record)
         : `antigravity ${record.channel}${record.conversationId ? ` [${record.conversationId}]` : ""} ${record.direction === "send" ? "→" : "←"} ${JSON.stringify(record.message)}`;
-      if (this.#options.loggerConfigured) this.#options.logger.debug(line, { wire: true });
+      if (this.#options.loggerConfigured) this.#options.logger.debug({ wire: true }, line);
       else (this.#options.write ?? ((text: string) => process.stderr.write(`${text}\n`)))(line);
     }
   }

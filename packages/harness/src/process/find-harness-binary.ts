@@ -3,7 +3,7 @@ import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { HarnessError } from "../errors/harness-error.js";
-import { throwIfAborted } from "../internal/abort.js";
+import { throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { minimalEnvironment } from "./minimal-environment.js";
 
 export interface FindHarnessBinaryOptions {

@@ -61,7 +61,7 @@ describe("HarnessProcess", () => {
 
   it("traces the stdio handshake for ANTIGRAVITY_WIRE=harness, with the harness token redacted", async () => {
     const lines: string[] = [];
-    await start("normal", { wire: "harness", logger: { debug: (message) => void lines.push(message) } });
+    await start("normal", { wire: "harness", logger: { debug: (_fields, message = "") => void lines.push(message) } });
     const traces = lines.filter((line) => line.startsWith("antigravity harness"));
     expect(traces).toHaveLength(2);
     expect(traces[0]).toMatch(/^antigravity harness → \{"storageDirectory":.*"language":"typescript"/);

@@ -8,7 +8,8 @@ import { probeHarnessWebSocket } from "../conversation/connect-websocket.js";
 import type { ConversationConfig } from "../conversation/conversation-config.js";
 import type { ConversationHost } from "../conversation/conversation-host.js";
 import { HarnessError } from "../errors/harness-error.js";
-import { abortReason, settleWithin, throwIfAborted } from "../internal/abort.js";
+import { abortReason, brandClass, hasBrand, throwIfAborted } from "@ag-ui-antigravity/foundation";
+import { settleWithin } from "../internal/settle-within.js";
 import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js";
 import { Redactor } from "../observability/redactor.js";
 import { WireRecorder } from "../observability/wire-recorder.js";
@@ -47,6 +48,15 @@ export interface OpenConversationOptions {
  * await harness.close();
  */
 export class HarnessProcess {
+  static {
+    brandClass(this, "HarnessProcess");
+  }
+
+  /** True for a HarnessProcess from any copy of this package (its ESM or CJS build, a duplicated install), where `instanceof` is not. */
+  static isInstance(value: unknown): value is HarnessProcess {
+    return hasBrand(value, "HarnessProcess");
+  }
+
   readonly pid: number;
   readonly port: number;
   readonly storageDirectory: string;
@@ -112,7 +122,7 @@ export class HarnessProcess {
     this.#drift = new DriftRegistry({
       onRecord: (entry, firstSeen) => {
         if (firstSeen && firstSightingForLogger(init.loggerIdentity, entry, init.harnessVersion)) {
-          this.#logger.warn("harness protocol drift: the harness sent something this client does not know", { ...entry, harnessVersion: init.harnessVersion });
+          this.#logger.warn({ ...entry, harnessVersion: init.harnessVersion }, "harness protocol drift: the harness sent something this client does not know");
         }
         init.onDrift?.(entry, { harnessVersion: init.harnessVersion });
       },
@@ -176,7 +186,7 @@ export class HarnessProcess {
     const stderr = new StderrRing(options.stderrLines);
     const stderrEnded = new Promise<void>((resolve) => {
       child.stderr.on("data", (chunk: Buffer) => {
-        for (const line of stderr.push(chunk)) logger.debug(`harness stderr: ${redactor.redactText(line)}`);
+        for (const line of stderr.push(chunk)) logger.debug({}, `harness stderr: ${redactor.redactText(line)}`);
       });
       child.stderr.once("end", () => {
         stderr.end();
@@ -195,7 +205,7 @@ export class HarnessProcess {
     });
     spawnError.catch(() => undefined);
     // Writes to a dead child's stdin raise EPIPE asynchronously; the exit path reports the real cause.
-    child.stdin.on("error", (error) => logger.debug("harness stdin error", { error: error.message }));
+    child.stdin.on("error", (error) => logger.debug({ error: error.message }, "harness stdin error"));
 
     const cleanupFailedStart = async (): Promise<void> => {
       if (child.pid !== undefined) {
@@ -237,7 +247,7 @@ export class HarnessProcess {
       }
       // Nothing the client reads follows on stdout, but an unread pipe would block the harness.
       child.stdout.on("data", () => undefined);
-      logger.debug("harness started", { pid: child.pid, port: outputConfig.port, binaryPath });
+      logger.debug({ pid: child.pid, port: outputConfig.port, binaryPath }, "harness started");
       return new HarnessProcess({
         child,
         port: outputConfig.port,
@@ -335,10 +345,10 @@ export class HarnessProcess {
       }
       this.#child.stdin.end();
       if (this.#exit === undefined && !(await settleWithin(this.exited, gracePeriodMs))) {
-        this.#logger.warn("harness did not exit after stdin EOF; sending SIGTERM", { pid: this.pid });
+        this.#logger.warn({ pid: this.pid }, "harness did not exit after stdin EOF; sending SIGTERM");
         signalProcessGroup(this.pid, "SIGTERM");
         if (!(await settleWithin(this.exited, SIGNAL_GRACE_MS))) {
-          this.#logger.warn("harness ignored SIGTERM; sending SIGKILL", { pid: this.pid });
+          this.#logger.warn({ pid: this.pid }, "harness ignored SIGTERM; sending SIGKILL");
           signalProcessGroup(this.pid, "SIGKILL");
           await settleWithin(this.exited, SIGNAL_GRACE_MS);
         }
@@ -364,9 +374,9 @@ export class HarnessProcess {
 
   #logDrift(): void {
     if (this.#drift.isEmpty) return;
-    this.#logger.warn("harness protocol drift: the harness sent fields or enum values this client does not know", {
+    this.#logger.warn({
       drift: this.#drift.snapshot(),
-    });
+    }, "harness protocol drift: the harness sent fields or enum values this client does not know");
   }
 
   async #onExit(exit: HarnessProcessExit): Promise<void> {
@@ -375,7 +385,7 @@ export class HarnessProcess {
     // Unexpected death: let the last stderr lines arrive so the error can explain it.
     await settleWithin(this.#stderrEnded, STDERR_SETTLE_MS);
     const tail = this.stderrTail();
-    this.#logger.error("harness process exited unexpectedly", { pid: this.pid, ...exit, stderrTail: tail });
+    this.#logger.error({ pid: this.pid, ...exit, stderrTail: tail }, "harness process exited unexpectedly");
     this.#abortController.abort(
       new HarnessError(
         "CONNECTION_CLOSED",

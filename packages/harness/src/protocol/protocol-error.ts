@@ -1,4 +1,4 @@
-import { HarnessError, type HarnessErrorOptions } from "../errors/harness-error.js";
+import { brandClass, CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** The ways bytes or JSON from the other side of the wire can be wrong. */
 export type ProtocolErrorCode = "PROTOCOL_INVALID_FRAME" | "PROTOCOL_FRAME_TOO_LARGE" | "PROTOCOL_INVALID_MESSAGE";
@@ -24,26 +24,32 @@ export interface ProtocolErrorDetails {
   messageType?: string;
 }
 
-/**
- * A frame or message that does not follow the harness wire protocol. It is a HarnessError, so
- * `HarnessError.isInstance` matches it too; `ProtocolError.isInstance` narrows to the protocol codes.
- */
-export class ProtocolError extends HarnessError {
-  declare readonly code: ProtocolErrorCode;
-  readonly details: ProtocolErrorDetails;
+export interface ProtocolErrorOptions {
+  cause?: unknown;
+  /** The most recent harness stderr lines, when the failure may be explained there. */
+  stderrTail?: readonly string[];
+}
 
-  constructor(code: ProtocolErrorCode, message: string, details: ProtocolErrorDetails = {}, options: HarnessErrorOptions = {}) {
-    super(code, message, options);
-    this.name = "ProtocolError";
-    this.details = details;
+/**
+ * A frame or message that does not follow the harness wire protocol. It is a HarnessError by brand,
+ * so `HarnessError.isInstance` matches it too, from either entry of the package; it does not import
+ * the main entry's class, so `./protocol` stays free of everything but schemas and codecs.
+ * `ProtocolError.isInstance` narrows to the protocol codes.
+ */
+export class ProtocolError extends CodedError<ProtocolErrorCode> {
+  readonly details: ProtocolErrorDetails;
+  /** Fields every HarnessError has. */
+  readonly stderrTail: readonly string[];
+  readonly subject: string | undefined = undefined;
+
+  static {
+    brandClass(this, "HarnessError");
+    nameErrorClass(this, "ProtocolError");
   }
 
-  static override isInstance(value: unknown): value is ProtocolError {
-    return (
-      HarnessError.isInstance(value) &&
-      (value.code === "PROTOCOL_INVALID_FRAME" ||
-        value.code === "PROTOCOL_FRAME_TOO_LARGE" ||
-        value.code === "PROTOCOL_INVALID_MESSAGE")
-    );
+  constructor(code: ProtocolErrorCode, message: string, details: ProtocolErrorDetails = {}, options: ProtocolErrorOptions = {}) {
+    super(code, message, options);
+    this.details = details;
+    this.stderrTail = options.stderrTail ?? [];
   }
 }

@@ -1,3 +1,4 @@
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 import { z } from "zod/v4";
 
 /**
@@ -60,13 +61,16 @@ export interface Recording {
 
 const lineSchema = z.discriminatedUnion("type", [RecordingHeaderSchema, RecordingConversationSchema, RecordingFrameSchema]);
 
-/** A recording that cannot be read; `line` is 1-based. */
-export class RecordingFormatError extends Error {
+/** A recording that cannot be read (code `RECORDING_INVALID`); `line` is 1-based. */
+export class RecordingFormatError extends CodedError<"RECORDING_INVALID"> {
   readonly line: number;
 
+  static {
+    nameErrorClass(this, "RecordingFormatError");
+  }
+
   constructor(line: number, message: string) {
-    super(`recording line ${line}: ${message}`);
-    this.name = "RecordingFormatError";
+    super("RECORDING_INVALID", `recording line ${line}: ${message}`);
     this.line = line;
   }
 }

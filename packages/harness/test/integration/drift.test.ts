@@ -30,7 +30,7 @@ describe("protocol drift", () => {
     const warnings: { message: string; fields: Record<string, unknown> | undefined }[] = [];
     const observed: { entry: unknown; harnessVersion: string }[] = [];
     const harness = await fixture.start({
-      logger: { warn: (message, fields) => warnings.push({ message, fields }) },
+      logger: { warn: (fields, message = "") => warnings.push({ message, fields }) },
       onDrift: (entry, { harnessVersion }) => observed.push({ entry, harnessVersion }),
     });
     const conversation = await harness.openConversation({ model: FAULTS_MODEL, workspaces: ["/tmp"] });

@@ -122,7 +122,7 @@ describe("misbehaving harness", () => {
 
   it("a malformed frame is logged and skipped; the turn completes", async () => {
     const warnings: string[] = [];
-    const harness = await fixture.start({ logger: { warn: (message) => void warnings.push(message) } });
+    const harness = await fixture.start({ logger: { warn: (_fields, message = "") => void warnings.push(message) } });
     const conversation = await harness.openConversation({ model: FLOWS_MODEL, workspaces: ["/tmp"] });
     expect((await conversation.send("send something malformed").result).text).toBe("Recovered.");
     expect(warnings.some((message) => message.includes("does not parse"))).toBe(true);

@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The warnings the client logged, by message. */
 function warnings() {
   const messages: string[] = [];
-  return { messages, logger: { warn: (message: string) => void messages.push(message) } };
+  return { messages, logger: { warn: (_fields: object, message = "") => void messages.push(message) } };
 }
 
 async function firstStep(turn: Turn): Promise<void> {

@@ -99,8 +99,8 @@ export class FakeHarness {
   }
 
   get logger(): HarnessLogger {
-    const record = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-      this.logged.push({ level, message, ...(fields === undefined ? {} : { fields }) });
+    const record = (level: string) => (fields: Record<string, unknown>, message = "") =>
+      this.logged.push({ level, message, fields });
     return toHarnessLogger({ debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") });
   }
 

@@ -33,7 +33,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
     beforeEach(() => fixture.begin());
     afterEach(() => fixture.end());
 
-    async function open(config: ConversationConfig = {}, options: { inspector?: (record: WireRecord) => void; logger?: { warn: (message: string, fields?: Record<string, unknown>) => void }; storageDirectory?: string } = {}) {
+    async function open(config: ConversationConfig = {}, options: { inspector?: (record: WireRecord) => void; logger?: { warn: (fields: Record<string, unknown>, message?: string) => void }; storageDirectory?: string } = {}) {
       const harness = await fixture.start({ version, ...options });
       const conversation = await harness.openConversation({ model: FLOWS_MODEL, workspaces: [workspace], ...config });
       return { harness, conversation };
@@ -334,7 +334,7 @@ export function defineFlowSuite(version: "0.1.10" | "0.1.8"): void {
 
     it("version aliases and drift (version_aliases.json): unknown fields, enums and events are tolerated, each new kind warned live, and reported once at close", async () => {
       const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
-      const { harness, conversation } = await open({}, { logger: { warn: (message, fields) => void warnings.push({ message, ...(fields ? { fields } : {}) }) } });
+      const { harness, conversation } = await open({}, { logger: { warn: (fields, message = "") => void warnings.push({ message, fields }) } });
       const turn = conversation.send("show some drift");
       await collect(turn);
       expect((await turn.result).text).toBe("Still fine.");

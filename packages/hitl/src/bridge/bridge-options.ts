@@ -1,9 +1,11 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { HarnessCustomTool } from "../harness/harness-shapes.js";
 
-/** Where the bridge reports what it decided on its own (ignored answers, expiries). */
-export interface HitlLogger {
-  warn(message: string, fields?: Record<string, unknown>): void;
-}
+/**
+ * Where the bridge reports what it decided on its own (ignored answers, expiries): the `warn` level
+ * of every package's one logger shape, pino's (`fields`, then `message`).
+ */
+export type HitlLogger = Pick<Logger, "warn">;
 
 export interface HitlBridgeOptions {
   /** Ask the user before every tool call that is not exempt (default false). */

@@ -66,7 +66,7 @@ describe("deadlines and teardown", () => {
     const asker: HarnessCustomTool = { name: "ask", description: "asks", parameters: { type: "object" }, handler: async () => void answers.push(await interrupt("myapp:ask")) };
     const warnings: string[] = [];
     let counter = 0;
-    const bridge = new HitlBridge({ settleMs: 10, parkTimeoutMs: 80, serverTools: [asker], createId: () => `id-${++counter}`, logger: { warn: (message) => warnings.push(message) } });
+    const bridge = new HitlBridge({ settleMs: 10, parkTimeoutMs: 80, serverTools: [asker], createId: () => `id-${++counter}`, logger: { warn: (_fields, message = "") => warnings.push(message) } });
     const harness = new ScriptedHarness([async (turn) => void (await turn.callTool("ask", {}, "call-1"))]).connect(bridge.harnessPieces([]));
     const first = await driveRun(bridge, runInput(), { newInput: "go", startTurn: harness.startTurn });
     const [announced] = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts : [];

@@ -159,7 +159,7 @@ export class HitlBridge {
     if (this.#options.frontendTools !== false) {
       for (const definition of frontendToolDefinitions(clientTools, this.#validator)) {
         if (this.#serverTools.has(definition.name)) {
-          this.#options.logger?.warn(`Client tool ${definition.name} is shadowed by the server tool of the same name.`);
+          this.#options.logger?.warn({}, `Client tool ${definition.name} is shadowed by the server tool of the same name.`);
           continue;
         }
         this.#frontendTools.set(definition.name, definition);
@@ -218,7 +218,7 @@ export class HitlBridge {
     if (hasNewInput && !resolvesSomething && this.#lot.interrupts().length > 0 && this.#options.newInputWhileParked === "refuse") {
       throw new HitlError("INTERRUPTS_PENDING", `Interrupts are waiting (${this.#lot.interrupts().map((item) => item.id).join(", ")}); answer them with resume entries before sending new input.`);
     }
-    for (const ignored of plan.ignored) this.#options.logger?.warn(`Ignored answer: ${ignored}`);
+    for (const ignored of plan.ignored) this.#options.logger?.warn({}, `Ignored answer: ${ignored}`);
     // Commit: nothing below throws, so a refused run above left every parked item as it was.
     const continuesTurn = this.#turn !== undefined;
     this.#context = input.context;
@@ -339,7 +339,7 @@ export class HitlBridge {
   }
 
   #expired(item: ParkedItem): void {
-    this.#options.logger?.warn(`Parked ${item.kind} ${item.id} expired unanswered.`);
+    this.#options.logger?.warn({}, `Parked ${item.kind} ${item.id} expired unanswered.`);
     this.#release(item, "expired");
   }
 

@@ -1,4 +1,4 @@
-const brand = Symbol.for("ag-ui-antigravity.HitlError");
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** Every failure the hitl package raises, by kind. Match on these, never on messages. */
 export type HitlErrorCode =
@@ -41,24 +41,20 @@ export interface HitlErrorOptions {
  *   else throw error;
  * }
  */
-export class HitlError extends Error {
-  readonly code: HitlErrorCode;
+export class HitlError extends CodedError<HitlErrorCode> {
   readonly subject: string | undefined;
-  readonly [brand] = true;
+
+  static {
+    nameErrorClass(this, "HitlError");
+  }
 
   constructor(code: HitlErrorCode, message: string, options: HitlErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "HitlError";
-    this.code = code;
+    super(code, message, options);
     this.subject = options.subject;
   }
 
   /** True for errors a client caused by what it sent: the run should end RUN_ERROR (or an HTTP 400). */
   get isInputError(): boolean {
     return this.code !== "NOT_IN_SERVER_TOOL" && this.code !== "CLOSED" && this.code !== "RUN_ACTIVE";
-  }
-
-  static isInstance(value: unknown): value is HitlError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 }

@@ -45,8 +45,8 @@ export async function runCli(argv: readonly string[], env: Record<string, string
   const logger: HarnessLogger = {
     debug: () => undefined,
     info: () => undefined,
-    warn: (message) => say(`warn: ${message}`),
-    error: (message) => say(`error: ${message}`),
+    warn: (_fields, message) => say(`warn: ${message ?? ""}`),
+    error: (_fields, message) => say(`error: ${message ?? ""}`),
   };
   const registry = new SessionRegistry({ settings, binaryPath, logger });
   say(`model ${settings.model}; workspaces ${settings.workspaces.join(", ")}; builtin tools ${settings.builtinTools.join(", ")}; approval ${settings.approval}`);

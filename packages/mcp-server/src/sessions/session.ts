@@ -1,3 +1,4 @@
+import { linkSignals } from "@ag-ui-antigravity/foundation";
 import type { Conversation, NormalizedStep, TokenUsage } from "@ag-ui-antigravity/harness";
 import type { PoolLease } from "@ag-ui-antigravity/pool";
 import type { TurnInteraction } from "../hitl/turn-interaction.js";
@@ -74,14 +75,17 @@ export class AntigravitySession {
     const interaction: TurnInteraction = { ...options.interaction, notes: [] };
     this.#interaction = interaction;
     this.#lastActiveAt = new Date();
+    // Linked, not AbortSignal.any: the lease's signal lives as long as the session (linkSignals).
+    const turnSignal = linkSignals([options.signal, this.lease.signal]);
     try {
-      const turn = this.lease.conversation.send(message, { signal: AbortSignal.any([options.signal, this.lease.signal]) });
+      const turn = this.lease.conversation.send(message, { signal: turnSignal.signal });
       for await (const step of turn) options.onStep?.(step);
       const result = await turn.result;
       this.#turns += 1;
       this.#lastReply = result.text;
       return { reply: result.text, cancelled: result.cancelled, usage: result.usage, notes: interaction.notes };
     } finally {
+      turnSignal.unlink();
       this.#interaction = undefined;
       this.#lastActiveAt = new Date();
     }

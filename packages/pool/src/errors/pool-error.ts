@@ -1,4 +1,4 @@
-const brand = Symbol.for("ag-ui-antigravity.PoolError");
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** Every failure the pool raises, by kind. Match on these, never on messages. */
 export type PoolErrorCode =
@@ -31,23 +31,19 @@ export interface PoolErrorOptions {
  * Base class of every error this package throws. `isInstance` works across the ESM and CJS builds
  * and across duplicated installs, where `instanceof` does not.
  */
-export class PoolError extends Error {
-  readonly code: PoolErrorCode;
+export class PoolError extends CodedError<PoolErrorCode> {
   readonly retryAfterMs: number | undefined;
   readonly partitionKey: string | undefined;
   readonly stderrTail: readonly string[];
-  readonly [brand] = true;
+
+  static {
+    nameErrorClass(this, "PoolError");
+  }
 
   constructor(code: PoolErrorCode, message: string, options: PoolErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "PoolError";
-    this.code = code;
+    super(code, message, options);
     this.retryAfterMs = options.retryAfterMs;
     this.partitionKey = options.partitionKey;
     this.stderrTail = options.stderrTail ?? [];
-  }
-
-  static isInstance(value: unknown): value is PoolError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 }

@@ -1,38 +1,12 @@
+import { shieldLogger, silentLogger, type Logger } from "@ag-ui-antigravity/foundation";
+
 /**
- * Where the pool reports what it does (spawns, crashes, back-off, reaping). The pool never imports
- * a logging library; adapt yours to this shape. `fields` carries the structured details.
+ * Where the pool reports what it does (spawns, crashes, back-off, reaping): every package's one
+ * logger shape, pino's argument order (`fields`, then `message`), so a pino logger fits as is.
  */
-export interface PoolLogger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+export type PoolLogger = Logger;
 
 /** The default logger: drops everything. */
-export const silentPoolLogger: PoolLogger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
+export const silentPoolLogger: PoolLogger = silentLogger;
 
-/**
- * A full logger from any subset of the levels, which never throws: a broken log sink must not
- * break the pool's books halfway through a crash report.
- */
-export function shieldLogger(logger: Partial<PoolLogger> | undefined): PoolLogger {
-  if (logger === undefined) return silentPoolLogger;
-  const level =
-    (name: keyof PoolLogger) =>
-    (message: string, fields?: Record<string, unknown>): void => {
-      const method = logger[name];
-      if (typeof method !== "function") return;
-      try {
-        method.call(logger, message, fields);
-      } catch {
-        // Logging is best effort.
-      }
-    };
-  return { debug: level("debug"), info: level("info"), warn: level("warn"), error: level("error") };
-}
+export { shieldLogger };

@@ -2,7 +2,8 @@ import { setMaxListeners } from "node:events";
 import { SpawnBackoff } from "../backoff/spawn-backoff.js";
 import { PoolError } from "../errors/pool-error.js";
 import { ChangeSignal } from "../internal/change-signal.js";
-import { linkedController, raceAbort, sleep } from "../internal/abort.js";
+import { brandClass, hasBrand, linkSignals, pause } from "@ag-ui-antigravity/foundation";
+import { raceAbort } from "../internal/race-abort.js";
 import { LatencyWindow } from "../metrics/latency-window.js";
 import type { PartitionMetrics, PoolMetrics, ProcessMetrics } from "../metrics/pool-metrics.js";
 import { envNamesOf, partitionKeyOf, type Partition } from "../partition/partition.js";
@@ -73,6 +74,17 @@ export interface PoolCloseOptions {
  * await pool.close({ deadlineMs: 10_000 });
  */
 export class HarnessPool<TConfig = HarnessConversationConfig, TConversation extends PooledConversation = HarnessConversation> {
+  static {
+    brandClass(this, "HarnessPool");
+  }
+
+  /** True for a HarnessPool from any copy of this package (its ESM or CJS build, a duplicated install), where `instanceof` is not. */
+  static isInstance<TConfig = HarnessConversationConfig, TConversation extends PooledConversation = HarnessConversation>(
+    value: unknown,
+  ): value is HarnessPool<TConfig, TConversation> {
+    return hasBrand(value, "HarnessPool");
+  }
+
   /** Resolves when `close()` (or `drain()`) has stopped every process. */
   readonly closed: Promise<void>;
   readonly #settings: ResolvedPoolSettings;
@@ -240,7 +252,7 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       const wake = new AbortController();
       await Promise.race([
         this.#roomChanged.next(),
-        sleep(deadline - Date.now(), options.signal ?? wake.signal),
+        pause(deadline - Date.now(), options.signal ?? wake.signal),
       ]);
       wake.abort();
     }
@@ -275,17 +287,17 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       member.clearIdleTimer();
       for (const lease of [...member.leases]) lease.end(reason);
     }
-    const skip = linkedController([options.signal]);
+    const skip = linkSignals([options.signal]);
     try {
-      await Promise.race([Promise.all(this.#closingConversations), sleep(deadline - Date.now(), skip.controller.signal)]);
+      await Promise.race([Promise.all(this.#closingConversations), pause(deadline - Date.now(), skip.signal)]);
     } finally {
-      skip.dispose();
+      skip.unlink();
     }
     const remaining = Math.max(0, deadline - Date.now());
     const gracePeriodMs = Math.min(this.#settings.processGracePeriodMs ?? remaining, remaining);
     const stops = [...this.#members].map((member) => this.#stop(member, reason, { gracePeriodMs }));
     await Promise.all(stops);
-    this.#settings.logger.info("harness pool closed", { totals: { ...this.#totals } });
+    this.#settings.logger.info({ totals: { ...this.#totals } }, "harness pool closed");
   }
 
   #stopAccepting(): void {
@@ -335,11 +347,11 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     const retryAfterMs = record.backoff.remainingMs(Date.now());
     if (retryAfterMs > 0) {
       this.#totals.backoffRefusals += 1;
-      this.#settings.logger.warn("refusing to start a harness process during crash back-off", {
+      this.#settings.logger.warn({
         partitionKey: record.key,
         retryAfterMs,
         consecutiveFailures: record.backoff.consecutiveFailures,
-      });
+      }, "refusing to start a harness process during crash back-off");
       throw new PoolError(
         "SPAWN_BACKOFF",
         `harness processes of this partition keep failing (${record.backoff.consecutiveFailures} in a row); retry in ${retryAfterMs} ms`,
@@ -378,10 +390,10 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       this.#assertAccepting();
       return undefined;
     }
-    const open = linkedController([callerSignal, this.signal]);
+    const open = linkSignals([callerSignal, this.signal]);
     let conversation: TConversation;
     try {
-      conversation = await process.openConversation(options.config, { signal: open.controller.signal });
+      conversation = await process.openConversation(options.config, { signal: open.signal });
     } catch (error) {
       // The open may have failed because the process just exited; learn of the death now.
       if (process.hasExited === true) this.#processGone(member);
@@ -389,7 +401,7 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
       throw this.#acquireError(error, callerSignal, member.partition.key);
     } finally {
-      open.dispose();
+      open.unlink();
     }
     member.reservations -= 1;
     if (!member.isReady() || !this.#accepting || callerSignal?.aborted === true) {
@@ -404,14 +416,14 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       pid: process.pid,
       partitionKey: member.partition.key,
       owner: this.#leaseOwner(member),
-      logError: (message, error) => this.#settings.logger.warn(message, { processId: member.id, error }),
+      logError: (message, error) => this.#settings.logger.warn({ processId: member.id, error }, message),
     });
     member.leases.add(lease);
-    this.#settings.logger.debug("conversation placed", {
+    this.#settings.logger.debug({
       processId: member.id,
       partitionKey: member.partition.key,
       conversations: member.leases.size,
-    });
+    }, "conversation placed");
     return lease;
   }
 
@@ -437,7 +449,7 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       try {
         await conversation.close();
       } catch (error) {
-        this.#settings.logger.warn("closing an unwanted conversation failed", { processId: member.id, error });
+        this.#settings.logger.warn({ processId: member.id, error }, "closing an unwanted conversation failed");
       }
       member.closingConversations -= 1;
       this.#slotFreed(member);
@@ -481,12 +493,12 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       return;
     }
     this.#totals.idleStops += 1;
-    this.#settings.logger.info("stopping an idle harness process", {
+    this.#settings.logger.info({
       processId: member.id,
       pid: member.process?.pid,
       partitionKey: record.key,
       idleGraceMs: this.#settings.idleGraceMs,
-    });
+    }, "stopping an idle harness process");
     void this.#stop(member, new PoolError("PROCESS_DIED", "the process was stopped after its idle grace", { partitionKey: record.key }));
   }
 
@@ -503,11 +515,11 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     // A stop already under way frees the room this acquire is waiting for.
     if (stopping || oldestIdle === undefined) return;
     this.#totals.idleStops += 1;
-    this.#settings.logger.info("stopping an idle harness process to make room under maxProcesses", {
+    this.#settings.logger.info({
       processId: oldestIdle.id,
       partitionKey: oldestIdle.partition.key,
       maxProcesses: this.#settings.maxProcesses,
-    });
+    }, "stopping an idle harness process to make room under maxProcesses");
     void this.#stop(
       oldestIdle,
       new PoolError("PROCESS_DIED", "the process was stopped to make room for another partition", {
@@ -557,7 +569,7 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     this.#members.add(member);
     record.spawns += 1;
     this.#totals.spawns += 1;
-    this.#settings.logger.debug("starting a harness process", { processId: member.id, partitionKey: record.key });
+    this.#settings.logger.debug({ processId: member.id, partitionKey: record.key }, "starting a harness process");
     member.started = this.#start(member);
     // Spares have no acquire awaiting them; their failure is logged and counted in #start.
     member.started.catch(() => undefined);
@@ -575,13 +587,13 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       if (member.startController.signal.aborted) throw this.#closedError();
       this.#totals.spawnFailures += 1;
       const retryAfterMs = record.backoff.recordFailure(Date.now());
-      this.#settings.logger.error("a harness process failed to start", {
+      this.#settings.logger.error({
         processId: member.id,
         partitionKey: record.key,
         consecutiveFailures: record.backoff.consecutiveFailures,
         retryAfterMs,
         error,
-      });
+      }, "a harness process failed to start");
       this.#ensureWarm(record);
       throw new PoolError("SPAWN_FAILED", "the harness process failed to start", { cause: error, partitionKey: record.key });
     }
@@ -595,12 +607,12 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     const latencyMs = performance.now() - startedAt;
     this.#spawnLatency.record(latencyMs);
     member.state = "ready";
-    this.#settings.logger.info("harness process ready", {
+    this.#settings.logger.info({
       processId: member.id,
       pid: process.pid,
       partitionKey: record.key,
       spawnLatencyMs: Math.round(latencyMs),
-    });
+    }, "harness process ready");
     if (process.signal.aborted) this.#processGone(member);
     else process.signal.addEventListener("abort", () => this.#processGone(member), { once: true });
     if (member.state === "ready" && member.occupied === 0) this.#becameIdle(member);
@@ -615,14 +627,14 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     this.#totals.crashes += 1;
     const retryAfterMs = record.backoff.recordFailure(Date.now());
     const stderrTail = member.process?.stderrTail?.() ?? [];
-    this.#settings.logger.error("a harness process died", {
+    this.#settings.logger.error({
       processId: member.id,
       pid: member.process?.pid,
       partitionKey: record.key,
       conversations: member.leases.size,
       consecutiveFailures: record.backoff.consecutiveFailures,
       retryAfterMs,
-    });
+    }, "a harness process died");
     const reason = new PoolError(
       "PROCESS_DIED",
       `harness process ${String(member.process?.pid)} died with ${member.leases.size} conversation(s) on it`,
@@ -664,7 +676,7 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
     try {
       await member.process?.close(gracePeriodMs === undefined ? {} : { gracePeriodMs });
     } catch (error) {
-      this.#settings.logger.warn("stopping a harness process failed", { processId: member.id, pid: member.process?.pid, error });
+      this.#settings.logger.warn({ processId: member.id, pid: member.process?.pid, error }, "stopping a harness process failed");
     }
   }
 
@@ -687,15 +699,13 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
 
   async #checkHealth(member: PoolMember<TConfig, TConversation>, process: PooledProcess<TConfig, TConversation>): Promise<void> {
     member.healthCheckInFlight = true;
-    const probe = linkedController([this.signal, process.signal]);
     const timeoutMs = this.#settings.healthCheckTimeoutMs;
-    const timer = setTimeout(
-      () => probe.controller.abort(new PoolError("PROCESS_DIED", `the health check took longer than ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const overdue = new AbortController();
+    const probe = linkSignals([this.signal, process.signal, overdue.signal]);
+    const timer = setTimeout(() => overdue.abort(new PoolError("PROCESS_DIED", `the health check took longer than ${timeoutMs} ms`)), timeoutMs);
     timer.unref();
     try {
-      await raceAbort(process.checkHealth?.({ signal: probe.controller.signal }) ?? Promise.resolve(), [probe.controller.signal], (signal) => signal.reason);
+      await raceAbort(process.checkHealth?.({ signal: probe.signal }) ?? Promise.resolve(), [probe.signal], (signal) => signal.reason);
     } catch (error) {
       // Only an idle process that is still ours is stopped: a conversation opened on it meanwhile proves it answers.
       if (!this.#accepting || member.state !== "ready" || member.occupied > 0) return;
@@ -704,13 +714,13 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       this.#totals.crashes += 1;
       record.crashes += 1;
       const retryAfterMs = record.backoff.recordFailure(Date.now());
-      this.#settings.logger.warn("an idle harness process failed its health check; replacing it", {
+      this.#settings.logger.warn({
         processId: member.id,
         pid: process.pid,
         partitionKey: record.key,
         retryAfterMs,
         error,
-      });
+      }, "an idle harness process failed its health check; replacing it");
       void this.#stop(
         member,
         new PoolError("PROCESS_DIED", "the process failed its health check", { cause: error, partitionKey: record.key }),
@@ -718,7 +728,7 @@ export class HarnessPool<TConfig = HarnessConversationConfig, TConversation exte
       );
     } finally {
       clearTimeout(timer);
-      probe.dispose();
+      probe.unlink();
       member.healthCheckInFlight = false;
     }
   }

@@ -146,8 +146,8 @@ export class FakeHarness {
 /** A logger that remembers every line, for asserting that something was reported. */
 export function recordingLogger(): PoolLogger & { lines: { level: string; message: string; fields?: Record<string, unknown> }[] } {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
-  const record = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    lines.push(fields === undefined ? { level, message } : { level, message, fields });
+  const record = (level: string) => (fields: Record<string, unknown>, message = "") => {
+    lines.push({ level, message, fields });
   };
   return { lines, debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") };
 }

@@ -1,4 +1,4 @@
-const brand = Symbol.for("ag-ui-antigravity.TranslatorError");
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** Every failure the translator package raises, by kind. Match on these, never on messages. */
 export type TranslatorErrorCode =
@@ -22,17 +22,8 @@ export interface TranslatorErrorOptions {
  *   if (TranslatorError.isInstance(error) && error.code === "UNKNOWN_TOOL_CALL") log(error.message);
  * }
  */
-export class TranslatorError extends Error {
-  readonly code: TranslatorErrorCode;
-  readonly [brand] = true;
-
-  constructor(code: TranslatorErrorCode, message: string, options: TranslatorErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "TranslatorError";
-    this.code = code;
-  }
-
-  static isInstance(value: unknown): value is TranslatorError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+export class TranslatorError extends CodedError<TranslatorErrorCode> {
+  static {
+    nameErrorClass(this, "TranslatorError");
   }
 }

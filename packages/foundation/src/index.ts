@@ -1,0 +1,11 @@
+// Internal to the workspace: tsup inlines this package into every published build, so no published
+// package depends on it. Nothing here is part of a public API unless a package re-exports it.
+export { abortReason, throwIfAborted } from "./abort/abort-reason.js";
+export { linkSignals } from "./abort/link-signals.js";
+export type { LinkedSignal } from "./abort/link-signals.js";
+export { pause, sleep } from "./abort/sleep.js";
+export { brandClass, hasBrand } from "./errors/brand.js";
+export { CodedError, nameErrorClass } from "./errors/coded-error.js";
+export type { CodedErrorOptions } from "./errors/coded-error.js";
+export { shieldLogger, silentLogger } from "./logging/logger.js";
+export type { LogFields, Logger } from "./logging/logger.js";

@@ -1,0 +1,49 @@
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+
+// The built package, as an application gets it: two entries (`.` and `./protocol`), each in an ESM
+// and a CJS build, each with its own copy of the error classes (no shared chunks). The contract
+// (README, "Errors") is `isInstance`, which must hold across all four copies.
+const require = createRequire(import.meta.url);
+const mainEsm = await import("@ag-ui-antigravity/harness");
+const protocolEsm = await import("@ag-ui-antigravity/harness/protocol");
+const mainCjs = require("@ag-ui-antigravity/harness") as typeof mainEsm;
+const protocolCjs = require("@ag-ui-antigravity/harness/protocol") as typeof protocolEsm;
+
+function protocolErrorFrom(entry: typeof protocolEsm): unknown {
+  try {
+    // A varint length prefix announcing far more than the reader's bound.
+    [...new entry.FrameReader({ maxFrameBytes: 16 }).push(Uint8Array.from([0xff, 0xff, 0x7f]))];
+  } catch (error) {
+    return error;
+  }
+  throw new Error("FrameReader accepted a frame over its bound");
+}
+
+describe("error brands across the built entries", () => {
+  it("recognises an error thrown by the protocol entry as a HarnessError of the main entry, in ESM and CJS", () => {
+    for (const protocol of [protocolEsm, protocolCjs]) {
+      const error = protocolErrorFrom(protocol);
+      expect(error).toBeInstanceOf(Error);
+      expect(mainEsm.HarnessError.isInstance(error)).toBe(true);
+      expect(mainCjs.HarnessError.isInstance(error)).toBe(true);
+      expect(protocolEsm.ProtocolError.isInstance(error)).toBe(true);
+      expect(protocolCjs.ProtocolError.isInstance(error)).toBe(true);
+      expect(mainEsm.HarnessError.isInstance(error) && error.code.startsWith("PROTOCOL_")).toBe(true);
+      expect((error as Error).name).toBe("ProtocolError");
+    }
+  });
+
+  it("tells a HarnessError that is not a protocol error apart, across builds", () => {
+    const timeout = new mainCjs.HarnessError("TIMEOUT", "slow");
+    expect(mainEsm.HarnessError.isInstance(timeout)).toBe(true);
+    expect(protocolEsm.ProtocolError.isInstance(timeout)).toBe(false);
+    expect(timeout instanceof mainEsm.HarnessError).toBe(false);
+  });
+
+  it("recognises the long-lived objects' classes by brand, not by identity", () => {
+    expect(mainEsm.HarnessProcess.isInstance({})).toBe(false);
+    expect(mainCjs.Conversation.isInstance(Object.create(mainEsm.Conversation.prototype))).toBe(true);
+    expect(mainEsm.HarnessProcess.isInstance(Object.create(mainCjs.HarnessProcess.prototype))).toBe(true);
+  });
+});
