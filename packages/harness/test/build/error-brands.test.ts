@@ -12,8 +12,8 @@ const protocolCjs = require("@ag-ui-antigravity/harness/protocol") as typeof pro
 
 function protocolErrorFrom(entry: typeof protocolEsm): unknown {
   try {
-    // A varint length prefix announcing far more than the reader's bound.
-    [...new entry.FrameReader({ maxFrameBytes: 16 }).push(Uint8Array.from([0xff, 0xff, 0x7f]))];
+    // A little-endian uint32 length header announcing far more than the reader's bound.
+    new entry.FrameReader({ maxFrameBytes: 16 }).push(Uint8Array.from([0xff, 0xff, 0xff, 0x7f]));
   } catch (error) {
     return error;
   }
