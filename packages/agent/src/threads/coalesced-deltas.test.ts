@@ -41,7 +41,7 @@ const applied = async (events: Events<BaseEvent>): Promise<Message[]> => {
 describe("coalesceDeltas", () => {
   it("joins each uninterrupted series of deltas to one target, keeping the first event's fields; a run that ends mid-series keeps its tail", async () => {
     const joined = await firstValueFrom(coalesceDeltas(from(run)).pipe(toArray()));
-    const deltas = joined.filter((event) => "delta" in event).map((event) => [event.type, (event as { delta: string }).delta]);
+    const deltas = joined.filter((event) => "delta" in event).map((event) => [event.type, (event as unknown as { delta: string }).delta]);
     expect(deltas).toEqual([
       [EventType.REASONING_MESSAGE_CONTENT, "let me see"],
       [EventType.TEXT_MESSAGE_CONTENT, "Hello!"],
@@ -78,6 +78,6 @@ describe("coalesceDeltas", () => {
       coalesceDeltas(failing).subscribe({ next: (event) => void seen.push(event), error: resolve });
     });
     expect(String(error)).toContain("cut");
-    expect(seen.map((event) => (event as { delta?: string }).delta)).toEqual([undefined, "Hello"]);
+    expect(seen.map((event) => (event as unknown as { delta?: string }).delta)).toEqual([undefined, "Hello"]);
   });
 });
