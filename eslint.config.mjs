@@ -35,8 +35,8 @@ function layeringRules() {
               {
                 target: ["./packages/harness/src/protocol", "./packages/harness/src/protocol.ts"],
                 from: "./packages/harness/src",
-                // errors/harness-error.ts until issue 19 moves HarnessError where protocol/ may import it.
-                except: ["./protocol", "./errors/harness-error.ts"],
+                // ProtocolError is a HarnessError by brand (foundation's CodedError), not by import.
+                except: ["./protocol"],
                 message: "harness/protocol imports nothing from harness outside protocol/ (ARCHITECTURE.md).",
               },
             ],
