@@ -1,3 +1,4 @@
+import { linkSignals, pause } from "@ag-ui-antigravity/foundation";
 import { EmulatorError } from "../errors/emulator-error.js";
 import { renderDeep, renderTemplate } from "../scenario/template.js";
 import { sampleArguments } from "../scenario/schema-sample.js";
@@ -5,7 +6,6 @@ import type { ScenarioAction } from "../scenario/scenario-schema.js";
 import { builtinActionField, isBuiltinToolName, planBuiltin, type BuiltinPlan } from "../tools/builtin-tools.js";
 import type { ToolResponse } from "../wire/input-messages.js";
 import type { StepUpdate } from "../wire/output-messages.js";
-import { abortableSleep } from "./abortable-sleep.js";
 import { runMcpCall } from "./mcp-call.js";
 import { streamText } from "./model-steps.js";
 import { ScriptedTurn, trajectoryRun, type StepBase, type TrajectoryRun, type UnsettledStep } from "./scripted-turn.js";
@@ -179,14 +179,13 @@ async function callCustom(
   let response: ToolResponse | undefined;
   if (escalateAfter > 0 && run.isMain) {
     const timer = new AbortController();
-    const elapsed = abortableSleep(escalateAfter, { signal: AbortSignal.any([turn.signal, timer.signal]) }).then(
-      () => undefined,
-      () => undefined,
-    );
+    const waiting = linkSignals([turn.signal, timer.signal]);
+    const elapsed = pause(escalateAfter, waiting.signal);
     try {
       response = await Promise.race([reply, elapsed]);
     } finally {
       timer.abort();
+      waiting.unlink();
     }
     turn.signal.throwIfAborted();
     if (response === undefined) {
