@@ -4,13 +4,19 @@ import { describe, expect, it } from "vitest";
 // The built package, as an application gets it: two entries (`.` and `./protocol`), each in an ESM
 // and a CJS build, each with its own copy of the error classes (no shared chunks). The contract
 // (README, "Errors") is `isInstance`, which must hold across all four copies.
+// The specifiers are variables so that typechecking takes the types from src, not from a dist that
+// a concurrent build may be rewriting.
+type MainEntry = typeof import("../../src/index.js");
+type ProtocolEntry = typeof import("../../src/protocol.js");
+const mainSpecifier: string = "@ag-ui-antigravity/harness";
+const protocolSpecifier: string = "@ag-ui-antigravity/harness/protocol";
 const require = createRequire(import.meta.url);
-const mainEsm = await import("@ag-ui-antigravity/harness");
-const protocolEsm = await import("@ag-ui-antigravity/harness/protocol");
-const mainCjs = require("@ag-ui-antigravity/harness") as typeof mainEsm;
-const protocolCjs = require("@ag-ui-antigravity/harness/protocol") as typeof protocolEsm;
+const mainEsm = (await import(mainSpecifier)) as MainEntry;
+const protocolEsm = (await import(protocolSpecifier)) as ProtocolEntry;
+const mainCjs = require(mainSpecifier) as MainEntry;
+const protocolCjs = require(protocolSpecifier) as ProtocolEntry;
 
-function protocolErrorFrom(entry: typeof protocolEsm): unknown {
+function protocolErrorFrom(entry: ProtocolEntry): unknown {
   try {
     // A little-endian uint32 length header announcing far more than the reader's bound.
     new entry.FrameReader({ maxFrameBytes: 16 }).push(Uint8Array.from([0xff, 0xff, 0xff, 0x7f]));
