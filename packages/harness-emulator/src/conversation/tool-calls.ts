@@ -180,7 +180,7 @@ async function callCustom(
   if (escalateAfter > 0 && run.isMain) {
     const timer = new AbortController();
     const waiting = linkSignals([turn.signal, timer.signal]);
-    const elapsed = pause(escalateAfter, waiting.signal);
+    const elapsed = pause(escalateAfter, waiting.signal).then(() => undefined);
     try {
       response = await Promise.race([reply, elapsed]);
     } finally {
