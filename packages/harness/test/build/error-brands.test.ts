@@ -1,13 +1,15 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import type * as Main from "../../src/index.js";
+import type * as Protocol from "../../src/protocol.js";
 
 // The built package, as an application gets it: two entries (`.` and `./protocol`), each in an ESM
 // and a CJS build, each with its own copy of the error classes (no shared chunks). The contract
 // (README, "Errors") is `isInstance`, which must hold across all four copies.
 // The specifiers are variables so that typechecking takes the types from src, not from a dist that
 // a concurrent build may be rewriting.
-type MainEntry = typeof import("../../src/index.js");
-type ProtocolEntry = typeof import("../../src/protocol.js");
+type MainEntry = typeof Main;
+type ProtocolEntry = typeof Protocol;
 const mainSpecifier: string = "@ag-ui-antigravity/harness";
 const protocolSpecifier: string = "@ag-ui-antigravity/harness/protocol";
 const require = createRequire(import.meta.url);
