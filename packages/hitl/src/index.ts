@@ -18,14 +18,4 @@ export type { QuestionDescription, QuestionPayload, QuestionResponse } from "./i
 export { approvalReason } from "./interrupts/approval-interrupt.js";
 export type { ApprovalPayload } from "./interrupts/approval-interrupt.js";
 export type { JsonPatchOperation } from "./json/json-patch-diff.js";
-export type {
-  BridgeHooks,
-  HarnessCustomTool,
-  HarnessQuestion,
-  HarnessQuestionAnswer,
-  PreToolDecision,
-  PreToolInfo,
-  QuestionsDecision,
-  QuestionsInfo,
-  ToolCallInfo,
-} from "./harness/harness-shapes.js";
+export type { BridgeHooks } from "./harness/harness-shapes.js";
