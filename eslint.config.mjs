@@ -1,8 +1,78 @@
 // One flat config for the whole workspace, so every package is linted by the same rules.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
-import importX from "eslint-plugin-import-x";
+import importX, { createNodeResolver } from "eslint-plugin-import-x";
 import nodePlugin from "eslint-plugin-n";
+
+/** Where every path in the layering rules starts: `eslint .` also runs from each package's directory. */
+const root = import.meta.dirname;
+
+/** A name-based layering rule: imports whose name matches `regex` fail with `message`. */
+function forbidImports(...patterns) {
+  return { "@typescript-eslint/no-restricted-imports": ["error", { patterns: patterns.map(([regex, message]) => ({ regex, message })) }] };
+}
+
+function layeringRules() {
+  const sourceOf = (...packages) => packages.map((name) => `packages/${name}/src/**/*.{ts,mts,cts,js,mjs}`);
+  const harnessImportsNoPackageOfOurs = ["^@ag-ui-antigravity/(?!foundation$)", "harness imports no package of ours: every other package builds on it (ARCHITECTURE.md)."];
+  return [
+    { files: sourceOf("harness"), ignores: ["**/*.test.ts"], rules: forbidImports(harnessImportsNoPackageOfOurs) },
+    {
+      // harness/protocol: schemas and codecs, no I/O, nothing from the rest of harness.
+      files: ["packages/harness/src/protocol/**/*.ts", "packages/harness/src/protocol.ts"],
+      ignores: ["**/*.test.ts"],
+      settings: { "import-x/resolver-next": [createNodeResolver({ extensionAlias: { ".js": [".ts", ".js"] } })] },
+      rules: {
+        ...forbidImports(harnessImportsNoPackageOfOurs, [
+          "^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|dns|child_process|cluster|worker_threads|readline)$|^ws(/|$)",
+          "harness/protocol does no I/O: sockets, processes and files belong to the rest of harness (ARCHITECTURE.md).",
+        ]),
+        "import-x/no-restricted-paths": [
+          "error",
+          {
+            basePath: root,
+            zones: [
+              {
+                target: ["./packages/harness/src/protocol", "./packages/harness/src/protocol.ts"],
+                from: "./packages/harness/src",
+                // errors/harness-error.ts until issue 19 moves HarnessError where protocol/ may import it.
+                except: ["./protocol", "./errors/harness-error.ts"],
+                message: "harness/protocol imports nothing from harness outside protocol/ (ARCHITECTURE.md).",
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      files: sourceOf("pool", "translator", "hitl"),
+      ignores: ["**/*.test.ts"],
+      rules: forbidImports([
+        "^@ag-ui-antigravity/(?!(harness|harness/protocol|foundation)$)",
+        "pool, translator and hitl build on harness only; translator and hitl are siblings that agent composes (ARCHITECTURE.md).",
+      ]),
+    },
+    {
+      files: sourceOf("express"),
+      ignores: ["**/*.test.ts"],
+      rules: forbidImports(["^@ag-ui-antigravity/agent(/|$)", "express binds any AG-UI AbstractAgent and never imports agent (ARCHITECTURE.md)."]),
+    },
+    {
+      files: ["apps/**/*.{ts,tsx,mts,cts,js,mjs}"],
+      rules: forbidImports(
+        ["^@ag-ui-antigravity/[^/]+/(src|dist)(/|$)", "Apps reach a package through its name and the subpaths its exports declare, never its src/ or dist/ (ARCHITECTURE.md)."],
+        ["(^|/)packages/", "Apps reach a package through its name and the subpaths its exports declare, never its files (ARCHITECTURE.md)."],
+      ),
+    },
+    {
+      files: ["apps/dojo/src/**/*.{ts,tsx}"],
+      rules: forbidImports(
+        ["^@ag-ui-antigravity/(?!express/client$)", "The dojo talks to the server over HTTP only: of our packages it imports @ag-ui-antigravity/express/client (ARCHITECTURE.md)."],
+        ["(^|/)packages/", "Apps reach a package through its name and the subpaths its exports declare, never its files (ARCHITECTURE.md)."],
+      ),
+    },
+  ];
+}
 
 export default tseslint.config(
   {
@@ -60,6 +130,12 @@ export default tseslint.config(
       ],
     },
   },
+  // Layering, as ARCHITECTURE.md ("Layering: who may import whom") states it. The package rules
+  // match the import's name, so a forbidden import fails before anyone declares it in a package.json;
+  // the rule inside harness matches resolved paths. `@ag-ui-antigravity/foundation` (private, inlined
+  // into each package's build by tsup) adds no package to the graph, so every layer may use it.
+  // test/layering.test.ts in packages/testing proves each rule fails on a violating file.
+  ...layeringRules(),
   {
     // Tests poke at loosely typed wire payloads; `any` there keeps assertions readable.
     files: ["**/*.test.ts", "**/test/**/*.ts"],

@@ -34,6 +34,31 @@ describe("human in the loop through the agent", () => {
     expect(lastAssistantText(agent)).toContain("sunny");
   });
 
+  it("sends a server tool's state writes as one snapshot, then deltas against it; a key the client's patch guard refuses as a snapshot", async () => {
+    const agent = makeAgent({
+      serverTools: [
+        {
+          name: "get_weather",
+          description: "Current weather for a city",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          handler: async () => {
+            setState({ cities: ["Paris"] });
+            setState({ cities: ["Paris", "Rome"], unit: "C" });
+            setState(JSON.parse('{"cities": ["Rome"], "__proto__": {"polluted": true}}') as Record<string, unknown>);
+            setState({ cities: ["Rome"] });
+            return { temperature: 21 };
+          },
+        },
+      ],
+    });
+    agent.addMessage(user("Please call get_weather for Paris"));
+    const { events } = await runWith(agent);
+    const stateEvents = events.filter((event) => event.type === EventType.STATE_SNAPSHOT || event.type === EventType.STATE_DELTA);
+    expect(stateEvents.map((event) => event.type)).toEqual([EventType.STATE_SNAPSHOT, EventType.STATE_DELTA, EventType.STATE_SNAPSHOT, EventType.STATE_SNAPSHOT]);
+    expect(agent.state).toEqual({ cities: ["Rome"] });
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
   it("parks a frontend tool, ends the run, and resumes when a later run brings the tool result", async () => {
     const agent = makeAgent();
     const tools = [

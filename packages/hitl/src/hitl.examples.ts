@@ -57,7 +57,7 @@ export async function runOnce(
 }
 
 function emitItem(item: RunItem, emit: (event: BaseEvent) => void): void {
-  if (item.type === "state-snapshot") emit({ type: EventType.STATE_SNAPSHOT, snapshot: item.snapshot } as BaseEvent);
-  if (item.type === "state-delta") emit({ type: EventType.STATE_DELTA, delta: item.delta } as BaseEvent);
+  // A translator's updateState(item.state) sends STATE_DELTA against the last state sent instead.
+  if (item.type === "state") emit({ type: EventType.STATE_SNAPSHOT, snapshot: item.state } as BaseEvent);
   // Steps, tool calls and results go through the translator (translate, toolCall, toolCallResult).
 }

@@ -17,5 +17,4 @@ export { questionReason } from "./interrupts/question-interrupt.js";
 export type { QuestionDescription, QuestionPayload, QuestionResponse } from "./interrupts/question-interrupt.js";
 export { approvalReason } from "./interrupts/approval-interrupt.js";
 export type { ApprovalPayload } from "./interrupts/approval-interrupt.js";
-export type { JsonPatchOperation } from "./json/json-patch-diff.js";
 export type { BridgeHooks } from "./harness/harness-shapes.js";

@@ -192,11 +192,9 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
         yield* translator.toolCall({ toolCallId: item.approval.toolCallId, toolCallName: item.approval.toolName, arguments: item.approval.arguments });
       }
       return;
-    case "state-snapshot":
-      yield { type: EventType.STATE_SNAPSHOT, snapshot: item.snapshot };
-      return;
-    case "state-delta":
-      yield { type: EventType.STATE_DELTA, delta: item.delta };
+    case "state":
+      // The translator owns the base the client was sent, whoever changes the state.
+      yield* translator.updateState(item.state);
       return;
   }
 }

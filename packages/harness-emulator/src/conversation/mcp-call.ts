@@ -1,8 +1,8 @@
 import type { McpToolInfo } from "../mcp/mcp-connection.js";
 import type { StepUpdate } from "../wire/output-messages.js";
-import { callHook } from "./hook-caller.js";
 import { gateToolCall } from "./tool-gate.js";
 import type { TurnContext } from "./turn-context.js";
+import { postToolSucceeded, reportToolFailure, type HookedCall } from "./tool-hooks.js";
 
 export interface McpCallRequest {
   trajectoryId: string;
@@ -82,39 +82,18 @@ export async function runMcpCall(context: TurnContext, request: McpCallRequest):
   context.recorder.publish(done);
   // Terminal steps are re-delivered by the real harness; clients must de-duplicate them.
   if (context.knobs.rebroadcastMs > 0) context.recorder.rebroadcast(done);
-  await callHook(context, {
-    type: "LIFECYCLE_HOOK_POST_TOOL",
-    argsKey: "postToolArgs",
-    args: toolHookArgs(context, { tool, callId }, { result: outcome.text, error: "" }),
-    signal,
-  });
+  await postToolSucceeded(context, hookedCall(tool, callId), outcome.text, signal);
   return outcome.text;
 }
 
 /** ON_TOOL_ERROR (whose message replaces what the model sees) then POST_TOOL, both naming the server. */
 async function reportFailure(context: TurnContext, options: { tool: McpToolInfo; callId: string; message: string; signal: AbortSignal }): Promise<string> {
-  const reply = await callHook(context, {
-    type: "LIFECYCLE_HOOK_ON_TOOL_ERROR",
-    argsKey: "onToolErrorArgs",
-    args: toolHookArgs(context, options, { errorMessage: options.message }),
-    signal: options.signal,
-  });
-  const custom = reply?.onToolErrorResult?.customErrorMessage;
-  const visible = custom !== undefined && custom !== "" ? custom : options.message;
-  await callHook(context, {
-    type: "LIFECYCLE_HOOK_POST_TOOL",
-    argsKey: "postToolArgs",
-    args: toolHookArgs(context, options, { error: options.message }),
-    signal: options.signal,
-  });
-  return `Error: ${visible}`;
+  return `Error: ${await reportToolFailure(context, hookedCall(options.tool, options.callId), options.message, options.signal)}`;
 }
 
 /** For MCP tools the hooks carry the bare tool name with `serverName` set, as the harness sends them. */
-function toolHookArgs(context: TurnContext, call: { tool: McpToolInfo; callId: string }, extra: Record<string, unknown>): Record<string, unknown> {
-  const args: Record<string, unknown> = { toolName: call.tool.name, serverName: call.tool.serverName, ...extra };
-  if (context.profile.hookCallIds) args["callId"] = call.callId;
-  return args;
+function hookedCall(tool: McpToolInfo, callId: string): HookedCall {
+  return { toolName: tool.name, serverName: tool.serverName, callId };
 }
 
 function parseObject(json: string): Record<string, unknown> | undefined {

@@ -16,7 +16,7 @@ function tool(name: string, handler: CustomTool["handler"]): CustomTool {
 }
 
 describe("server tools", () => {
-  it("report their call and result, and emit state before the result", async () => {
+  it("report their call and result, and every state write before the result", async () => {
     const addItem = tool("add_item", (args) => {
       const state = getState() as { items: string[] };
       setState({ items: [...state.items, String(args.item)] });
@@ -27,11 +27,11 @@ describe("server tools", () => {
     const run = await driveRun(bridge, runInput({ state: { items: ["eggs"] } }), { newInput: "add milk", startTurn: harness.startTurn });
     await verify(run.events);
     expect(run.events.map((event) => event.type)).toEqual([
-      "RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "STATE_SNAPSHOT", "STATE_DELTA", "TOOL_CALL_RESULT", "RUN_FINISHED",
+      "RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "STATE_SNAPSHOT", "STATE_SNAPSHOT", "TOOL_CALL_RESULT", "RUN_FINISHED",
     ]);
-    expect(run.items.filter((item) => item.type.startsWith("state"))).toEqual([
-      { type: "state-snapshot", snapshot: { items: ["eggs", "milk"] } },
-      { type: "state-delta", delta: [{ op: "add", path: "/count", value: 2 }] },
+    expect(run.items.filter((item) => item.type === "state")).toEqual([
+      { type: "state", state: { items: ["eggs", "milk"] } },
+      { type: "state", state: { items: ["eggs", "milk"], count: 2 } },
     ]);
     expect(run.items.find((item) => item.type === "tool-result")).toEqual({ type: "tool-result", toolCallId: "call-1", toolName: "add_item", content: '{"added":"milk"}', output: { added: "milk" }, failed: false });
   });
@@ -168,7 +168,7 @@ describe("server-tool interrupts", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const second = await driveRun(bridge, runInput({ state: { written: "no" }, resume: [{ interruptId: "id-1", status: "resolved", payload: null }] }), { startTurn: harness.startTurn });
     await verify(second.events);
-    expect(second.items[0]).toEqual({ type: "state-snapshot", snapshot: { written: "while parked" } });
+    expect(second.items[0]).toEqual({ type: "state", state: { written: "while parked" } });
     expect(second.events.slice(0, 2).map((event) => event.type)).toEqual(["RUN_STARTED", "STATE_SNAPSHOT"]);
   });
 });

@@ -10,8 +10,7 @@ import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../in
 import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
 import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
 import { canonicalJson } from "../json/canonical-json.js";
-import { diffJson } from "../json/json-patch-diff.js";
-import { isPlainObject, type JsonValue } from "../json/json-value.js";
+import { isPlainObject } from "../json/json-value.js";
 import type { FrontendToolOutcome, ParkedInterrupt, ParkedItem } from "../parking/parked-item.js";
 import { ParkingLot } from "../parking/parking-lot.js";
 import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
@@ -232,7 +231,7 @@ export class HitlBridge {
     }
     const run = new HitlRun(this.#runHost(), start);
     this.#run = run;
-    if (this.#stateUndelivered && isPlainObject(this.#state)) this.#pushStateSnapshot(run);
+    if (this.#stateUndelivered && isPlainObject(this.#state)) this.#pushState(run);
     for (const notification of this.#undelivered.splice(0)) run.push(notification);
     return run;
   }
@@ -509,20 +508,12 @@ export class HitlBridge {
       this.#stateUndelivered = true;
       return;
     }
-    if (run.stateSentInRun === undefined) {
-      this.#pushStateSnapshot(run);
-      return;
-    }
-    const delta = diffJson(run.stateSentInRun as JsonValue, state as JsonValue);
-    run.stateSentInRun = structuredClone(state);
-    if (delta.length > 0) run.push({ type: "state-delta", delta });
+    this.#pushState(run);
   }
 
-  #pushStateSnapshot(run: HitlRun): void {
-    const snapshot = structuredClone(this.#state as Record<string, unknown>);
-    run.stateSentInRun = structuredClone(snapshot);
+  #pushState(run: HitlRun): void {
     this.#stateUndelivered = false;
-    run.push({ type: "state-snapshot", snapshot });
+    run.push({ type: "state", state: structuredClone(this.#state as Record<string, unknown>) });
   }
 
   #silentTools(): CustomTool[] {

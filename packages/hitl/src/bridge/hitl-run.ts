@@ -56,8 +56,6 @@ type Race =
  * emit({ type: EventType.RUN_FINISHED, threadId, runId, ...(conclusion.type === "interrupt" ? { outcome: { type: "interrupt", interrupts: conclusion.interrupts } } : {}) });
  */
 export class HitlRun {
-  /** Whether a STATE_SNAPSHOT already went out in this run (later writes go as deltas). */
-  stateSentInRun: Record<string, unknown> | undefined;
   /** What this run's answers settled when it began. */
   readonly start: RunStart;
   readonly #host: RunHost;

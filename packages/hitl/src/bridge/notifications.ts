@@ -1,6 +1,5 @@
 import type { Interrupt } from "@ag-ui/core";
 import type { NormalizedStep } from "@ag-ui-antigravity/harness";
-import type { JsonPatchOperation } from "../json/json-patch-diff.js";
 
 /**
  * What the bridge asks the run loop to tell the client, in order. The agent maps each one onto the
@@ -23,10 +22,12 @@ export type HitlNotification =
   | { type: "tool-denied"; toolCallId: string; toolName: string; arguments: Record<string, unknown>; reason: string }
   /** An interrupt was raised (informational: the outcome comes from `finish()`). Lets the agent emit a legacy `on_interrupt` CUSTOM event, or START/ARGS/END for an approval's call. */
   | { type: "interrupt"; interrupt: Interrupt; approval?: { toolCallId: string; toolName: string; arguments: Record<string, unknown> } }
-  /** STATE_SNAPSHOT. */
-  | { type: "state-snapshot"; snapshot: Record<string, unknown> }
-  /** STATE_DELTA (RFC 6902). */
-  | { type: "state-delta"; delta: JsonPatchOperation[] };
+  /**
+   * The shared state is now `state` (a server tool wrote it). The bridge keeps no copy of what the
+   * client was sent: the translator's `updateState(state)` owns that base and says it as a
+   * STATE_SNAPSHOT (first in a run) or a STATE_DELTA against the last state sent.
+   */
+  | { type: "state"; state: Record<string, unknown> };
 
 /** What `HitlRun.items()` yields: harness steps for the translator, interleaved with notifications. */
 export type RunItem =

@@ -86,7 +86,7 @@ describe("the bridge over the harness client and the emulator", () => {
     const { bridge, startTurn } = await sessions.open({ serverTools: [bookSlot] });
     const first = await driveRun(bridge, runInput({ tools: [changeColor], state: {} }), { newInput: "please use book_slot", startTurn });
     await verify(first.events);
-    expect(first.items.filter((item) => item.type !== "step").map((item) => item.type)).toEqual(["tool-call", "state-snapshot", "interrupt"]);
+    expect(first.items.filter((item) => item.type !== "step").map((item) => item.type)).toEqual(["tool-call", "state", "interrupt"]);
     const [raised] = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts : [];
     const cancelled = await driveRun(bridge, runInput({ tools: [changeColor], resume: [{ interruptId: raised?.id ?? "", status: "cancelled" }] }), { startTurn });
     await verify(cancelled.events);

@@ -85,10 +85,10 @@ function eventsFor(item: RunItem, openMessages: Map<string, string>): BaseEvent[
       ];
     case "tool-result":
       return [{ type: EventType.TOOL_CALL_RESULT, messageId: `result-${item.toolCallId}`, toolCallId: item.toolCallId, content: item.content, role: "tool" } as BaseEvent];
-    case "state-snapshot":
-      return [{ type: EventType.STATE_SNAPSHOT, snapshot: item.snapshot } as BaseEvent];
-    case "state-delta":
-      return [{ type: EventType.STATE_DELTA, delta: item.delta } as BaseEvent];
+    // The agent hands state to its translator, which sends deltas against the last state sent; a
+    // snapshot of every write is the same state for the client.
+    case "state":
+      return [{ type: EventType.STATE_SNAPSHOT, snapshot: item.state } as BaseEvent];
     // This loop shows no card for an approval's call, so a denial has nothing to close.
     case "tool-denied":
     case "interrupt":

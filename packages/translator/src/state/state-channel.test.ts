@@ -52,4 +52,26 @@ describe("StateChannel", () => {
     state.items.push("b");
     expect(channel.change({ items: ["a"] })).toEqual([]);
   });
+
+  it("sets one member by an add, and later deltas of the run count it in their base", () => {
+    const channel = new StateChannel();
+    let clientState: unknown = { mine: "kept" };
+    const apply = (events: ReturnType<StateChannel["change"]>): void => {
+      for (const event of events) clientState = event.type === EventType.STATE_SNAPSHOT ? event.snapshot : jsonPatch.applyPatch(clientState, event.delta, true, false).newDocument;
+    };
+    // No state sent yet in this run: the member is added to whatever the client holds.
+    apply(channel.setMember("out/put", { n: 1 }));
+    expect(clientState).toEqual({ mine: "kept", "out/put": { n: 1 } });
+    apply(channel.change({ a: 1 }));
+    apply(channel.setMember("result", [1, 2]));
+    const next = { a: 2, result: [1, 2, 3] };
+    const events = channel.change(next);
+    expect(events.map((event) => event.type)).toEqual([EventType.STATE_DELTA]);
+    apply(events);
+    expect(clientState).toEqual(next);
+  });
+
+  it("refuses a member the client's patch guard would refuse, rather than send a patch that fails there", () => {
+    expect(() => new StateChannel().setMember("__proto__", 1)).toThrow(TypeError);
+  });
 });

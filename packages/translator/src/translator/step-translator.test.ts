@@ -572,6 +572,26 @@ describe("structured output", () => {
     const view = await replayThroughClient(asRun(events), { theme: "dark" });
     expect(view.state).toEqual({ theme: "dark", "planner/v1": { total: 1 } });
     expect(() => translator({ structuredOutputKey: "" })).toThrow(/structuredOutputKey/);
+    expect(() => translator({ structuredOutputKey: "__proto__" })).toThrow(/structuredOutputKey/);
+  });
+
+  it("sends state changes from every source against one base: a write after merged output keeps it", async () => {
+    const merging = translator({ structuredOutputKey: "plan" });
+    const events = [...merging.updateState({ theme: "dark" }), ...merging.translate(finish({ total: 1 })), ...merging.updateState({ theme: "light", plan: { total: 1 } })];
+    expect(events.map((event) => event.type)).toEqual([EventType.STATE_SNAPSHOT, EventType.STATE_DELTA, EventType.STATE_DELTA]);
+    expect(events[2]).toEqual({ type: EventType.STATE_DELTA, delta: [{ op: "replace", path: "/theme", value: "light" }] });
+    const view = await replayThroughClient(asRun(events), {});
+    expect(view.state).toEqual({ theme: "light", plan: { total: 1 } });
+  });
+
+  it("says a state with a key the client's patch guard refuses as a snapshot, never a delta (hostile state from a server tool)", async () => {
+    const guarded = translator();
+    const hostile = JSON.parse('{"theme": "dark", "__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const events = [...guarded.updateState({ theme: "dark" }), ...guarded.updateState(hostile), ...guarded.updateState({ theme: "dark", constructor: { prototype: { polluted: true } } })];
+    expect(events.map((event) => event.type)).toEqual([EventType.STATE_SNAPSHOT, EventType.STATE_SNAPSHOT, EventType.STATE_SNAPSHOT]);
+    const view = await replayThroughClient(asRun(events), {});
+    expect(view.state).toEqual({ theme: "dark", constructor: { prototype: { polluted: true } } });
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
 
   it("is a CUSTOM event on request", () => {

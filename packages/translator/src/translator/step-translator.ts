@@ -486,7 +486,7 @@ export class StepTranslator {
     const key = this.#options.structuredOutputKey;
     if (key !== undefined) {
       // Merged under its key, the client's other state survives; `add` creates or replaces the member.
-      events.push({ type: EventType.STATE_DELTA, delta: [{ op: "add", path: `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, value: output }] });
+      events.push(...this.#state.setMember(key, output));
       return;
     }
     const state = typeof output === "object" && output !== null && !Array.isArray(output) ? output : { structured_output: output };

@@ -76,6 +76,10 @@ export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions 
   if (options.structuredOutputKey !== undefined && (typeof options.structuredOutputKey !== "string" || options.structuredOutputKey.length === 0)) {
     throw new TranslatorError("INVALID_OPTION", `structuredOutputKey must be a non-empty string, got ${JSON.stringify(options.structuredOutputKey)}.`);
   }
+  if (options.structuredOutputKey === "__proto__") {
+    // AG-UI clients apply patches with fast-json-patch's prototype guard, which refuses this path.
+    throw new TranslatorError("INVALID_OPTION", 'structuredOutputKey cannot be "__proto__": no client would accept a patch at that path.');
+  }
   return {
     ids: options.ids ?? randomIds(),
     subagentEvents,
