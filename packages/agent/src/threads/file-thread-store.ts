@@ -2,19 +2,9 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { removeFile, TEMPORARY_SUFFIX, writeFileAtomically } from "./atomic-file.js";
 import { RetryingWriter, type PendingChange } from "./retrying-writer.js";
-import { readStoredThread, type StoredThread, toStoredThread } from "./stored-thread.js";
-import { agentDigest, threadDigest } from "./thread-digest.js";
-import {
-  DEFAULT_MAX_FORWARDED_PER_THREAD,
-  DEFAULT_THREAD_TTL_MS,
-  type ThreadKey,
-  type ThreadRecord,
-  type ThreadRecordInput,
-  type ThreadStore,
-  type ThreadStoreCommonOptions,
-  type ThreadStoreLogger,
-  type ThreadStoreStats,
-} from "./thread-store.js";
+import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
+import { threadNames } from "./thread-digest.js";
+import type { ThreadKey, ThreadRecord, ThreadRecordInput, ThreadStore, ThreadStoreCommonOptions, ThreadStoreLogger, ThreadStoreStats } from "./thread-store.js";
 
 export interface FileThreadStoreOptions extends ThreadStoreCommonOptions {
   /** The save dir. Threads live under `<directory>/ag-ui-threads/<agent>/<thread digest>.json`. */
@@ -38,10 +28,8 @@ const orphanAgeMs = 60_000;
 export class FileThreadStore implements ThreadStore {
   readonly #root: string;
   readonly #maxThreads: number;
-  readonly #ttlMs: number;
-  readonly #maxForwarded: number;
+  readonly #policy: ThreadRecordPolicy;
   readonly #pruneEveryWrites: number;
-  readonly #now: () => number;
   readonly #logger: ThreadStoreLogger;
   readonly #writer: RetryingWriter<StoredThread>;
   readonly #agentsSeen = new Set<string>();
@@ -52,10 +40,8 @@ export class FileThreadStore implements ThreadStore {
   constructor(options: FileThreadStoreOptions) {
     this.#root = join(options.directory, "ag-ui-threads");
     this.#maxThreads = options.maxThreads ?? 10_000;
-    this.#ttlMs = options.ttlMs ?? DEFAULT_THREAD_TTL_MS;
-    this.#maxForwarded = options.maxForwardedPerThread ?? DEFAULT_MAX_FORWARDED_PER_THREAD;
+    this.#policy = new ThreadRecordPolicy(options);
     this.#pruneEveryWrites = options.pruneEveryWrites ?? 1_000;
-    this.#now = options.now ?? Date.now;
     this.#logger = options.logger ?? {};
     this.#writer = new RetryingWriter<StoredThread>({
       write: (path, change) => (change === null ? removeFile(path) : writeFileAtomically(path, JSON.stringify(change))),
@@ -67,7 +53,7 @@ export class FileThreadStore implements ThreadStore {
   async get(key: ThreadKey): Promise<ThreadRecord | undefined> {
     const path = this.#pathOf(key);
     const pending = this.#writer.peek(path);
-    if (pending !== undefined) return pending === null ? undefined : readStoredThread(JSON.stringify(pending), key, this.#readOptions());
+    if (pending !== undefined) return pending === null ? undefined : this.#policy.read(JSON.stringify(pending), key);
     let text: string;
     try {
       text = await readFile(path, "utf8");
@@ -77,12 +63,12 @@ export class FileThreadStore implements ThreadStore {
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw error;
     }
-    return readStoredThread(text, key, this.#readOptions());
+    return this.#policy.read(text, key);
   }
 
   async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
-    this.#agentsSeen.add(agentDigest(key.agentId));
-    await this.#writer.submit(this.#pathOf(key), toStoredThread(key, record, { now: this.#now(), maxForwarded: this.#maxForwarded }));
+    this.#agentsSeen.add(threadNames(key).agent);
+    await this.#writer.submit(this.#pathOf(key), this.#policy.stored(key, record));
     this.#writesSincePrune += 1;
     if (this.#rememberedThreads === undefined || this.#writesSincePrune >= this.#pruneEveryWrites) this.#pruneInBackground();
   }
@@ -131,7 +117,7 @@ export class FileThreadStore implements ThreadStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
       throw error;
     }
-    const now = this.#now();
+    const now = this.#policy.now();
     const threads: Array<{ path: string; updatedAt: number }> = [];
     for (const name of names) {
       const path = join(directory, name);
@@ -141,7 +127,7 @@ export class FileThreadStore implements ThreadStore {
         if (now - modified > orphanAgeMs) await removeFile(path);
         continue;
       }
-      if (now - modified > this.#ttlMs) await removeFile(path);
+      if (now - modified > this.#policy.ttlMs) await removeFile(path);
       else threads.push({ path, updatedAt: modified });
     }
     threads.sort((left, right) => left.updatedAt - right.updatedAt);
@@ -151,10 +137,7 @@ export class FileThreadStore implements ThreadStore {
   }
 
   #pathOf(key: ThreadKey): string {
-    return join(this.#root, agentDigest(key.agentId), `${threadDigest(key.threadId)}.json`);
-  }
-
-  #readOptions(): { now: number; ttlMs: number } {
-    return { now: this.#now(), ttlMs: this.#ttlMs };
+    const names = threadNames(key);
+    return join(this.#root, names.agent, `${names.thread}.json`);
   }
 }

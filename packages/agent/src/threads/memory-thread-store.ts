@@ -1,14 +1,6 @@
-import {
-  DEFAULT_MAX_FORWARDED_PER_THREAD,
-  DEFAULT_THREAD_TTL_MS,
-  type ThreadKey,
-  type ThreadRecord,
-  type ThreadRecordInput,
-  type ThreadStore,
-  type ThreadStoreCommonOptions,
-  type ThreadStoreStats,
-} from "./thread-store.js";
+import { ThreadRecordPolicy } from "./stored-thread.js";
 import { threadKeyDigest } from "./thread-digest.js";
+import type { ThreadKey, ThreadRecord, ThreadRecordInput, ThreadStore, ThreadStoreCommonOptions, ThreadStoreStats } from "./thread-store.js";
 
 export interface MemoryThreadStoreOptions extends Omit<ThreadStoreCommonOptions, "logger"> {
   /** Threads remembered at most; the least recently updated are forgotten first. Default 10 000. */
@@ -22,21 +14,17 @@ export interface MemoryThreadStoreOptions extends Omit<ThreadStoreCommonOptions,
 export class MemoryThreadStore implements ThreadStore {
   readonly #records = new Map<string, ThreadRecord>();
   readonly #maxThreads: number;
-  readonly #ttlMs: number;
-  readonly #maxForwarded: number;
-  readonly #now: () => number;
+  readonly #policy: ThreadRecordPolicy;
 
   constructor(options: MemoryThreadStoreOptions = {}) {
     this.#maxThreads = options.maxThreads ?? 10_000;
-    this.#ttlMs = options.ttlMs ?? DEFAULT_THREAD_TTL_MS;
-    this.#maxForwarded = options.maxForwardedPerThread ?? DEFAULT_MAX_FORWARDED_PER_THREAD;
-    this.#now = options.now ?? Date.now;
+    this.#policy = new ThreadRecordPolicy(options);
   }
 
   get(key: ThreadKey): Promise<ThreadRecord | undefined> {
     const name = threadKeyDigest(key);
     const record = this.#records.get(name);
-    if (record !== undefined && this.#now() - record.updatedAt > this.#ttlMs) {
+    if (record !== undefined && this.#policy.expired(record.updatedAt)) {
       this.#records.delete(name);
       return Promise.resolve(undefined);
     }
@@ -46,12 +34,7 @@ export class MemoryThreadStore implements ThreadStore {
   set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
     const name = threadKeyDigest(key);
     this.#records.delete(name);
-    this.#records.set(name, {
-      conversationId: record.conversationId,
-      forwarded: record.forwarded.slice(-this.#maxForwarded),
-      toolSignature: record.toolSignature,
-      updatedAt: this.#now(),
-    });
+    this.#records.set(name, this.#policy.record(record));
     while (this.#records.size > this.#maxThreads) {
       const oldest = this.#records.keys().next();
       if (oldest.done === true) break;

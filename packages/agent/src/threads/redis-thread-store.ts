@@ -1,21 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { RetryingWriter } from "./retrying-writer.js";
 import type { RedisCommandClient } from "./redis-command-client.js";
-import { readStoredThread, type StoredThread, toStoredThread } from "./stored-thread.js";
-import { agentDigest, threadDigest } from "./thread-digest.js";
-import {
-  DEFAULT_MAX_FORWARDED_PER_THREAD,
-  DEFAULT_THREAD_TTL_MS,
-  type LeaseOutcome,
-  type ThreadKey,
-  type ThreadLeases,
-  type ThreadRecord,
-  type ThreadRecordInput,
-  type ThreadStore,
-  type ThreadStoreCommonOptions,
-  type ThreadStoreLogger,
-  type ThreadStoreStats,
-} from "./thread-store.js";
+import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
+import { threadNames } from "./thread-digest.js";
+import type { LeaseOutcome, ThreadKey, ThreadLeases, ThreadRecord, ThreadRecordInput, ThreadStore, ThreadStoreCommonOptions, ThreadStoreLogger, ThreadStoreStats } from "./thread-store.js";
 
 export interface RedisThreadStoreOptions extends ThreadStoreCommonOptions {
   /** A connected client (see `RedisCommandClient`). The store never connects or quits it. */
@@ -67,9 +55,7 @@ export class RedisThreadStore implements ThreadStore {
   readonly leases: ThreadLeases;
   readonly #client: RedisCommandClient;
   readonly #prefix: string;
-  readonly #ttlMs: number;
-  readonly #maxForwarded: number;
-  readonly #now: () => number;
+  readonly #policy: ThreadRecordPolicy;
   readonly #logger: ThreadStoreLogger;
   readonly #writer: RetryingWriter<StoredThread>;
   readonly #replicaId: string;
@@ -82,9 +68,7 @@ export class RedisThreadStore implements ThreadStore {
   constructor(options: RedisThreadStoreOptions) {
     this.#client = options.client;
     this.#prefix = options.keyPrefix ?? "ag-ui";
-    this.#ttlMs = options.ttlMs ?? DEFAULT_THREAD_TTL_MS;
-    this.#maxForwarded = options.maxForwardedPerThread ?? DEFAULT_MAX_FORWARDED_PER_THREAD;
-    this.#now = options.now ?? Date.now;
+    this.#policy = new ThreadRecordPolicy(options);
     this.#logger = options.logger ?? {};
     this.#replicaId = options.replicaId ?? randomUUID();
     this.#replicaTtlMs = options.replicaTtlMs ?? 5_000;
@@ -92,7 +76,7 @@ export class RedisThreadStore implements ThreadStore {
     this.#writer = new RetryingWriter<StoredThread>({
       write: async (redisKey, change) => {
         if (change === null) await this.#send(["DEL", redisKey]);
-        else await this.#send(["SET", redisKey, JSON.stringify(change), "PX", String(this.#ttlMs)]);
+        else await this.#send(["SET", redisKey, JSON.stringify(change), "PX", String(this.#policy.ttlMs)]);
       },
       onFailure: (error) =>
         this.#logger.warn?.({ error, pendingWrites: this.#writer.pending }, "the thread map could not be written to Redis; retrying with the next change"),
@@ -113,14 +97,13 @@ export class RedisThreadStore implements ThreadStore {
   async get(key: ThreadKey): Promise<ThreadRecord | undefined> {
     const redisKey = this.#threadKey(key);
     const pending = this.#writer.peek(redisKey);
-    const readOptions = { now: this.#now(), ttlMs: this.#ttlMs };
-    if (pending !== undefined) return pending === null ? undefined : readStoredThread(JSON.stringify(pending), key, readOptions);
+    if (pending !== undefined) return pending === null ? undefined : this.#policy.read(JSON.stringify(pending), key);
     const text = await this.#send(["GET", redisKey]);
-    return typeof text === "string" ? readStoredThread(text, key, readOptions) : undefined;
+    return typeof text === "string" ? this.#policy.read(text, key) : undefined;
   }
 
   async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
-    await this.#writer.submit(this.#threadKey(key), toStoredThread(key, record, { now: this.#now(), maxForwarded: this.#maxForwarded }));
+    await this.#writer.submit(this.#threadKey(key), this.#policy.stored(key, record));
   }
 
   async delete(key: ThreadKey): Promise<void> {
@@ -134,7 +117,7 @@ export class RedisThreadStore implements ThreadStore {
   /** Sends this replica's heartbeat now and keeps sending it until `close()`; leases need it. Idempotent. */
   async startHeartbeat(): Promise<void> {
     if (this.#heartbeat !== undefined || this.#closed) return;
-    const beat = (): Promise<unknown> => this.#send(["SET", this.#replicaKey(this.#replicaId), String(this.#now()), "PX", String(this.#replicaTtlMs)]);
+    const beat = (): Promise<unknown> => this.#send(["SET", this.#replicaKey(this.#replicaId), String(this.#policy.now()), "PX", String(this.#replicaTtlMs)]);
     this.#heartbeat = setInterval(() => {
       beat().catch((error: unknown) => this.#logger.warn?.({ error }, "the replica heartbeat could not be sent to Redis"));
     }, Math.max(100, Math.floor(this.#replicaTtlMs / 3)));
@@ -156,7 +139,7 @@ export class RedisThreadStore implements ThreadStore {
 
   async #acquireLease(key: ThreadKey): Promise<LeaseOutcome> {
     await this.startHeartbeat();
-    const reply = await this.#send(["EVAL", acquireLeaseScript, "1", this.#leaseKey(key), this.#replicaId, String(this.#ttlMs), this.#replicaKey("")]);
+    const reply = await this.#send(["EVAL", acquireLeaseScript, "1", this.#leaseKey(key), this.#replicaId, String(this.#policy.ttlMs), this.#replicaKey("")]);
     const [acquired, holder] = Array.isArray(reply) ? (reply as unknown[]) : [];
     if (acquired === 1) return typeof holder === "string" && holder.length > 0 ? { acquired: true, previousHolder: holder } : { acquired: true };
     return { acquired: false, holder: String(holder) };
@@ -189,11 +172,16 @@ export class RedisThreadStore implements ThreadStore {
   }
 
   #threadKey(key: ThreadKey): string {
-    return `${this.#prefix}:thread:${agentDigest(key.agentId)}:${threadDigest(key.threadId)}`;
+    return this.#keyOf("thread", key);
   }
 
   #leaseKey(key: ThreadKey): string {
-    return `${this.#prefix}:lease:${agentDigest(key.agentId)}:${threadDigest(key.threadId)}`;
+    return this.#keyOf("lease", key);
+  }
+
+  #keyOf(kind: "thread" | "lease", key: ThreadKey): string {
+    const names = threadNames(key);
+    return `${this.#prefix}:${kind}:${names.agent}:${names.thread}`;
   }
 
   #replicaKey(replicaId: string): string {

@@ -1,6 +1,6 @@
 import { z } from "zod/v4";
-import type { ThreadKey, ThreadRecord, ThreadRecordInput } from "./thread-store.js";
-import { threadDigest } from "./thread-digest.js";
+import { DEFAULT_MAX_FORWARDED_PER_THREAD, DEFAULT_THREAD_TTL_MS, type ThreadKey, type ThreadRecord, type ThreadRecordInput, type ThreadStoreCommonOptions } from "./thread-store.js";
+import { threadNames } from "./thread-digest.js";
 
 /** The persisted form of one thread (a file, or a Redis value). */
 export const storedThreadSchema = z.object({
@@ -16,33 +16,57 @@ export const storedThreadSchema = z.object({
 
 export type StoredThread = z.infer<typeof storedThreadSchema>;
 
-export function toStoredThread(key: ThreadKey, record: ThreadRecordInput, options: { now: number; maxForwarded: number }): StoredThread {
-  return {
-    version: 2,
-    agentId: key.agentId,
-    thread: threadDigest(key.threadId),
-    conversationId: record.conversationId,
-    forwarded: record.forwarded.slice(-options.maxForwarded).map(({ id, digest }) => ({ id, digest })),
-    toolSignature: record.toolSignature,
-    updatedAt: options.now,
-  };
-}
-
 /**
- * The record in `text` if it parses and belongs to exactly this (agent, thread) and has not
- * expired; undefined otherwise (a torn, foreign or stale record only costs a cold start).
+ * How every store shapes, stamps and ages a thread's record, from the options all stores take
+ * (`ttlMs`, `maxForwardedPerThread`, `now`): the one definition of a record, in memory and persisted.
  */
-export function readStoredThread(text: string, key: ThreadKey, options: { now: number; ttlMs: number }): ThreadRecord | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
+export class ThreadRecordPolicy {
+  readonly ttlMs: number;
+  readonly maxForwarded: number;
+  readonly now: () => number;
+
+  constructor(options: ThreadStoreCommonOptions) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_THREAD_TTL_MS;
+    this.maxForwarded = options.maxForwardedPerThread ?? DEFAULT_MAX_FORWARDED_PER_THREAD;
+    this.now = options.now ?? Date.now;
   }
-  const parsed = storedThreadSchema.safeParse(value);
-  if (!parsed.success) return undefined;
-  const stored = parsed.data;
-  if (stored.agentId !== key.agentId || stored.thread !== threadDigest(key.threadId)) return undefined;
-  if (options.now - stored.updatedAt > options.ttlMs) return undefined;
-  return { conversationId: stored.conversationId, forwarded: stored.forwarded, toolSignature: stored.toolSignature, updatedAt: stored.updatedAt };
+
+  /** The record a `set` keeps: the newest forwarded fingerprints only, stamped now. */
+  record(input: ThreadRecordInput): ThreadRecord {
+    return {
+      conversationId: input.conversationId,
+      forwarded: input.forwarded.slice(-this.maxForwarded).map(({ id, digest }) => ({ id, digest })),
+      toolSignature: input.toolSignature,
+      updatedAt: this.now(),
+    };
+  }
+
+  /** Whether a record last updated at `updatedAt` has outlived the time to live. */
+  expired(updatedAt: number): boolean {
+    return this.now() - updatedAt > this.ttlMs;
+  }
+
+  /** The persisted form of a `set`: the record, named by its agent and its thread's digest. */
+  stored(key: ThreadKey, input: ThreadRecordInput): StoredThread {
+    return { version: 2, agentId: key.agentId, thread: threadNames(key).thread, ...this.record(input) };
+  }
+
+  /**
+   * The record in `text` if it parses and belongs to exactly this (agent, thread) and has not
+   * expired; undefined otherwise (a torn, foreign or stale record only costs a cold start).
+   */
+  read(text: string, key: ThreadKey): ThreadRecord | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const parsed = storedThreadSchema.safeParse(value);
+    if (!parsed.success) return undefined;
+    const stored = parsed.data;
+    if (stored.agentId !== key.agentId || stored.thread !== threadNames(key).thread) return undefined;
+    if (this.expired(stored.updatedAt)) return undefined;
+    return { conversationId: stored.conversationId, forwarded: stored.forwarded, toolSignature: stored.toolSignature, updatedAt: stored.updatedAt };
+  }
 }

@@ -16,7 +16,13 @@ export function agentDigest(agentId: string): string {
   return readable.length > 0 ? `${readable}-${hash}` : hash;
 }
 
+/** The names a store gives a thread, one segment each: its agent's, and its own (a file name, a key part). */
+export function threadNames(key: ThreadKey): { agent: string; thread: string } {
+  return { agent: agentDigest(key.agentId), thread: threadDigest(key.threadId) };
+}
+
 /** One string naming (agent, thread), for in-memory maps. */
 export function threadKeyDigest(key: ThreadKey): string {
-  return `${agentDigest(key.agentId)}/${threadDigest(key.threadId)}`;
+  const names = threadNames(key);
+  return `${names.agent}/${names.thread}`;
 }

@@ -1,18 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { EventType } from "@ag-ui/core";
 import { getState, setState } from "@ag-ui-antigravity/hitl";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type E2EServer, ThreadClient, startE2EServer } from "./e2e-harness.js";
+import { describe, expect, it } from "vitest";
+import { ThreadClient, useE2EServers } from "./e2e-harness.js";
 
-let server: E2EServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const startServer = useE2EServers();
 
 const haiku = {
   name: "generate_haiku",
@@ -22,7 +14,7 @@ const haiku = {
 
 describe("HttpAgent → Express → AntigravityAgent → emulator", () => {
   it("streams a chat reply with reasoning", async () => {
-    server = await startE2EServer({ chat: {} });
+    const server = await startServer({ chat: {} });
     const client = new ThreadClient(`${server.url}/chat`);
     const events = await client.say("hello over http");
     expect(events[0]?.type).toBe(EventType.RUN_STARTED);
@@ -34,7 +26,7 @@ describe("HttpAgent → Express → AntigravityAgent → emulator", () => {
   });
 
   it("runs a server tool that writes state; the client's state follows", async () => {
-    server = await startE2EServer({
+    const server = await startServer({
       weather: {
         serverTools: [
           {
@@ -58,7 +50,7 @@ describe("HttpAgent → Express → AntigravityAgent → emulator", () => {
   });
 
   it("parks a frontend tool across runs and resumes with the tool message", async () => {
-    server = await startE2EServer({ haiku: {} });
+    const server = await startServer({ haiku: {} });
     const client = new ThreadClient(`${server.url}/haiku`);
     await client.say("please use generate_haiku about rain", { tools: [haiku] });
     expect(client.finished?.outcome).toBeUndefined();
@@ -70,7 +62,7 @@ describe("HttpAgent → Express → AntigravityAgent → emulator", () => {
   });
 
   it("serves fifty threads at once on one app", async () => {
-    server = await startE2EServer({ chat: {} });
+    const server = await startServer({ chat: {} });
     const url = `${server.url}/chat`;
     const clients = Array.from({ length: 50 }, () => new ThreadClient(url));
     await Promise.all(clients.map((client, index) => client.say(`thread number ${index}`)));

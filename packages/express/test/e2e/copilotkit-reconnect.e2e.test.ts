@@ -7,31 +7,14 @@ import { join } from "node:path";
 import { verifyEvents } from "@ag-ui/client";
 import type { BaseEvent } from "@ag-ui/core";
 import { CopilotKitCore, ProxiedCopilotRuntimeAgent } from "@copilotkit/core";
-import { expectNoChildProcesses, fixturesDir } from "@ag-ui-antigravity/testing";
+import { fixturesDir } from "@ag-ui-antigravity/testing";
 import { from, lastValueFrom, toArray } from "rxjs";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type E2EServer, startE2EServer } from "./e2e-harness.js";
+import { describe, expect, it } from "vitest";
+import { cutAfterEvents, transcriptShape, useE2EServers } from "./e2e-harness.js";
 
 const model = `emulator:${join(fixturesDir, "scenarios", "reconnect.json")}`;
 
-let server: E2EServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
-
-/** The transcript with ids replaced by their order of appearance: runs on two threads compare equal. */
-function shape(messages: unknown): unknown {
-  const ids = new Map<string, string>();
-  const rename = (value: string): string => {
-    if (!ids.has(value)) ids.set(value, `#${ids.size}`);
-    return ids.get(value)!;
-  };
-  return JSON.parse(JSON.stringify(messages), (key, value: unknown) => (["id", "toolCallId", "messageId"].includes(key) && typeof value === "string" ? rename(value) : value));
-}
+const startServer = useE2EServers();
 
 /**
  * `underlying`, but its response bodies end after `events` SSE messages, as when a proxy cuts the
@@ -39,26 +22,7 @@ function shape(messages: unknown): unknown {
  * reader's cancel as an unhandled rejection).
  */
 function dyingAfter(events: number, underlying: PageFetch): PageFetch {
-  return async (url: string, init: RequestInit): Promise<Response> => {
-    const response = await underlying(url, init);
-    if (response.body === null) return response;
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let seen = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        controller.enqueue(value);
-        seen += decoder.decode(value, { stream: true }).split("\n\n").length - 1;
-        if (seen >= events) {
-          await reader.cancel();
-          controller.close();
-        }
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
-  };
+  return async (url: string, init: RequestInit): Promise<Response> => cutAfterEvents(await underlying(url, init), events, (controller) => controller.close());
 }
 
 /** One page of the app: a CopilotKitCore with CopilotKit's runtime agent for `chat` on a thread. */
@@ -84,7 +48,7 @@ const verified = (events: readonly BaseEvent[]) => lastValueFrom(from(events).pi
 
 describe("@copilotkit/core", () => {
   it("kill the page's connection mid-turn, reload, connectAgent: the run is replayed and finished, the transcript identical to an uninterrupted run", async () => {
-    server = await startE2EServer({ chat: { model, reconnect: { onDisconnect: "continue" } } }, { path: "/agent" });
+    const server = await startServer({ chat: { model, reconnect: { onDisconnect: "continue" } } }, { path: "/agent" });
     const runtimeUrl = server.url;
 
     const reference = page(runtimeUrl, randomUUID());
@@ -109,7 +73,7 @@ describe("@copilotkit/core", () => {
     expect(reloadedEvents[0]?.type).toBe("RUN_STARTED");
     expect(reloadedEvents.at(-1)?.type).toBe("RUN_FINISHED");
     await verified(reloadedEvents);
-    expect(shape(reloaded.agent.messages)).toEqual(shape(reference.agent.messages));
+    expect(transcriptShape(reloaded.agent.messages)).toEqual(transcriptShape(reference.agent.messages));
     expect(String(reloaded.agent.messages.at(-1)?.content)).toContain("come back for the rest of it");
 
     // Reloaded again after the end: the thread comes back as a snapshot, still identical.
@@ -118,6 +82,6 @@ describe("@copilotkit/core", () => {
     await later.core.connectAgent({ agent: later.agent });
     await verified(laterEvents);
     expect(laterEvents.map((event) => event.type)).toEqual(["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]);
-    expect(shape(later.agent.messages)).toEqual(shape(reference.agent.messages));
+    expect(transcriptShape(later.agent.messages)).toEqual(transcriptShape(reference.agent.messages));
   });
 });

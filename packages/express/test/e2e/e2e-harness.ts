@@ -6,7 +6,8 @@ import { HttpAgent } from "@ag-ui/client";
 import type { BaseEvent, Message, RunAgentInput, RunFinishedEvent, RunErrorEvent } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import { AntigravityAgent, type AntigravityAgentOptions } from "@ag-ui-antigravity/agent";
-import { fixturesDir, listenOnEphemeralPort, type EphemeralServer } from "@ag-ui-antigravity/testing";
+import { expectNoChildProcesses, fixturesDir, listenOnEphemeralPort, type EphemeralServer } from "@ag-ui-antigravity/testing";
+import { afterAll, afterEach } from "vitest";
 import { createAntigravityApp, type AgentRouterOptions } from "../../src/index.js";
 
 /** A real server for one test: Express on port 0, AntigravityAgents on the emulator behind it. */
@@ -17,6 +18,59 @@ export interface E2EServer {
 }
 
 export const e2eScenario = join(fixturesDir, "scenarios", "agent-e2e.json");
+
+/**
+ * The preamble of every e2e file: returns a `startServer` whose servers are closed after each test,
+ * and checks after the file that no emulator process is left behind.
+ */
+export function useE2EServers(): typeof startE2EServer {
+  const started: E2EServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((server) => server.close()));
+  });
+  afterAll(async () => {
+    await expectNoChildProcesses();
+  });
+  return async (agentOptions, routerOptions) => {
+    const server = await startE2EServer(agentOptions, routerOptions);
+    started.push(server);
+    return server;
+  };
+}
+
+/** A transcript with ids replaced by their order of appearance: runs on two threads compare equal. */
+export function transcriptShape(messages: unknown): unknown {
+  const ids = new Map<string, string>();
+  const rename = (value: string): string => {
+    if (!ids.has(value)) ids.set(value, `#${ids.size}`);
+    return ids.get(value)!;
+  };
+  return JSON.parse(JSON.stringify(messages), (key, value: unknown) => (["id", "toolCallId", "messageId"].includes(key) && typeof value === "string" ? rename(value) : value));
+}
+
+/**
+ * `response` with a body that breaks off after `events` SSE messages, as a proxy or a network cuts a
+ * stream: `breakOff` ends it there (an early close, or an error).
+ */
+export function cutAfterEvents(response: Response, events: number, breakOff: (controller: ReadableStreamDefaultController<Uint8Array>) => void): Response {
+  if (response.body === null) return response;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let seen = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      controller.enqueue(value);
+      seen += decoder.decode(value, { stream: true }).split("\n\n").length - 1;
+      if (seen >= events) {
+        await reader.cancel();
+        breakOff(controller);
+      }
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
 
 export async function startE2EServer(
   agentOptions: Record<string, AntigravityAgentOptions>,

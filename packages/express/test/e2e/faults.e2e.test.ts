@@ -1,22 +1,14 @@
 import { EventType } from "@ag-ui/core";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type E2EServer, ThreadClient, e2eScenario, postRun, startE2EServer, userMessage } from "./e2e-harness.js";
+import { describe, expect, it } from "vitest";
+import { e2eScenario, postRun, ThreadClient, useE2EServers, userMessage } from "./e2e-harness.js";
 
-let server: E2EServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const startServer = useE2EServers();
 
 const scripted = { model: `emulator:${e2eScenario}` };
 
 describe("faults, cancellation and refusals over HTTP", () => {
   it("a client that leaves mid-stream halts the turn; the thread's next run works", async () => {
-    server = await startE2EServer({ chat: scripted });
+    const server = await startServer({ chat: scripted });
     const client = new ThreadClient(`${server.url}/chat`);
     client.agent.addMessage(userMessage("long story please"));
     const running = client.run().catch((error: unknown) => error);
@@ -28,7 +20,7 @@ describe("faults, cancellation and refusals over HTTP", () => {
   });
 
   it("a harness killed mid-turn ends the run with RUN_ERROR, and the next run on the thread works", async () => {
-    server = await startE2EServer({ chat: scripted });
+    const server = await startServer({ chat: scripted });
     const client = new ThreadClient(`${server.url}/chat`);
     const started = Date.now();
     await client.say("kill");
@@ -41,7 +33,7 @@ describe("faults, cancellation and refusals over HTTP", () => {
   });
 
   it("a failed model call is a RUN_ERROR whose code carries the HTTP status", async () => {
-    server = await startE2EServer({ chat: scripted });
+    const server = await startServer({ chat: scripted });
     const client = new ThreadClient(`${server.url}/chat`);
     await client.say("429");
     expect(client.runError?.code).toBe("MODEL_ERROR_429");
@@ -52,7 +44,7 @@ describe("faults, cancellation and refusals over HTTP", () => {
   });
 
   it("a stalled harness turn times out as a RUN_ERROR, and the next run works", async () => {
-    server = await startE2EServer({ chat: { ...scripted, turnTimeoutMs: 1_500 } });
+    const server = await startServer({ chat: { ...scripted, turnTimeoutMs: 1_500 } });
     const client = new ThreadClient(`${server.url}/chat`);
     await client.say("stall");
     expect(client.runError?.code).toMatch(/TIMEOUT|CONNECTION_CLOSED/);
@@ -61,7 +53,7 @@ describe("faults, cancellation and refusals over HTTP", () => {
   });
 
   it("refuses a second run on a busy thread with 409", async () => {
-    server = await startE2EServer({ chat: scripted });
+    const server = await startServer({ chat: scripted });
     const client = new ThreadClient(`${server.url}/chat`);
     client.agent.addMessage(userMessage("slow please"));
     const first = client.run();
@@ -74,14 +66,14 @@ describe("faults, cancellation and refusals over HTTP", () => {
   });
 
   it("answers an invalid body with a 4xx JSON reason", async () => {
-    server = await startE2EServer({ chat: scripted });
+    const server = await startServer({ chat: scripted });
     const response = await fetch(`${server.url}/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId: 3 }) });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
   });
 
   it("with auth on, refuses another principal's run on a thread with 403", async () => {
-    server = await startE2EServer(
+    const server = await startServer(
       { chat: scripted },
       { authorize: (request) => { const user = request.header("x-user"); return user === undefined ? null : { id: user }; } },
     );

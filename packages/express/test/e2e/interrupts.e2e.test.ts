@@ -1,20 +1,12 @@
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type E2EServer, ThreadClient, startE2EServer } from "./e2e-harness.js";
+import { describe, expect, it } from "vitest";
+import { type E2EServer, ThreadClient, useE2EServers } from "./e2e-harness.js";
 
-let server: E2EServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const startServer = useE2EServers();
 
 type QuestionMetadata = { questions: Array<{ choices: Array<{ id: string; text: string }> }> };
 
-async function askTeaOrCoffee(): Promise<ThreadClient> {
-  const client = new ThreadClient(`${server!.url}/questions`);
+async function askTeaOrCoffee(server: E2EServer): Promise<ThreadClient> {
+  const client = new ThreadClient(`${server.url}/questions`);
   await client.say("ask me to pick between tea, coffee or juice");
   expect(client.interrupts).toHaveLength(1);
   return client;
@@ -29,8 +21,8 @@ function choiceId(client: ThreadClient, text: string): string {
 
 describe("question interrupts answered in every shape the ecosystem sends", () => {
   it("through RunAgentInput.resume", async () => {
-    server = await startE2EServer({ questions: { builtinTools: ["ask_question"] } });
-    const client = await askTeaOrCoffee();
+    const server = await startServer({ questions: { builtinTools: ["ask_question"] } });
+    const client = await askTeaOrCoffee(server);
     const interrupt = client.interrupts[0]!;
     expect(interrupt.responseSchema).toMatchObject({ type: "object" });
     expect(interrupt.expiresAt).toBeDefined();
@@ -45,8 +37,8 @@ describe("question interrupts answered in every shape the ecosystem sends", () =
   ];
   for (const [shape, command] of commandShapes) {
     it(`through forwardedProps.command as ${shape}`, async () => {
-      server = await startE2EServer({ questions: { builtinTools: ["ask_question"] } });
-      const client = await askTeaOrCoffee();
+      const server = await startServer({ questions: { builtinTools: ["ask_question"] } });
+      const client = await askTeaOrCoffee(server);
       const interruptId = client.interrupts[0]!.id;
       // The client library refuses a run that leaves an interrupt unaddressed; a command is an answer
       // it does not know about, so it is cleared first, as CopilotKit does.
@@ -58,8 +50,8 @@ describe("question interrupts answered in every shape the ecosystem sends", () =
   }
 
   it("refuses an answer that does not validate, and the interrupt stays parked", async () => {
-    server = await startE2EServer({ questions: { builtinTools: ["ask_question"] } });
-    const client = await askTeaOrCoffee();
+    const server = await startServer({ questions: { builtinTools: ["ask_question"] } });
+    const client = await askTeaOrCoffee(server);
     const interruptId = client.interrupts[0]!.id;
     const tea = choiceId(client, "tea");
     await expect(client.run({ resume: [{ interruptId, status: "resolved", payload: { answers: [{ selected: ["no-such-choice"] }] } }] })).rejects.toThrow(/400|INVALID_ANSWER/);
@@ -86,7 +78,7 @@ describe("tool approval", () => {
 
   it("approves: the tool runs with the model's arguments and the pending call was shown first", async () => {
     const calls: unknown[] = [];
-    server = await startE2EServer({ approval: writeNote(calls) });
+    const server = await startServer({ approval: writeNote(calls) });
     const client = new ThreadClient(`${server.url}/approval`);
     await client.say("call write_note with text: hello");
     const interrupt = client.interrupts[0]!;
@@ -101,7 +93,7 @@ describe("tool approval", () => {
 
   it("denies with a reason the model reads", async () => {
     const calls: unknown[] = [];
-    server = await startE2EServer({ approval: writeNote(calls) });
+    const server = await startServer({ approval: writeNote(calls) });
     const client = new ThreadClient(`${server.url}/approval`);
     await client.say("call write_note with text: hello");
     await client.run({ resume: [{ interruptId: client.interrupts[0]!.id, status: "resolved", payload: { approved: false, reason: "not on a Sunday" } }] });
@@ -114,7 +106,7 @@ describe("tool approval", () => {
 
   it("approves with edited arguments", async () => {
     const calls: unknown[] = [];
-    server = await startE2EServer({ approval: writeNote(calls) });
+    const server = await startServer({ approval: writeNote(calls) });
     const client = new ThreadClient(`${server.url}/approval`);
     await client.say("call write_note with text: hello");
     await client.run({ resume: [{ interruptId: client.interrupts[0]!.id, status: "resolved", payload: { approved: true, editedArgs: { text: "edited by the user" } } }] });

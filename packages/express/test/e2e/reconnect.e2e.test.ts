@@ -5,35 +5,18 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { HttpAgent, verifyEvents } from "@ag-ui/client";
 import { type BaseEvent, EventType, type Message, type RunAgentInput } from "@ag-ui/core";
-import { expectNoChildProcesses, fixturesDir } from "@ag-ui-antigravity/testing";
+import { fixturesDir } from "@ag-ui-antigravity/testing";
 import type { Request } from "express";
 import { createParser } from "eventsource-parser";
 import { from, lastValueFrom, toArray } from "rxjs";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AntigravityHttpAgent } from "../../src/client/index.js";
-import { type E2EServer, startE2EServer, userMessage } from "./e2e-harness.js";
+import { cutAfterEvents, transcriptShape, useE2EServers, userMessage } from "./e2e-harness.js";
 
 const model = `emulator:${join(fixturesDir, "scenarios", "reconnect.json")}`;
 const continuing = { model, reconnect: { onDisconnect: "continue" as const } };
 
-let server: E2EServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
-
-/** The transcript with ids replaced by their order of appearance: runs on two threads compare equal. */
-function shape(messages: readonly Message[]): unknown {
-  const ids = new Map<string, string>();
-  const rename = (value: string): string => {
-    if (!ids.has(value)) ids.set(value, `#${ids.size}`);
-    return ids.get(value)!;
-  };
-  return JSON.parse(JSON.stringify(messages), (key, value: unknown) => (["id", "toolCallId", "messageId"].includes(key) && typeof value === "string" ? rename(value) : value));
-}
+const startServer = useE2EServers();
 
 /** A fetch whose first response body breaks off after `events` SSE messages, as a dropped network would. */
 function fetchThatDropsOnce(events: number) {
@@ -44,21 +27,7 @@ function fetchThatDropsOnce(events: number) {
     const response = await fetch(url, init);
     if (dropped || response.body === null) return response;
     dropped = true;
-    const reader = response.body.getReader();
-    let seen = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        controller.enqueue(value);
-        seen += new TextDecoder().decode(value).split("\n\n").length - 1;
-        if (seen >= events) {
-          await reader.cancel();
-          controller.error(new TypeError("network connection lost"));
-        }
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
+    return cutAfterEvents(response, events, (controller) => controller.error(new TypeError("network connection lost")));
   };
   return { fetch: dropping, requests };
 }
@@ -102,7 +71,7 @@ async function referenceTranscript(url: string, text: string): Promise<Message[]
 
 describe("a connection cut mid-turn", () => {
   it("is resumed by AntigravityHttpAgent with Last-Event-ID: the run completes, no event twice, the transcript as if never cut", async () => {
-    server = await startE2EServer({ chat: continuing });
+    const server = await startServer({ chat: continuing });
     const url = `${server.url}/chat`;
     const reference = await referenceTranscript(url, "long turn please");
 
@@ -114,13 +83,13 @@ describe("a connection cut mid-turn", () => {
 
     expect(network.requests).toHaveLength(2);
     expect(network.requests[1]).toMatchObject({ url: `${url}/connect`, lastEventId: expect.stringMatching(/^[\w-]+:\d+$/) });
-    expect(shape(client.messages)).toEqual(shape(reference));
+    expect(transcriptShape(client.messages)).toEqual(transcriptShape(reference));
     expect(events.filter((event) => event.type === EventType.RUN_STARTED)).toHaveLength(1);
     await verified(events);
   });
 
   it("is re-attached by a reloaded page's connectAgent(): replayed from the start, then live", async () => {
-    server = await startE2EServer({ chat: continuing });
+    const server = await startServer({ chat: continuing });
     const url = `${server.url}/chat`;
     const reference = await referenceTranscript(url, "long turn please");
     const threadId = randomUUID();
@@ -133,11 +102,11 @@ describe("a connection cut mid-turn", () => {
     await reloaded.connectAgent({}, { onEvent: ({ event }) => void events.push(event) });
     expect(events[0]?.type).toBe(EventType.RUN_STARTED);
     expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
-    expect(shape(reloaded.messages)).toEqual(shape(reference));
+    expect(transcriptShape(reloaded.messages)).toEqual(transcriptShape(reference));
   });
 
   it("Last-Event-ID on the connect route sends only what came after it; both halves form one valid stream", async () => {
-    server = await startE2EServer({ chat: continuing });
+    const server = await startServer({ chat: continuing });
     const url = `${server.url}/chat`;
     const threadId = randomUUID();
     const runId = randomUUID();
@@ -160,7 +129,7 @@ describe("a connection cut mid-turn", () => {
   });
 
   it("refuses a Last-Event-ID it never wrote with 400", async () => {
-    server = await startE2EServer({ chat: continuing });
+    const server = await startServer({ chat: continuing });
     const { response } = await rawStream(`${server.url}/chat/connect`, {}, { "last-event-id": "not an id" });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: "INVALID_INPUT" } });
@@ -169,7 +138,7 @@ describe("a connection cut mid-turn", () => {
 
 describe("a reloaded page", () => {
   it("gets the thread back as snapshots, and a parked question again, which it can answer", async () => {
-    server = await startE2EServer({ chat: { ...continuing, builtinTools: ["ask_question"] } });
+    const server = await startServer({ chat: { ...continuing, builtinTools: ["ask_question"] } });
     const url = `${server.url}/chat`;
     const threadId = randomUUID();
     const first = new AntigravityHttpAgent({ url, threadId });
@@ -193,7 +162,7 @@ describe("a reloaded page", () => {
 
 describe("server-initiated turns", () => {
   it("reach a page connected with stayOpen live, and a disconnected page on its next connect", async () => {
-    server = await startE2EServer({ chat: continuing });
+    const server = await startServer({ chat: continuing });
     const url = `${server.url}/chat`;
     const threadId = randomUUID();
     const first = new AntigravityHttpAgent({ url, threadId });
@@ -219,7 +188,7 @@ describe("server-initiated turns", () => {
 describe("the connect route", () => {
   it("keeps a thread to its owner, as runs do", async () => {
     const authorize = (request: Request) => ({ id: request.header("x-user") ?? "anonymous" });
-    server = await startE2EServer({ chat: continuing }, { authorize });
+    const server = await startServer({ chat: continuing }, { authorize });
     const url = `${server.url}/chat`;
     const threadId = randomUUID();
     const owner = new AntigravityHttpAgent({ url, threadId, headers: { "x-user": "alice" } });
@@ -233,7 +202,7 @@ describe("the connect route", () => {
   });
 
   it("also answers runs at …/run, the path CopilotKit's runtime client posts to", async () => {
-    server = await startE2EServer({ chat: continuing });
+    const server = await startServer({ chat: continuing });
     const { response, messages } = await rawStream(`${server.url}/chat/run`, { messages: [userMessage("hello")] });
     expect(response.status).toBe(200);
     expect(messages.at(-1)?.event.type).toBe(EventType.RUN_FINISHED);

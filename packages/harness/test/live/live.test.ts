@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { get as httpGet } from "node:http";
 import { fileURLToPath } from "node:url";
-import { findHarnessBinary, HarnessError, HarnessProcess, type NormalizedStep, type Turn } from "../../src/index.js";
+import { findHarnessBinary, HarnessError, HarnessProcess, type Conversation, type ConversationConfig, type NormalizedStep, type Turn, type TurnResult } from "../../src/index.js";
 import { expectNoLeaks, takeLeakBaseline, type LeakBaseline } from "../support/leak-check.js";
 
 /**
@@ -69,61 +69,151 @@ function plainGet(port: number): Promise<number | "no answer" | "reset"> {
   });
 }
 
-describe("live harness", () => {
-  liveIt("text turn", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({ model, apiKey, workspaces: [tmpdir()] });
-    const turn = conversation.send("Reply with exactly the word: pong");
-    await drain(turn);
-    const result = await turn.result;
-    expect(result.text.toLowerCase()).toContain("pong");
-    expect(result.usage.totalTokens).toBeGreaterThan(0);
-  });
+/** A conversation on a fresh harness, with the options every live test shares and `extra`. */
+async function open(extra: Partial<ConversationConfig> = {}): Promise<Conversation> {
+  const harness = await start();
+  return harness.openConversation({ model, apiKey, workspaces: [tmpdir()], ...extra });
+}
 
-  liveIt("custom tool", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
-      customTools: [
-        {
-          name: "secret_number",
-          description: "Returns the secret number.",
-          parameters: { type: "object", properties: {} },
-          handler: () => ({ secret: 7341 }),
-        },
-      ],
-    });
-    const turn = conversation.send("Call secret_number and tell me the number it returns.");
-    await drain(turn);
-    expect((await turn.result).text).toContain("7341");
-  });
+/** One turn on a fresh conversation: every step and the result. */
+async function oneTurn(prepared: PreparedTurn, prompt: string): Promise<{ steps: NormalizedStep[]; result: TurnResult }> {
+  const turn = (await open(prepared.config)).send(prompt);
+  prepared.watch?.(turn);
+  const steps = await stepsOf(turn);
+  return { steps, result: await turn.result };
+}
 
-  liveIt("question", async () => {
-    const harness = await start();
-    const asked: string[] = [];
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
-      builtinTools: ["ask_question", "finish"],
-      hooks: {
-        onQuestions: ({ questions }) => {
-          asked.push(...questions.map((question) => question.question));
-          return { answers: questions.map((question) => ({ selected: [Math.max(0, question.choices.indexOf("blue"))] })) };
-        },
+interface PreparedTurn {
+  config: Partial<ConversationConfig>;
+  /** Called with the turn before it is read (to subscribe to what it reports besides its steps). */
+  watch?(turn: Turn): void;
+  check(turn: { steps: NormalizedStep[]; result: TurnResult }): void;
+}
+
+/**
+ * The single-turn features: a conversation configured for one, one prompt, and what must hold.
+ * `prepare` builds each case's configuration afresh, with whatever its hooks record.
+ */
+const singleTurnCases: Array<{ name: string; prompt: string; prepare(): PreparedTurn }> = [
+  {
+    name: "text turn",
+    prompt: "Reply with exactly the word: pong",
+    prepare: () => ({
+      config: {},
+      check: ({ result }) => {
+        expect(result.text.toLowerCase()).toContain("pong");
+        expect(result.usage.totalTokens).toBeGreaterThan(0);
       },
+    }),
+  },
+  {
+    name: "custom tool",
+    prompt: "Call secret_number and tell me the number it returns.",
+    prepare: () => ({
+      config: { customTools: [{ name: "secret_number", description: "Returns the secret number.", parameters: { type: "object", properties: {} }, handler: () => ({ secret: 7341 }) }] },
+      check: ({ result }) => expect(result.text).toContain("7341"),
+    }),
+  },
+  {
+    name: "question",
+    prompt: "Use the ask_question tool to ask me to pick red or blue, then tell me which I picked.",
+    prepare: () => {
+      const asked: string[] = [];
+      return {
+        config: {
+          builtinTools: ["ask_question", "finish"],
+          hooks: {
+            onQuestions: ({ questions }) => {
+              asked.push(...questions.map((question) => question.question));
+              return { answers: questions.map((question) => ({ selected: [Math.max(0, question.choices.indexOf("blue"))] })) };
+            },
+          },
+        },
+        check: ({ result }) => {
+          expect(asked.length).toBeGreaterThan(0);
+          expect(result.text.toLowerCase()).toContain("blue");
+        },
+      };
+    },
+  },
+  {
+    name: "confirmation / approval",
+    prompt: "Run the shell command `echo live-approval-ok` and tell me its output.",
+    prepare: () => {
+      const asked: string[] = [];
+      return {
+        config: {
+          builtinTools: ["run_command", "finish"],
+          policies: [{ tool: "run_command", decision: "confirm" }],
+          hooks: {
+            preTool: (args) => {
+              asked.push(args.toolName);
+              return { decision: "allow" };
+            },
+          },
+        },
+        check: ({ result }) => {
+          expect(asked).toContain("run_command");
+          expect(result.text).toContain("live-approval-ok");
+        },
+      };
+    },
+  },
+  {
+    name: "policy deny",
+    prompt: "Run the shell command `echo should-not-run` and tell me what happened.",
+    prepare: () => ({
+      config: { builtinTools: ["run_command", "finish"], policies: [{ tool: "run_command", decision: "deny", reason: "commands are not allowed here" }] },
+      check: ({ steps }) =>
+        expect(steps.some((step) => step.tool?.name === "run_command" && step.status === "done" && JSON.stringify(step.tool.result ?? {}).includes("should-not-run"))).toBe(false),
+    }),
+  },
+  {
+    name: "subagent",
+    prompt: "Ask the arithmetic_helper subagent what 12 + 30 is, then tell me its answer.",
+    prepare: () => {
+      const ended: string[] = [];
+      return {
+        config: { builtinTools: ["start_subagent", "finish"], subagents: [{ name: "arithmetic_helper", description: "Does arithmetic and answers with the number only." }] },
+        watch: (turn) => turn.onSubagentEnd((end) => void ended.push(end.trajectoryId)),
+        check: ({ result }) => {
+          expect(ended.length).toBeGreaterThan(0);
+          expect(result.text).toContain("42");
+        },
+      };
+    },
+  },
+  {
+    name: "MCP",
+    prompt: "Use the add_numbers tool to add 1200 and 34, and tell me the result.",
+    prepare: () => ({
+      config: { mcpServers: [{ name: "calc", command: process.execPath, args: [mcpTestServer] }], policies: [{ tool: "*", decision: "allow" }] },
+      check: ({ steps, result }) => {
+        expect(steps.some((step) => step.tool?.kind === "mcp")).toBe(true);
+        expect(result.text).toContain("1234");
+      },
+    }),
+  },
+  {
+    name: "structured output",
+    prompt: "What is the capital of France?",
+    prepare: () => ({
+      config: { responseSchema: { type: "object", properties: { capital: { type: "string" } }, required: ["capital"] } },
+      check: ({ result }) => expect(result.structuredOutput).toMatchObject({ capital: expect.stringMatching(/paris/i) }),
+    }),
+  },
+];
+
+describe("live harness", () => {
+  for (const testCase of singleTurnCases) {
+    liveIt(testCase.name, async () => {
+      const prepared = testCase.prepare();
+      prepared.check(await oneTurn(prepared, testCase.prompt));
     });
-    const turn = conversation.send("Use the ask_question tool to ask me to pick red or blue, then tell me which I picked.");
-    await drain(turn);
-    expect(asked.length).toBeGreaterThan(0);
-    expect((await turn.result).text.toLowerCase()).toContain("blue");
-  });
+  }
 
   liveIt("cancel keeps partial output", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({ model, apiKey, workspaces: [tmpdir()] });
+    const conversation = await open();
     const turn = conversation.send("Write a 2000-word story about a lighthouse.");
     for await (const step of turn) {
       if (step.text.length > 50) turn.cancel();
@@ -136,8 +226,7 @@ describe("live harness", () => {
   });
 
   liveIt("thinking", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({ model, apiKey, workspaces: [tmpdir()], thinkingLevel: "high" });
+    const conversation = await open({ thinkingLevel: "high" });
     const steps = await stepsOf(conversation.send("Think it through, then answer: what is 17 * 23?"));
     expect(steps.some((step) => step.thinking !== "")).toBe(true);
     expect((await conversation.send("Reply with exactly the word: pong").result).text.toLowerCase()).toContain("pong");
@@ -148,8 +237,7 @@ describe("live harness", () => {
     try {
       const { writeFile } = await import("node:fs/promises");
       await writeFile(join(workspace, "marker-file-4711.txt"), "hello");
-      const harness = await start();
-      const conversation = await harness.openConversation({ model, apiKey, workspaces: [workspace], builtinTools: ["list_directory", "finish"] });
+      const conversation = await open({ workspaces: [workspace], builtinTools: ["list_directory", "finish"] });
       const turn = conversation.send(`List the files in ${workspace} and name the one whose name contains a number.`);
       const steps = await stepsOf(turn);
       expect(steps.some((step) => step.tool?.name === "list_directory")).toBe(true);
@@ -159,44 +247,8 @@ describe("live harness", () => {
     }
   });
 
-  liveIt("confirmation / approval", async () => {
-    const harness = await start();
-    const asked: string[] = [];
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
-      builtinTools: ["run_command", "finish"],
-      policies: [{ tool: "run_command", decision: "confirm" }],
-      hooks: {
-        preTool: (args) => {
-          asked.push(args.toolName);
-          return { decision: "allow" };
-        },
-      },
-    });
-    const turn = conversation.send("Run the shell command `echo live-approval-ok` and tell me its output.");
-    await drain(turn);
-    expect(asked).toContain("run_command");
-    expect((await turn.result).text).toContain("live-approval-ok");
-  });
-
-  liveIt("policy deny", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
-      builtinTools: ["run_command", "finish"],
-      policies: [{ tool: "run_command", decision: "deny", reason: "commands are not allowed here" }],
-    });
-    const steps = await stepsOf(conversation.send("Run the shell command `echo should-not-run` and tell me what happened."));
-    expect(steps.some((step) => step.tool?.name === "run_command" && step.status === "done" && JSON.stringify(step.tool.result ?? {}).includes("should-not-run"))).toBe(false);
-  });
-
   liveIt("timeout", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({ model, apiKey, workspaces: [tmpdir()], turnTimeoutMs: 1_000 });
+    const conversation = await open({ turnTimeoutMs: 1_000 });
     const turn = conversation.send("Write a 3000-word essay about tides.");
     const error = await drain(turn).then(() => turn.result).then(
       () => undefined,
@@ -204,51 +256,6 @@ describe("live harness", () => {
     );
     expect(HarnessError.isInstance(error) && error.code).toBe("TIMEOUT");
     expect((await conversation.send("Reply with exactly the word: pong").result).text.toLowerCase()).toContain("pong");
-  });
-
-  liveIt("subagent", async () => {
-    const harness = await start();
-    const ended: string[] = [];
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
-      builtinTools: ["start_subagent", "finish"],
-      subagents: [{ name: "arithmetic_helper", description: "Does arithmetic and answers with the number only." }],
-    });
-    const turn = conversation.send("Ask the arithmetic_helper subagent what 12 + 30 is, then tell me its answer.");
-    turn.onSubagentEnd((end) => void ended.push(end.trajectoryId));
-    await drain(turn);
-    expect(ended.length).toBeGreaterThan(0);
-    expect((await turn.result).text).toContain("42");
-  });
-
-  liveIt("MCP", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
-      mcpServers: [{ name: "calc", command: process.execPath, args: [mcpTestServer] }],
-      policies: [{ tool: "*", decision: "allow" }],
-    });
-    const turn = conversation.send("Use the add_numbers tool to add 1200 and 34, and tell me the result.");
-    const steps = await stepsOf(turn);
-    expect(steps.some((step) => step.tool?.kind === "mcp")).toBe(true);
-    expect((await turn.result).text).toContain("1234");
-  });
-
-  liveIt("structured output", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
-      responseSchema: { type: "object", properties: { capital: { type: "string" } }, required: ["capital"] },
-    });
-    const turn = conversation.send("What is the capital of France?");
-    await drain(turn);
-    expect((await turn.result).structuredOutput).toMatchObject({ capital: expect.stringMatching(/paris/i) });
   });
 
   liveIt("two conversations on one process", async () => {
@@ -305,11 +312,7 @@ describe("live harness: the assumptions", () => {
   });
 
   liveIt("3. what follows a denied call", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
+    const conversation = await open({
       builtinTools: ["run_command", "finish"],
       hooks: { preTool: () => ({ decision: "deny", reason: "denied by the live test" }) },
     });
@@ -320,11 +323,7 @@ describe("live harness: the assumptions", () => {
   });
 
   liveIt("4. two subagents at once: does anything link a trajectory to its call", async () => {
-    const harness = await start();
-    const conversation = await harness.openConversation({
-      model,
-      apiKey,
-      workspaces: [tmpdir()],
+    const conversation = await open({
       builtinTools: ["start_subagent", "finish"],
       subagents: [
         { name: "red_helper", description: "Answers with the word red." },
