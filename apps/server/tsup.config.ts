@@ -1,6 +1,7 @@
 import { defineConfig } from "tsup";
 
-// An application, not a library: one ESM entry that `pnpm start` runs with plain Node. Workspace
+// An application, not a library: one ESM entry (dist/main.js) that `pnpm start` runs with plain Node;
+// the server itself is a chunk the entry imports once it has set up the heap (src/main.ts). Workspace
 // packages stay external and are loaded from their own dist, like any installed dependency.
 export default defineConfig({
   entry: ["src/main.ts"],
@@ -9,5 +10,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
-  splitting: false,
+  splitting: true,
 });

@@ -141,14 +141,29 @@ for (const stack of stacks) {
 
 for (const stack of stacks) await stack.close();
 
-/** Idle RSS of apps/server (8 agents, emulator): after start, and after one echo turn on each agent. */
+/**
+ * Idle RSS of apps/server (8 agents, emulator): 3 s after it listens, as the OS sees it; 6 s after it
+ * listens, after full collections (bench/lib/report-memory.mjs); and after one echo turn on each agent.
+ */
 async function serverRss(root) {
   const mainPath = join(root, "apps", "server", "dist", "main.js");
   if (!existsSync(mainPath)) return undefined;
-  const child = spawn(process.execPath, [mainPath], {
+  const child = spawn(process.execPath, ["--expose-gc", "--import", join(repoRoot, "benchmarks", "bench", "lib", "report-memory.mjs"), mainPath], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ANTIGRAVITY_DEMO_HARNESS: "emulator", LOG_LEVEL: "info", DEMO_TASK_STEP_MS: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const collected = async () => {
+    const seen = stderr.length;
+    child.kill("SIGUSR2");
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      const match = /MEMORY (\{.*\})\n/.exec(stderr.slice(seen));
+      if (match !== null) return JSON.parse(match[1]).rss / 1024 / 1024;
+      await sleep(50);
+    }
+    return undefined;
+  };
   const url = await new Promise((resolve, reject) => {
     let output = "";
     child.stdout.on("data", (chunk) => {
@@ -160,6 +175,8 @@ async function serverRss(root) {
   });
   await sleep(3_000);
   const idleMiB = rssMiB(child.pid);
+  await sleep(3_000);
+  const idleCollectedMiB = await collected();
   const features = ["agentic_chat", "backend_tool_rendering", "human_in_the_loop", "tool_based_generative_ui", "shared_state", "agentic_generative_ui", "tool_approval", "questions"];
   for (const feature of features) {
     const thread = newThread();
@@ -178,7 +195,7 @@ async function serverRss(root) {
   const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
   await exited;
   clearTimeout(timer);
-  return { idleMiB, afterTurnsMiB };
+  return { idleMiB, idleCollectedMiB, afterTurnsMiB };
 }
 
 const rss = {};

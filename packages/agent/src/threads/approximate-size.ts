@@ -5,6 +5,12 @@
  * of events and transcripts; it is not an exact byte count.
  */
 export function approximateSize(value: unknown): number {
+  // Most values sized per event (a text delta, a tool call's arguments) are one flat object: they are
+  // sized without the walk's stack and seen-set, the same count the walk would give.
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const flat = flatObjectSize(value);
+    if (flat !== undefined) return flat;
+  }
   let total = 0;
   const pending: unknown[] = [value];
   const seen = new WeakSet<object>();
@@ -26,6 +32,20 @@ export function approximateSize(value: unknown): number {
     } else if (item !== undefined) {
       total += 8;
     }
+  }
+  return total;
+}
+
+/** The size of an object with no object among its own fields, or undefined when one is there. */
+function flatObjectSize(object: object): number | undefined {
+  let total = 0;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const field: unknown = (object as Record<string, unknown>)[key];
+    total += key.length;
+    if (typeof field === "string") total += field.length;
+    else if (typeof field === "object" && field !== null) return undefined;
+    else if (field !== undefined) total += 8;
   }
   return total;
 }

@@ -1,6 +1,7 @@
 import { type AbstractAgent, type BaseEvent, defaultApplyEvents, type Interrupt, type Message, type RunAgentInput, type State } from "@ag-ui/client";
 import { Observable, type Subscriber } from "rxjs";
 import { approximateSize } from "./approximate-size.js";
+import { coalesceDeltas } from "./coalesced-deltas.js";
 
 /** Why a transcript lacks messages it once had. */
 export type TranscriptOmission = "thread_limit" | "evicted";
@@ -85,7 +86,7 @@ export class ThreadTranscript {
       let messages = mirror.messages;
       let state: State = input.state ?? {};
       await new Promise<void>((resolve) => {
-        defaultApplyEvents(input, held, mirror as unknown as AbstractAgent, []).subscribe({
+        defaultApplyEvents(input, coalesceDeltas(held), mirror as unknown as AbstractAgent, []).subscribe({
           next: (mutation) => {
             if (mutation.messages !== undefined) messages = mutation.messages;
             if (mutation.state !== undefined) state = mutation.state;
