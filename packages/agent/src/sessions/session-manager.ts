@@ -43,7 +43,7 @@ export interface SessionLease<Session extends ManagedSession> {
   release(): void;
 }
 
-export interface SessionManagerStats {
+export interface SessionStats {
   liveSessions: number;
   busySessions: number;
   parkedSessions: number;
@@ -183,7 +183,7 @@ export class SessionManager<Session extends ManagedSession> {
     return expired.length;
   }
 
-  stats(): SessionManagerStats {
+  stats(): SessionStats {
     let busySessions = 0;
     let parkedSessions = 0;
     let liveSessions = 0;
