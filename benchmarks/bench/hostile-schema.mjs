@@ -10,21 +10,10 @@ import { randomUUID } from "node:crypto";
 import { Agent, request } from "node:http";
 import { limitRuntime, median, percentile, report, repoRoot, sleep } from "./lib/common.mjs";
 import { startStack } from "./lib/stack-process.mjs";
+import { hostileSchema } from "../../fixtures/inputs/hostile-schema.mjs";
 
 limitRuntime(240_000, "hostile-schema");
 const rounds = Number(process.env.BENCH_HOSTILE_ROUNDS ?? 20);
-
-/** ~`targetBytes` of JSON Schema: one string property per pattern, every pattern different. */
-function hostileSchema(targetBytes) {
-  const properties = {};
-  let bytes = 0;
-  for (let index = 0; bytes < targetBytes; index += 1) {
-    const property = { type: "string", pattern: `^(?:[a-z]{1,${(index % 50) + 1}}|x${index})+$`, description: `field ${index} `.padEnd(20, "-") };
-    properties[`p${index}`] = property;
-    bytes += JSON.stringify(property).length + 12;
-  }
-  return { type: "object", properties };
-}
 
 /** One HTTP exchange on a keep-alive agent; resolves with the status, the body and the elapsed ms. */
 function exchange(url, agent, { method = "GET", body } = {}) {

@@ -2,24 +2,16 @@
 // against its own budget (429 + Retry-After), never against another client's run. Before the
 // budgets, mallory's parks filled every session and alice got 503 SESSION_LIMIT.
 import { randomUUID } from "node:crypto";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, postRun, reliabilityModel, startStack, userMessage } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { postRun, reliabilityModel, userMessage, useStacks } from "../support/stack.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack } = useStacks();
 
 const asUser = (user: string): Record<string, string> => ({ "x-user": user });
 
 describe("client budgets", () => {
   it("one client with 100 parked questions cannot make another client's run fail", async () => {
-    stack = await startStack(
+    const stack = await startStack(
       { chat: { model: reliabilityModel, builtinTools: ["ask_question"], sessions: { maxSessions: 24 } } },
       {
         authorize: (request) => request.header("x-user") ?? null,
@@ -51,7 +43,7 @@ describe("client budgets", () => {
   });
 
   it("without auth, one address past its concurrent runs gets 429 with Retry-After, and its own later runs are served", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } }, { clientLimits: { maxConcurrentRuns: 3 } });
+    const stack = await startStack({ chat: { model: reliabilityModel } }, { clientLimits: { maxConcurrentRuns: 3 } });
     const replies = await Promise.all(Array.from({ length: 6 }, (_, index) => postRun(`${stack!.url}/chat`, { messages: [userMessage(`long turn ${index}`)] })));
     const statuses = replies.map((reply) => reply.status).sort();
     const refused = replies.find((reply) => reply.status === 429);

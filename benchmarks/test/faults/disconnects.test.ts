@@ -3,18 +3,10 @@
 // carry on, and a parked tool call survives its client.
 import { randomUUID } from "node:crypto";
 import { EventType, type Tool } from "@ag-ui/core";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, ThreadClient, reliabilityModel, startStack, userMessage, waitFor } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { reliabilityModel, ThreadClient, userMessage, useStacks, waitFor } from "../support/stack.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack } = useStacks();
 
 const pickColor: Tool = {
   name: "pick_color",
@@ -24,7 +16,7 @@ const pickColor: Tool = {
 
 describe("client disconnects", () => {
   it("mid-stream: the run is cancelled, the session and its conversation survive, the thread goes on", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } });
+    const stack = await startStack({ chat: { model: reliabilityModel } });
     const agent = stack.agents.chat!;
     const client = new ThreadClient(`${stack.url}/chat`);
     await client.say("first");
@@ -49,7 +41,7 @@ describe("client disconnects", () => {
   });
 
   it("while a frontend tool is parked: a later run with the tool result (from a new client object) resumes the same turn", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } });
+    const stack = await startStack({ chat: { model: reliabilityModel } });
     const agent = stack.agents.chat!;
     const threadId = randomUUID();
     const first = new ThreadClient(`${stack.url}/chat`, { threadId });

@@ -2,22 +2,14 @@
 // that kills its own process, a stall on one thread) are in
 // packages/express/test/e2e/faults.e2e.test.ts; these add the shared-process cases.
 import { EventType } from "@ag-ui/core";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, ThreadClient, reliabilityModel, startStack, userMessage, waitFor } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { reliabilityModel, ThreadClient, userMessage, useStacks, waitFor } from "../support/stack.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack } = useStacks();
 
 describe("a harness process that dies or stalls", () => {
   it("SIGKILL of a process with 8 conversations mid-turn: 8 RUN_ERRORs within 1 s, each thread's next run works, the loss is logged", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel, pool: { maxConversationsPerProcess: 8, healthCheckIntervalMs: 0 } } });
+    const stack = await startStack({ chat: { model: reliabilityModel, pool: { maxConversationsPerProcess: 8, healthCheckIntervalMs: 0 } } });
     const agent = stack.agents.chat!;
     const clients = Array.from({ length: 8 }, () => new ThreadClient(`${stack!.url}/chat`));
     // Open the 8 conversations first, so the burst below lands on one live process.
@@ -69,7 +61,7 @@ describe("a harness process that dies or stalls", () => {
   });
 
   it("a stalled turn times out with RUN_ERROR while its neighbours on the same process carry on; the next run works", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel, turnTimeoutMs: 2_000, pool: { healthCheckIntervalMs: 0 } } });
+    const stack = await startStack({ chat: { model: reliabilityModel, turnTimeoutMs: 2_000, pool: { healthCheckIntervalMs: 0 } } });
     const agent = stack.agents.chat!;
     const stalled = new ThreadClient(`${stack.url}/chat`);
     const neighbours = Array.from({ length: 3 }, () => new ThreadClient(`${stack!.url}/chat`));

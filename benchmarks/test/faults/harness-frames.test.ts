@@ -1,17 +1,9 @@
 // Frames a harness should not send (the emulator's fault actions json-malform and field-unknown):
 // the turn goes on, nothing crashes, and what was not understood is named for the operator.
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, ThreadClient, faultsModel, startStack } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { faultsModel, ThreadClient, useStacks } from "../support/stack.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack } = useStacks();
 
 interface DriftCount {
   kind: string;
@@ -22,7 +14,7 @@ interface DriftCount {
 
 describe("malformed and unknown harness frames", () => {
   it("a frame that is not JSON and frames with unknown fields, enum values and events: no crash, every turn answers, the drift report names them", async () => {
-    stack = await startStack({ chat: { model: faultsModel } });
+    const stack = await startStack({ chat: { model: faultsModel } });
     const client = new ThreadClient(`${stack.url}/chat`);
     for (const fault of ["malformed", "unknown-field", "unknown-enum", "unknown-event"]) {
       await client.say(fault);

@@ -2,25 +2,16 @@
 // upstream error that quotes the key, attachments that are not base64, answers in shapes nobody
 // reads, histories that cannot be matched, and builtins pointed through symlinks.
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { Message, Tool } from "@ag-ui/core";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, ThreadClient, postRaw, postRun, reliabilityModel, runInput, startStack, userMessage } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { hostileSchema } from "../../../fixtures/inputs/hostile-schema.mjs";
+import { postRaw, postRun, reliabilityModel, runInput, ThreadClient, userMessage, useStacks } from "../support/stack.js";
 
-let stack: Stack | undefined;
-const scratch: string[] = [];
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-  for (const directory of scratch.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack, scratchDir } = useStacks();
 
 /** Every SSE event of a response, parsed. */
 async function eventsOf(response: Response): Promise<Array<Record<string, unknown>>> {
@@ -36,21 +27,9 @@ function percentile(values: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 
-/** A schema of ~1 MiB: thousands of properties, each with its own pattern (ajv compiled one regex per property). */
-function hostileSchema(targetBytes: number): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  let bytes = 0;
-  for (let index = 0; bytes < targetBytes; index += 1) {
-    const property = { type: "string", pattern: `^(?:[a-z]{1,${(index % 50) + 1}}|x${index})+$`, description: `field ${index} `.padEnd(20, "-") };
-    properties[`p${index}`] = property;
-    bytes += JSON.stringify(property).length + 12;
-  }
-  return { type: "object", properties };
-}
-
 describe("client tool schemas", () => {
   it("a 1 MiB hostile schema is refused with a 400 naming the limit within 1 s, while /healthz keeps answering", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } }, { maxBodyBytes: 2 * 1024 * 1024 });
+    const stack = await startStack({ chat: { model: reliabilityModel } }, { maxBodyBytes: 2 * 1024 * 1024 });
     const tool: Tool = { name: "hostile", description: "", parameters: hostileSchema(1024 * 1024) };
     // Encoded up front: the probes below measure the server's event loop, not this client's stringify.
     const body = Buffer.from(JSON.stringify(runInput({ messages: [userMessage("hi")], tools: [tool] })));
@@ -101,7 +80,7 @@ describe("client tool schemas", () => {
   });
 
   it("a tool whose schema asks for 1e8 items is sampled within bounds: the call arrives, and a neighbour on the same harness process is served meanwhile", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel, pool: { maxConversationsPerProcess: 8 } } });
+    const stack = await startStack({ chat: { model: reliabilityModel, pool: { maxConversationsPerProcess: 8 } } });
     const fillRows: Tool = {
       name: "fill_rows",
       description: "Fills a table",
@@ -128,9 +107,8 @@ describe("client tool schemas", () => {
 describe("what leaves the server", () => {
   it("a model error quoting the API key, a key= URL, paths and a stack reaches the client with none of them", async () => {
     const apiKey = "AIzaPlantedKey-0123456789-abcdefghijklmn";
-    const sandbox = mkdtempSync(join(tmpdir(), "reliability-ws-"));
-    scratch.push(sandbox);
-    stack = await startStack({ chat: { model: reliabilityModel, apiKey, workspaceRoot: sandbox } });
+    const sandbox = scratchDir("reliability-ws-");
+    const stack = await startStack({ chat: { model: reliabilityModel, apiKey, workspaceRoot: sandbox } });
     const client = new ThreadClient(`${stack.url}/chat`);
     await client.say("leak secrets");
     const error = client.runError;
@@ -150,7 +128,7 @@ describe("what leaves the server", () => {
 
 describe("bad answers and histories", () => {
   it("an attachment that is not base64 is a 400 naming it, and the thread's next run works", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } });
+    const stack = await startStack({ chat: { model: reliabilityModel } });
     const threadId = randomUUID();
     const garbage: Message = { id: randomUUID(), role: "user", content: [{ type: "text", text: "see this" }, { type: "image", source: { type: "data", value: "%%% not base64 %%%", mimeType: "image/png" } }] } as Message;
     const refused = await postRun(`${stack.url}/chat`, { threadId, messages: [garbage] });
@@ -163,7 +141,7 @@ describe("bad answers and histories", () => {
   });
 
   it("an answer in an unknown shape ({answer: \"Go\"}) is a 400, the question stays parked, and a readable answer then resolves it", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel, builtinTools: ["ask_question"] } });
+    const stack = await startStack({ chat: { model: reliabilityModel, builtinTools: ["ask_question"] } });
     const threadId = randomUUID();
     const ask = userMessage("ask");
     const asked = await eventsOf(await postRun(`${stack.url}/chat`, { threadId, messages: [ask] }));
@@ -180,7 +158,7 @@ describe("bad answers and histories", () => {
   });
 
   it("a history with a repeated message id, or more than 500 user messages, is a 400 with the reason", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } });
+    const stack = await startStack({ chat: { model: reliabilityModel } });
     const threadId = randomUUID();
     const first = userMessage("one");
     const repeated = await postRun(`${stack.url}/chat`, { threadId, messages: [first, { id: first.id, role: "user", content: "two" }] });
@@ -198,13 +176,12 @@ describe("bad answers and histories", () => {
 
 describe("emulator builtins and symlinks", () => {
   it("search_directory does not follow a link out of the workspace, and create_file through a dangling link writes nothing outside", async () => {
-    const sandbox = realpathSync(mkdtempSync(join(tmpdir(), "reliability-links-")));
-    scratch.push(sandbox);
+    const sandbox = realpathSync(scratchDir("reliability-links-"));
     const workspaceRoot = join(sandbox, "workspaces");
     const outsideFile = join(sandbox, "outside.txt");
     writeFileSync(outsideFile, "secret line OUTSIDE-MARKER\n");
     const outsideTarget = join(sandbox, "created-outside.txt");
-    stack = await startStack({
+    const stack = await startStack({
       chat: { model: reliabilityModel, workspaceRoot, builtinTools: ["search_directory", "create_file"], policies: [{ tool: "create_file", decision: "allow" }] },
     });
     const client = new ThreadClient(`${stack.url}/chat`);

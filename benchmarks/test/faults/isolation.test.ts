@@ -2,24 +2,13 @@
 // workspace root, and principals reaching for each other's threads. The plain 403 for another
 // principal's run is in packages/express/test/e2e/faults.e2e.test.ts; these go further.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, realpathSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { EventType, type Tool } from "@ag-ui/core";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Stack, ThreadClient, postRun, reliabilityModel, startStack, userMessage, waitFor } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { postRun, reliabilityModel, ThreadClient, userMessage, useStacks, waitFor } from "../support/stack.js";
 
-let stack: Stack | undefined;
-const scratch: string[] = [];
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-  for (const directory of scratch.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack, scratchDir } = useStacks();
 
 const hostileThreadIds = [
   "../../../../etc",
@@ -38,10 +27,9 @@ const hostileThreadIds = [
 
 describe("path traversal", () => {
   it("thread ids that look like paths each get their own directory inside the workspace root, and nothing is written outside it", async () => {
-    const sandbox = realpathSync(mkdtempSync(join(tmpdir(), "reliability-traversal-")));
-    scratch.push(sandbox);
+    const sandbox = realpathSync(scratchDir("reliability-traversal-"));
     const workspaceRoot = join(sandbox, "workspaces");
-    stack = await startStack({ chat: { model: reliabilityModel, workspaceRoot } });
+    const stack = await startStack({ chat: { model: reliabilityModel, workspaceRoot } });
     const workspaces = new Set<string>();
     for (const threadId of hostileThreadIds) {
       const client = new ThreadClient(`${stack.url}/chat`, { threadId });
@@ -69,7 +57,7 @@ const pickColor: Tool = {
 
 describe("threads bound to principals", () => {
   it("another principal can neither run, nor answer the parked tool of, nor learn anything from someone else's thread; the owner's answer still resumes it", async () => {
-    stack = await startStack(
+    const stack = await startStack(
       { chat: { model: reliabilityModel } },
       { authorize: (request) => { const user = request.header("x-user"); return user === undefined ? null : { id: user }; } },
     );

@@ -2,18 +2,10 @@
 // reaching the agent, the server must keep serving, and its heap must come back to where it was.
 import { Agent } from "node:http";
 import { gzipSync } from "node:zlib";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type RawReply, type Stack, ThreadClient, postRaw, reliabilityModel, runInput, settledHeapBytes, startStack } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { postRaw, type RawReply, reliabilityModel, runInput, settledHeapBytes, ThreadClient, useStacks } from "../support/stack.js";
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack } = useStacks();
 
 /** A seeded generator, so a failure can be replayed case by case. */
 function seededRandom(seed: number): () => number {
@@ -144,7 +136,7 @@ function send(url: URL, agent: Agent, fuzz: FuzzCase): Promise<RawReply> {
 
 describe("hostile request bodies", () => {
   it("10 000 fuzzed bodies: each a 4xx with a reason, none reaches the agent, the server stays up, the heap returns to its baseline", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } }, { maxBodyBytes: MAX_BODY_BYTES });
+    const stack = await startStack({ chat: { model: reliabilityModel } }, { maxBodyBytes: MAX_BODY_BYTES });
     const url = new URL(`${stack.url}/chat`);
     const agent = new Agent({ keepAlive: true, maxSockets: 50 });
     const random = seededRandom(20_260_101);
@@ -215,7 +207,7 @@ describe("hostile request bodies", () => {
   }, 120_000);
 
   it("names the reason for the cases that used to slip through: bad UTF-8, undecodable gzip, deep nesting", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } });
+    const stack = await startStack({ chat: { model: reliabilityModel } });
     const url = new URL(`${stack.url}/chat`);
     const agent = new Agent({ keepAlive: true });
     const valid = JSON.stringify(runInput({ messages: [{ id: "m1", role: "user", content: "hi" }] }));

@@ -7,21 +7,14 @@ import { AbstractAgent } from "@ag-ui/client";
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import { createAntigravityApp } from "@ag-ui-antigravity/express";
-import { expectNoChildProcesses, listenOnEphemeralPort } from "@ag-ui-antigravity/testing";
+import { listenOnEphemeralPort } from "@ag-ui-antigravity/testing";
 import { type Observable, of } from "rxjs";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type RawReply, type Stack, postRaw, reliabilityModel, runInput, settledHeapBytes, startStack, userMessage } from "../support/stack.js";
+import { describe, expect, it } from "vitest";
+import { postRaw, type RawReply, reliabilityModel, runInput, settledHeapBytes, userMessage, useStacks } from "../support/stack.js";
 
-let stack: Stack | undefined;
 // Closing includes removing the save dir, which after the 10 000-thread case holds tens of
 // thousands of files (every thread's record and its persisted conversation): over 30 s on a loaded disk.
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-}, 180_000);
-afterAll(async () => {
-  await expectNoChildProcesses();
-});
+const { startStack } = useStacks({ closeTimeoutMs: 180_000 });
 
 function post(url: URL, agent: Agent, body: unknown, headers: Record<string, string> = {}): Promise<RawReply> {
   return postRaw(url, agent, Buffer.from(JSON.stringify(body)), { "content-type": "application/json", ...headers });
@@ -35,7 +28,7 @@ const eventTypes = (body: string): string[] =>
 
 describe("threads", () => {
   it("two runs on one thread at the same instant: exactly one 409 THREAD_BUSY, the other runs to the end (20 threads at once)", async () => {
-    stack = await startStack({ chat: { model: reliabilityModel } });
+    const stack = await startStack({ chat: { model: reliabilityModel } });
     const url = new URL(`${stack.url}/chat`);
     const agent = new Agent({ keepAlive: true });
     // A first run per thread opens its conversation, so the race below is on a warm session.
@@ -60,7 +53,7 @@ describe("threads", () => {
   it("10 000 threads created and dropped on the agent: sessions, remembered threads, harness conversations and the heap stay within the caps", async () => {
     const caps = { maxSessions: 96, maxRememberedThreads: 200, perProcess: 32 };
     const inFlight = 64;
-    stack = await startStack({
+    const stack = await startStack({
       // No recording logger here: its lines would be the only thing that grows with the threads.
       chat: { model: reliabilityModel, logger: {}, sessions: { maxSessions: caps.maxSessions, maxRememberedThreads: caps.maxRememberedThreads }, pool: { healthCheckIntervalMs: 0, maxConversationsPerProcess: caps.perProcess } },
     });

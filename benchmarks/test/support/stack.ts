@@ -4,7 +4,7 @@
 // logger, the pool's pids, and the agents' own state.
 import { randomUUID } from "node:crypto";
 import { type Agent, request as httpRequest } from "node:http";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,8 @@ import { HttpAgent } from "@ag-ui/client";
 import { EventType, type BaseEvent, type Message, type RunAgentInput, type RunErrorEvent, type RunFinishedEvent } from "@ag-ui/core";
 import { AntigravityAgent, type AntigravityAgentOptions } from "@ag-ui-antigravity/agent";
 import { createAntigravityApp, type AgentRouterOptions } from "@ag-ui-antigravity/express";
-import { fixturesDir, listenOnEphemeralPort, type EphemeralServer } from "@ag-ui-antigravity/testing";
+import { expectNoChildProcesses, fixturesDir, listenOnEphemeralPort, type EphemeralServer } from "@ag-ui-antigravity/testing";
+import { afterAll, afterEach } from "vitest";
 
 export const reliabilityModel = `emulator:${join(fixturesDir, "scenarios", "reliability.json")}`;
 export const faultsModel = `emulator:${join(fixturesDir, "scenarios", "faults.json")}`;
@@ -43,6 +44,35 @@ export interface Stack {
   saveDir: string;
   server: EphemeralServer;
   close(): Promise<void>;
+}
+
+/**
+ * The preamble of every fault-suite file: a `startStack` whose stacks are closed after each test, a
+ * `scratchDir` removed after each test (after the stack that used it), and, after the file, a check
+ * that no emulator process is left behind. `closeTimeoutMs` is for stacks that take long to close.
+ */
+export function useStacks(options: { closeTimeoutMs?: number } = {}): { startStack: typeof startStack; scratchDir(prefix: string): string } {
+  const stacks: Stack[] = [];
+  const scratch: string[] = [];
+  afterEach(async () => {
+    await Promise.all(stacks.splice(0).map((stack) => stack.close()));
+    for (const directory of scratch.splice(0)) rmSync(directory, { recursive: true, force: true });
+  }, options.closeTimeoutMs);
+  afterAll(async () => {
+    await expectNoChildProcesses();
+  });
+  return {
+    startStack: async (agentOptions, routerOptions) => {
+      const stack = await startStack(agentOptions, routerOptions);
+      stacks.push(stack);
+      return stack;
+    },
+    scratchDir: (prefix) => {
+      const directory = mkdtempSync(join(tmpdir(), prefix));
+      scratch.push(directory);
+      return directory;
+    },
+  };
 }
 
 export async function startStack(

@@ -7,19 +7,24 @@ import { lastAssistantText, runWith, useAgents, user } from "./support/agent-fix
 
 const { makeAgent, tempDir } = useAgents();
 
+/** The server tool the scenario calls for "call get_weather", with the handler a test needs. */
+function weatherTool(handler: (args: Record<string, unknown>) => Promise<unknown>) {
+  return {
+    name: "get_weather",
+    description: "Current weather for a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    handler,
+  };
+}
+
 describe("human in the loop through the agent", () => {
   it("runs a server tool that writes state before its result, and the model reads the result", async () => {
     const agent = makeAgent({
       serverTools: [
-        {
-          name: "get_weather",
-          description: "Current weather for a city",
-          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-          handler: async (args) => {
-            setState({ ...(getState() as Record<string, unknown>), lastCity: args.city });
-            return { city: args.city, temperature: 21, conditions: "sunny" };
-          },
-        },
+        weatherTool(async (args) => {
+          setState({ ...(getState() as Record<string, unknown>), lastCity: args.city });
+          return { city: args.city, temperature: 21, conditions: "sunny" };
+        }),
       ],
     });
     agent.addMessage(user("Please call get_weather for Paris"));
@@ -37,18 +42,13 @@ describe("human in the loop through the agent", () => {
   it("sends a server tool's state writes as one snapshot, then deltas against it; a key the client's patch guard refuses as a snapshot", async () => {
     const agent = makeAgent({
       serverTools: [
-        {
-          name: "get_weather",
-          description: "Current weather for a city",
-          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-          handler: async () => {
-            setState({ cities: ["Paris"] });
-            setState({ cities: ["Paris", "Rome"], unit: "C" });
-            setState(JSON.parse('{"cities": ["Rome"], "__proto__": {"polluted": true}}') as Record<string, unknown>);
-            setState({ cities: ["Rome"] });
-            return { temperature: 21 };
-          },
-        },
+        weatherTool(async () => {
+          setState({ cities: ["Paris"] });
+          setState({ cities: ["Paris", "Rome"], unit: "C" });
+          setState(JSON.parse('{"cities": ["Rome"], "__proto__": {"polluted": true}}') as Record<string, unknown>);
+          setState({ cities: ["Rome"] });
+          return { temperature: 21 };
+        }),
       ],
     });
     agent.addMessage(user("Please call get_weather for Paris"));

@@ -19,13 +19,7 @@ export async function playFault(turn: ScriptedTurn, run: TrajectoryRun, action: 
   switch (action.type) {
     case "error-emit": {
       const message = renderTemplate(action.message, turn.variables);
-      const stepIndex = context.recorder.allocate(run.trajectoryId);
-      context.recorder.publish({
-        ...turn.baseStep(run, stepIndex),
-        state: "STATE_ERROR",
-        source: "SOURCE_SYSTEM",
-        error: { errorMessage: message, httpCode: action.httpCode },
-      });
+      turn.publishNewStep(run, { state: "STATE_ERROR", source: "SOURCE_SYSTEM", error: { errorMessage: message, httpCode: action.httpCode } });
       if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${message}`);
       return;
     }

@@ -69,28 +69,14 @@ export function compactIfNeeded(turn: ScriptedTurn, run: TrajectoryRun): void {
 }
 
 export function emitCompaction(turn: ScriptedTurn, run: TrajectoryRun, text: string): void {
-  const stepIndex = turn.context.recorder.allocate(run.trajectoryId);
-  turn.context.recorder.publish({
-    ...turn.baseStep(run, stepIndex),
-    state: "STATE_DONE",
-    source: "SOURCE_SYSTEM",
-    target: "TARGET_USER",
-    text,
-    compaction: {},
-  });
+  turn.publishNewStep(run, { state: "STATE_DONE", source: "SOURCE_SYSTEM", target: "TARGET_USER", text, compaction: {} });
 }
 
 /** The structured output step (`finish`): the scenario's output, or a sample of the configured schema. */
 export function finish(turn: ScriptedTurn, run: TrajectoryRun, output: unknown): void {
   const context = turn.context;
   const value = output ?? sampleArguments(context.config.finishSchema, turn.input.text);
-  const stepIndex = context.recorder.allocate(run.trajectoryId);
-  context.recorder.publish({
-    ...turn.baseStep(run, stepIndex),
-    state: "STATE_DONE",
-    source: "SOURCE_MODEL",
-    finish: { outputString: JSON.stringify(renderDeep(value, turn.variables)) },
-  });
+  turn.publishNewStep(run, { state: "STATE_DONE", source: "SOURCE_MODEL", finish: { outputString: JSON.stringify(renderDeep(value, turn.variables)) } });
   run.finished = true;
 }
 

@@ -93,16 +93,15 @@ export class ScriptedTurn {
     this.variables["lastToolResult"] = result;
   }
 
+  /** Publishes a new step of `run` (the next index of its trajectory) with these fields. */
+  publishNewStep(run: TrajectoryRun, fields: Pick<StepUpdate, "state" | "source"> & Omit<Partial<StepUpdate>, "cascadeId" | "trajectoryId" | "stepIndex">): void {
+    const stepIndex = this.context.recorder.allocate(run.trajectoryId);
+    this.context.recorder.publish({ ...this.baseStep(run, stepIndex), ...fields });
+  }
+
   /** A model that calls a tool it does not have: the harness reports an error step and the model carries on. */
   modelMistake(run: TrajectoryRun, message: string): void {
-    const stepIndex = this.context.recorder.allocate(run.trajectoryId);
-    this.context.recorder.publish({
-      ...this.baseStep(run, stepIndex),
-      state: "STATE_ERROR",
-      source: "SOURCE_MODEL",
-      target: "TARGET_ENVIRONMENT",
-      errorMessage: message,
-    });
+    this.publishNewStep(run, { state: "STATE_ERROR", source: "SOURCE_MODEL", target: "TARGET_ENVIRONMENT", errorMessage: message });
     this.setToolResult(`Error: ${message}`);
   }
 
