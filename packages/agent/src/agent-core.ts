@@ -15,7 +15,7 @@ import { resolveHarnessBinary } from "./harness-binary.js";
 import { runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
-import { SessionManager, type SessionManagerStats } from "./sessions/session-manager.js";
+import { SessionManager, type SessionStats } from "./sessions/session-manager.js";
 import { SpareSessions } from "./sessions/spare-sessions.js";
 import { FileThreadStore } from "./threads/file-thread-store.js";
 import { MemoryThreadStore } from "./threads/memory-thread-store.js";
@@ -42,7 +42,7 @@ export interface RunOrigin {
 }
 
 export interface AgentStats {
-  sessions: SessionManagerStats;
+  sessions: SessionStats;
   /** Threads the thread store remembers, where it can count them (memory; file: at its last clean-up). */
   rememberedThreads?: number;
   /** The thread store: kind, failed and pending writes. */
@@ -82,6 +82,9 @@ export class AgentCore {
   readonly #redactor: OutboundRedactor;
   #pool: Promise<HarnessPool> | undefined;
   #closing: Promise<void> | undefined;
+  readonly #lifetime = new AbortController();
+  #markClosed: () => void = () => undefined;
+  readonly #closed = new Promise<void>((resolve) => (this.#markClosed = resolve));
 
   constructor(options: AntigravityAgentOptions) {
     const parsed = agentOptionsSchema.safeParse(options);
@@ -354,16 +357,31 @@ export class AgentCore {
     this.#spares?.refill(signature);
   }
 
+  /** Aborted (with AGENT_CLOSED) when `close()` starts. */
+  get signal(): AbortSignal {
+    return this.#lifetime.signal;
+  }
+
+  /** Resolves when `close()` has finished: sessions, the owned thread store and the owned pool are closed. */
+  get closed(): Promise<void> {
+    return this.#closed;
+  }
+
   /** Closes every session and, when the agent owns it, the pool. Idempotent. */
   close(options: { deadlineMs?: number } = {}): Promise<void> {
     this.#closing ??= (async () => {
-      this.#channels.close();
-      await Promise.all([this.#spares?.close(), this.#sessions.close()]);
-      // After the sessions, whose closing records their threads.
-      if (this.#ownsThreadStore) await this.#threads.close();
-      if (this.#ownsPool && this.#pool !== undefined) {
-        const pool = await this.#pool.catch(() => undefined);
-        await pool?.close({ deadlineMs: options.deadlineMs ?? 10_000 });
+      this.#lifetime.abort(new AgentError("AGENT_CLOSED", "The agent was closed."));
+      try {
+        this.#channels.close();
+        await Promise.all([this.#spares?.close(), this.#sessions.close()]);
+        // After the sessions, whose closing records their threads.
+        if (this.#ownsThreadStore) await this.#threads.close();
+        if (this.#ownsPool && this.#pool !== undefined) {
+          const pool = await this.#pool.catch(() => undefined);
+          await pool?.close({ deadlineMs: options.deadlineMs ?? 10_000 });
+        }
+      } finally {
+        this.#markClosed();
       }
     })();
     return this.#closing;

@@ -90,8 +90,18 @@ export class AntigravityAgent extends AbstractAgent {
     return (await this.core.pool()).metrics();
   }
 
-  /** Closes every session and the agent's own pool (not a shared one). Idempotent. */
+  /** Closes every session and the agent's own pool and thread store (not shared ones). Idempotent; clones share it. */
   close(options: { deadlineMs?: number } = {}): Promise<void> {
     return this.core.close(options);
+  }
+
+  /** Aborted, with an `AgentError` `AGENT_CLOSED`, when `close()` starts (on this agent or a clone). */
+  get signal(): AbortSignal {
+    return this.core.signal;
+  }
+
+  /** Resolves when `close()` has finished. */
+  get closed(): Promise<void> {
+    return this.core.closed;
   }
 }

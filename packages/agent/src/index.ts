@@ -1,12 +1,9 @@
 export { AntigravityAgent } from "./antigravity-agent.js";
-export { DEFAULT_AGENT_ID } from "./agent-core.js";
 export type { AgentStats } from "./agent-core.js";
 export type { AntigravityAgentOptions, AntigravityAgentLogger, HarnessSource, ServerTool, ServerToolContext } from "./agent-options.js";
-export { capabilitiesOf } from "./capabilities.js";
 export { AgentError } from "./errors/agent-error.js";
 export type { AgentErrorCode, AgentErrorOptions } from "./errors/agent-error.js";
-export { SessionManager } from "./sessions/session-manager.js";
-export type { ManagedSession, SessionCloseReason, SessionLease, SessionManagerOptions, SessionManagerStats } from "./sessions/session-manager.js";
+export type { SessionStats } from "./sessions/session-manager.js";
 export { FileThreadStore } from "./threads/file-thread-store.js";
 export type { FileThreadStoreOptions } from "./threads/file-thread-store.js";
 export { MemoryThreadStore } from "./threads/memory-thread-store.js";
@@ -14,7 +11,6 @@ export type { MemoryThreadStoreOptions } from "./threads/memory-thread-store.js"
 export { RedisThreadStore } from "./threads/redis-thread-store.js";
 export type { RedisThreadStoreOptions } from "./threads/redis-thread-store.js";
 export type { RedisCommandClient } from "./threads/redis-command-client.js";
-export { DEFAULT_MAX_FORWARDED_PER_THREAD, DEFAULT_THREAD_TTL_MS } from "./threads/thread-store.js";
 export type {
   LeaseOutcome,
   ThreadKey,
@@ -28,4 +24,3 @@ export type {
 } from "./threads/thread-store.js";
 export type { ForwardedMessage } from "./input/message-fingerprint.js";
 export { threadWorkspacePath } from "./sessions/thread-workspace.js";
-export { toolSignature } from "./sessions/tool-signature.js";

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { EventType } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { AntigravityAgent, DEFAULT_AGENT_ID, threadWorkspacePath } from "../src/index.js";
+import { DEFAULT_AGENT_ID } from "../src/agent-core.js";
+import { AntigravityAgent, threadWorkspacePath } from "../src/index.js";
 import { lastAssistantText, runWith, useAgents, user } from "./support/agent-fixture.js";
 
 const { makeAgent, tempDir, track } = useAgents();

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { BaseEvent, Message } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
+import { isProcessAlive } from "@ag-ui-antigravity/testing";
 import { describe, expect, it } from "vitest";
 import { AntigravityAgent, type AntigravityAgentOptions } from "../src/index.js";
 import { useAgents, user } from "./support/agent-fixture.js";
@@ -47,6 +48,27 @@ describe("sessions across runs, restarts and contract changes", () => {
     expect(Number(resumed?.details.historySteps)).toBeGreaterThan(0);
     // Only the new message went to the harness: the first one was already in its history.
     expect(lastText(secondRun.messages)).not.toContain("pineapple");
+  });
+
+  it("close() aborts signal with AGENT_CLOSED at once, resolves closed once its pool processes are gone, and refuses later runs", async () => {
+    const { agent } = recordingAgent({ saveDir: tempDir() });
+    const clone = agent.clone();
+    await run(agent, randomUUID(), [user("hello")]);
+    const pids = (await agent.poolMetrics()).processDetails.flatMap((detail) => (detail.pid === undefined ? [] : [detail.pid]));
+    expect(pids.length).toBeGreaterThan(0);
+    let settled = false;
+    void agent.closed.then(() => (settled = true));
+    const closing = clone.close();
+    expect(agent.signal.aborted).toBe(true);
+    expect(agent.signal.reason).toMatchObject({ code: "AGENT_CLOSED" });
+    expect(clone.signal).toBe(agent.signal);
+    expect(settled).toBe(false);
+    await closing;
+    await agent.closed;
+    expect(settled).toBe(true);
+    for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
+    const refused = await run(agent, randomUUID(), [user("still there?")]).then(({ events }) => events.at(-1));
+    expect(refused).toMatchObject({ type: EventType.RUN_ERROR, code: "AGENT_CLOSED" });
   });
 
   it("a tool result for a turn parked in a server that is gone ends with RUN_ERROR PARKED_TURN_LOST, and the next message continues", async () => {

@@ -1,6 +1,9 @@
 export { createAntigravityApp } from "./app/create-antigravity-app.js";
+export type { AntigravityApp } from "./app/create-antigravity-app.js";
 export type { AntigravityAppOptions, AntigravityCorsOptions } from "./app/app-options.js";
 export { createAgentRouter } from "./routes/create-agent-router.js";
+export type { AgentRouter } from "./routes/create-agent-router.js";
+export type { AgentRouterLifetime } from "./routes/router-lifetime.js";
 export type { AgentOrAgents } from "./options/agent-registry.js";
 export {
   DEFAULT_FIRST_EVENT_TIMEOUT_MS,

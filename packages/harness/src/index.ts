@@ -18,8 +18,6 @@ export type { FindHarnessBinaryOptions } from "./process/find-harness-binary.js"
 export { HarnessProcess } from "./process/harness-process.js";
 export type { OpenConversationOptions } from "./process/harness-process.js";
 export type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./process/harness-process-options.js";
-export { INHERITED_ENVIRONMENT_VARIABLES, minimalEnvironment } from "./process/minimal-environment.js";
-export type { MinimalEnvironmentOptions } from "./process/minimal-environment.js";
 export { Conversation } from "./conversation/conversation.js";
 export type { SendOptions } from "./conversation/conversation.js";
 export type {
@@ -28,12 +26,11 @@ export type {
   ConversationHooks,
   ConversationTimings,
   CustomTool,
-  HookDecision,
   McpServer,
-  PolicyRule,
   PostToolHookArgs,
   PreToolHookArgs,
   PreToolHookResult,
+  PreTurnDecision,
   PreTurnHookArgs,
   QuestionAnswer,
   QuestionsHookArgs,
@@ -43,12 +40,11 @@ export type {
   ToolCallContext,
   ToolErrorHookArgs,
   ToolHookArgs,
+  ToolPolicy,
 } from "./conversation/conversation-config.js";
 export { BUILTIN_TOOL_NAMES, DEFAULT_BUILTIN_TOOLS, WRITE_CAPABLE_BUILTIN_TOOLS } from "./conversation/builtin-tools.js";
 export type { BuiltinToolName } from "./conversation/builtin-tools.js";
 export { validateConversationConfig } from "./conversation/validate-config.js";
-export { buildHarnessConfig } from "./conversation/build-harness-config.js";
-export type { BuildHarnessConfigOptions } from "./conversation/build-harness-config.js";
 export { Turn } from "./conversation/turn.js";
 export type { SubagentEnd, TurnOrigin, TurnResult } from "./conversation/turn.js";
 export type { TokenUsage } from "./conversation/token-usage.js";
@@ -56,6 +52,5 @@ export type { DriftEntry, DriftReport } from "./protocol/drift.js";
 export type { UserInputPart } from "./conversation/user-input.js";
 export { withMedia } from "./conversation/tool-result.js";
 export type { ToolMedia, ToolResultWithMedia } from "./conversation/tool-result.js";
-export { noopLogger } from "./observability/logger.js";
 export type { HarnessLogger } from "./observability/logger.js";
 export type { WireInspector, WireRecord } from "./observability/wire-record.js";

@@ -4,11 +4,11 @@
  */
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
-import type { Conversation } from "@ag-ui-antigravity/harness";
-import { HitlError, getState, interrupt, setState, type HarnessCustomTool, type HitlBridge, type RunItem } from "./index.js";
+import type { Conversation, CustomTool } from "@ag-ui-antigravity/harness";
+import { HitlError, getState, interrupt, setState, type HitlBridge, type RunItem } from "./index.js";
 
 /** A server tool that asks the user, and keeps a booking list in the shared state. */
-export const bookSlot: HarnessCustomTool = {
+export const bookSlot: CustomTool = {
   name: "book_slot",
   description: "Books a meeting slot after the user confirms it.",
   parameters: { type: "object", properties: { slot: { type: "string" } }, required: ["slot"] },

@@ -17,14 +17,4 @@ export { questionReason } from "./interrupts/question-interrupt.js";
 export type { QuestionDescription, QuestionPayload, QuestionResponse } from "./interrupts/question-interrupt.js";
 export { approvalReason } from "./interrupts/approval-interrupt.js";
 export type { ApprovalPayload } from "./interrupts/approval-interrupt.js";
-export type {
-  BridgeHooks,
-  HarnessCustomTool,
-  HarnessQuestion,
-  HarnessQuestionAnswer,
-  PreToolDecision,
-  PreToolInfo,
-  QuestionsDecision,
-  QuestionsInfo,
-  ToolCallInfo,
-} from "./harness/harness-shapes.js";
+export type { BridgeHooks } from "./harness/harness-shapes.js";

@@ -9,9 +9,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { emulatorBinPath, expectNoChildProcesses } from "@ag-ui-antigravity/testing";
+import { emulatorBinPath, expectNoChildProcesses, isProcessAlive } from "@ag-ui-antigravity/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_SESSION_BUILTIN_TOOLS, SessionRegistry, serveHttp, type HttpMcpServer } from "../src/index.js";
+import { DEFAULT_SESSION_BUILTIN_TOOLS, McpServerError, SessionRegistry, serveHttp, type HttpMcpServer } from "../src/index.js";
 
 const binPath = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const workspace = mkdtempSync(join(tmpdir(), "mcp-server-workspace-"));
@@ -132,7 +132,7 @@ describe("over streamable HTTP", () => {
       },
       binaryPath: emulatorBinPath,
     });
-    closers.push(() => registry.shutdown());
+    closers.push(() => registry.close());
     const http = await serveHttp(registry);
     closers.push(() => http.close());
     return { registry, http };
@@ -171,6 +171,30 @@ describe("over streamable HTTP", () => {
     const metrics = registry.pool.metrics();
     expect(metrics.conversations).toBe(2);
     expect(metrics.processes).toBe(1);
+  });
+
+  it("close() on the HTTP server and the registry aborts their signals at once, ends the sessions and resolves closed once the processes are gone", async () => {
+    const { registry, http } = await startServer();
+    const client = await connectClient(new StreamableHTTPClientTransport(new URL(http.url)));
+    const turn = await runTurn(client, { message: "hello" });
+    const session = registry.get(turn.sessionId);
+    const pids = registry.pool.metrics().processDetails.flatMap((detail) => (detail.pid === undefined ? [] : [detail.pid]));
+    expect(pids.length).toBeGreaterThan(0);
+    const httpClosing = http.close();
+    expect(http.signal.aborted).toBe(true);
+    await httpClosing;
+    await http.closed;
+    expect(http.clientCount).toBe(0);
+    expect(session.signal.aborted).toBe(false);
+    const registryClosing = registry.close();
+    expect(registry.signal.aborted).toBe(true);
+    expect(McpServerError.isInstance(registry.signal.reason) && registry.signal.reason.code).toBe("SERVER_CLOSED");
+    await registryClosing;
+    await registry.closed;
+    expect(session.signal.aborted).toBe(true);
+    await session.closed;
+    for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
+    await expect(registry.create()).rejects.toMatchObject({ code: "SERVER_CLOSED" });
   });
 
   it("refuses a question with a clear note when the client cannot elicit, and refuses a session beyond the limit", async () => {

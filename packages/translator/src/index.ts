@@ -1,5 +1,5 @@
 export { StepTranslator } from "./translator/step-translator.js";
-export type { HostToolCall, HostToolResult, SubagentEnd } from "./translator/step-translator.js";
+export type { HostToolCall, HostToolResult } from "./translator/step-translator.js";
 export { STRUCTURED_OUTPUT_EVENT_NAME } from "./translator/translator-options.js";
 export type { StepTranslatorOptions, UnmatchedSubagent } from "./translator/translator-options.js";
 export { randomIds, sequentialIds } from "./ids/id-generator.js";

@@ -113,7 +113,7 @@ function translateFlow(flow: string): GoldenRun[] {
     }
     const idle = trajectoryUpdate?.state === "STATE_FULLY_IDLE" || trajectoryUpdate?.state === "STATE_IDLE";
     if (trajectoryUpdate !== undefined && idle && trajectoryUpdate.trajectoryId !== current.mainTrajectoryId) {
-      const end = trajectoryUpdate.error ? { trajectoryId: trajectoryUpdate.trajectoryId ?? "", errorMessage: trajectoryUpdate.error } : { trajectoryId: trajectoryUpdate.trajectoryId ?? "" };
+      const end = trajectoryUpdate.error ? { trajectoryId: trajectoryUpdate.trajectoryId ?? "", error: trajectoryUpdate.error } : { trajectoryId: trajectoryUpdate.trajectoryId ?? "" };
       current.events.push(...translator.finishSubagent(end));
     }
   });

@@ -206,6 +206,6 @@ function isModelError(step: NormalizedStep): boolean {
 
 function* subagentEndsOf(session: AntigravitySession): Generator<AGUIEvent, void, undefined> {
   for (const end of session.subagentEnds.splice(0)) {
-    yield* session.translator.finishSubagent(end.error === undefined ? { trajectoryId: end.trajectoryId } : { trajectoryId: end.trajectoryId, errorMessage: end.error });
+    yield* session.translator.finishSubagent(end);
   }
 }

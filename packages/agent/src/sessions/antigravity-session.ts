@@ -244,7 +244,8 @@ export class AntigravitySession implements ManagedSession {
     this.#closed = true;
     this.#stopBackgroundTurns?.();
     this.#stopBackgroundTurns = undefined;
-    this.bridge.close();
+    // Parked callers are released at once; the halted turn drains while the conversation closes below.
+    const bridgeClosed = this.bridge.close();
     try {
       await this.remember();
     } catch (error) {
@@ -256,6 +257,7 @@ export class AntigravitySession implements ManagedSession {
       this.#environment.warn({ threadId: this.threadId, reason, error }, "closing the conversation failed");
     }
     this.#lease = undefined;
+    await bridgeClosed;
     // A spare no thread took leaves no workspace behind, and holds no thread.
     if (this.#spare !== undefined) {
       if (this.#spare.workspace !== undefined) await rm(this.#spare.workspace, { recursive: true, force: true }).catch(() => undefined);

@@ -42,7 +42,7 @@ export interface SessionLease<Session extends ManagedSession> {
   release(): void;
 }
 
-export interface SessionManagerStats {
+export interface SessionStats {
   liveSessions: number;
   busySessions: number;
   parkedSessions: number;
@@ -182,7 +182,7 @@ export class SessionManager<Session extends ManagedSession> {
     return expired.length;
   }
 
-  stats(): SessionManagerStats {
+  stats(): SessionStats {
     let busySessions = 0;
     let parkedSessions = 0;
     let liveSessions = 0;

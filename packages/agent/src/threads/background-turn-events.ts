@@ -17,7 +17,7 @@ export async function* backgroundTurnEvents(session: AntigravitySession, turn: T
     for await (const step of turn) {
       yield* translator.translate(step);
       for (const end of session.subagentEnds.splice(0)) {
-        yield* translator.finishSubagent(end.error === undefined ? { trajectoryId: end.trajectoryId } : { trajectoryId: end.trajectoryId, errorMessage: end.error });
+        yield* translator.finishSubagent(end);
       }
     }
     await turn.result;

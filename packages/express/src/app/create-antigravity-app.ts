@@ -3,6 +3,10 @@ import { sendHttpError } from "../errors/http-error.js";
 import { toBindingLogger } from "../logging/logger.js";
 import type { AgentOrAgents } from "../options/agent-registry.js";
 import { createAgentRouter } from "../routes/create-agent-router.js";
+import type { AgentRouterLifetime } from "../routes/router-lifetime.js";
+
+/** The app, with its router's `close()`, `signal` and `closed` for its owner. */
+export type AntigravityApp = Express & AgentRouterLifetime;
 import { referenceFailure } from "../run/failure-reference.js";
 import { resolveAppOptions, type AntigravityAppOptions } from "./app-options.js";
 
@@ -17,13 +21,14 @@ import { resolveAppOptions, type AntigravityAppOptions } from "./app-options.js"
  * createAntigravityApp({ chat: chatAgent }).listen(8027);
  * ```
  */
-export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: AntigravityAppOptions = {}): Express {
+export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: AntigravityAppOptions = {}): AntigravityApp {
   const { routerOptions, before } = resolveAppOptions(options);
   const logger = toBindingLogger(routerOptions.logger);
   const app = express();
   app.disable("x-powered-by");
   for (const middleware of before) app.use(middleware);
-  app.use(createAgentRouter(agentOrAgents, routerOptions));
+  const router = createAgentRouter(agentOrAgents, routerOptions);
+  app.use(router);
 
   const notFound: RequestHandler = (_request, response) => {
     sendHttpError(response, { status: 404, code: "NOT_FOUND", message: "No route matches this method and path." });
@@ -40,5 +45,9 @@ export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: Anti
   };
   app.use(notFound);
   app.use(lastResort);
-  return app;
+  return Object.defineProperties(app, {
+    close: { value: () => router.close() },
+    signal: { get: () => router.signal },
+    closed: { get: () => router.closed },
+  }) as AntigravityApp;
 }

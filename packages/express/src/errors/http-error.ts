@@ -18,6 +18,7 @@ export type HttpErrorCode =
   | "OWNERSHIP_UNAVAILABLE"
   | "OWNERSHIP_FULL"
   | "RATE_LIMITED"
+  | "SERVER_CLOSED"
   // Codes an agent reported in its first `RUN_ERROR` keep their own spelling.
   | (string & {});
 

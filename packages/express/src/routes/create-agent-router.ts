@@ -7,6 +7,10 @@ import { createCapabilitiesHandler } from "./capabilities-handler.js";
 import { healthHandler } from "./health-handler.js";
 import { PrincipalBudget } from "../limits/principal-budget.js";
 import { createRunHandler, type ResolveAgent } from "./run-handler.js";
+import { RouterLifetime, type AgentRouterLifetime } from "./router-lifetime.js";
+
+/** The router, with `close()`, `signal` and `closed` for its owner. */
+export type AgentRouter = Router & AgentRouterLifetime;
 
 /**
  * An Express router serving one AG-UI agent, or several keyed by name:
@@ -25,7 +29,7 @@ import { createRunHandler, type ResolveAgent } from "./run-handler.js";
  * app.use("/ag-ui", createAgentRouter({ chat: chatAgent, research: researchAgent }));
  * ```
  */
-export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRouterOptions = {}): Router {
+export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRouterOptions = {}): AgentRouter {
   const registry = toAgentRegistry(agentOrAgents);
   const resolved = resolveAgentRouterOptions(options);
   // Keyed by (agent, thread): the agent package keeps each agent's threads (conversations and
@@ -33,9 +37,12 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
   const threadOwnership = resolved.ownershipStore ?? new MemoryOwnershipStore({ maxEntries: resolved.maxThreadOwners });
   const budget = resolved.clientLimits === undefined ? undefined : new PrincipalBudget(resolved.clientLimits);
   const router = express.Router();
+  // Only the router's own routes are tracked and refused once closed; what the app mounts around it is not.
+  const lifetime = new RouterLifetime();
+  const admit = lifetime.admit;
 
   if (resolved.replicaId !== undefined) router.use(replicaHeader(resolved.replicaId));
-  if (resolved.healthPath !== undefined) router.get(resolved.healthPath, healthHandler);
+  if (resolved.healthPath !== undefined) router.get(resolved.healthPath, admit, healthHandler);
 
   let resolveAgent: ResolveAgent;
   let runPath: string;
@@ -55,9 +62,10 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
   }
 
   const runHandler = createRunHandler(resolveAgent, resolved, threadOwnership, budget);
-  router.post(runPath === "" ? "/" : runPath, runHandler);
-  router.post(`${runPath}/run`, runHandler);
-  router.post(`${runPath}/connect`, createRunHandler(resolveAgent, resolved, threadOwnership, budget, "connect"));
-  router.get(`${runPath}/capabilities`, createCapabilitiesHandler(resolveAgent, resolved));
-  return router;
+  router.post(runPath === "" ? "/" : runPath, admit, runHandler);
+  router.post(`${runPath}/run`, admit, runHandler);
+  router.post(`${runPath}/connect`, admit, createRunHandler(resolveAgent, resolved, threadOwnership, budget, "connect"));
+  router.get(`${runPath}/capabilities`, admit, createCapabilitiesHandler(resolveAgent, resolved));
+  // A store passed in is the caller's; the default one is the router's own.
+  return lifetime.attachTo(router, () => (resolved.ownershipStore === undefined ? threadOwnership.close() : Promise.resolve()));
 }

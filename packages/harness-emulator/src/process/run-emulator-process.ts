@@ -27,7 +27,6 @@ export interface EmulatorProcessOptions {
 export interface RunningEmulator {
   readonly port: number;
   readonly apiKey: string;
-  readonly server: EmulatorServer;
   /** Resolves when shutdown (stdin EOF or `shutdown()`) has finished persisting and closing. */
   readonly stopped: Promise<void>;
   shutdown(): Promise<void>;
@@ -133,5 +132,5 @@ export async function runEmulatorProcess(options: EmulatorProcessOptions): Promi
   stdin.once("end", shutdown);
   stdin.once("close", shutdown);
   stdin.resume();
-  return { port: server.port, apiKey, server, stopped, shutdown };
+  return { port: server.port, apiKey, stopped, shutdown };
 }

@@ -48,7 +48,7 @@ const customToolSchema = z.object({
 
 // ------------------------------------------------------------------ hooks
 
-export type HookDecision = { decision: "allow" } | { decision: "deny"; reason?: string };
+export type PreTurnDecision = { decision: "allow" } | { decision: "deny"; reason?: string };
 
 export interface PreTurnHookArgs {
   /** The user input parts as the harness reports them. */
@@ -114,7 +114,7 @@ export interface ConfirmationHookArgs {
  * a hook failure and never fails the turn.
  */
 export interface ConversationHooks {
-  preTurn?: ((args: PreTurnHookArgs) => HookDecision | void | Promise<HookDecision | void>) | undefined;
+  preTurn?: ((args: PreTurnHookArgs) => PreTurnDecision | void | Promise<PreTurnDecision | void>) | undefined;
   postTurn?: ((args: { responseText: string; conversationId: string }) => void | Promise<void>) | undefined;
   preTool?: ((args: PreToolHookArgs) => PreToolHookResult | void | Promise<PreToolHookResult | void>) | undefined;
   postTool?: ((args: PostToolHookArgs) => void | Promise<void>) | undefined;
@@ -316,7 +316,7 @@ export const conversationConfigSchema = z
   });
 
 /** A policy: allow, deny or confirm calls of a tool (builtin, custom or MCP); `*` is a wildcard. */
-export interface PolicyRule {
+export interface ToolPolicy {
   tool: string;
   decision: "allow" | "deny" | "confirm";
   /** Restrict the rule to one MCP server. */
@@ -398,7 +398,7 @@ export interface ConversationConfig {
     | undefined;
   truncation?: { mode: "truncate"; maxTokens: number } | { mode: "error"; maxTokens: number; message?: string | undefined } | undefined;
   hooks?: ConversationHooks | undefined;
-  policies?: PolicyRule[] | undefined;
+  policies?: ToolPolicy[] | undefined;
   /** Also send the policies to the harness as `policyConfig` (0.1.10+ harnesses only). */
   sendPoliciesToHarness?: boolean | undefined;
   /** Sent as automated triggers every `intervalMs` while the conversation is idle, after its first turn. */

@@ -1,6 +1,6 @@
-import type { PolicyRule } from "./conversation-config.js";
+import type { ToolPolicy } from "./conversation-config.js";
 
-export type PolicyVerdict = { decision: "allow" | "deny" | "confirm"; rule: PolicyRule } | undefined;
+export type PolicyVerdict = { decision: "allow" | "deny" | "confirm"; rule: ToolPolicy } | undefined;
 
 function patternToRegExp(pattern: string): RegExp {
   const escaped = pattern.split("*").map((literal) => literal.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
@@ -18,7 +18,7 @@ function specificity(pattern: string): number {
  * (the caller decides what that means).
  */
 interface CompiledRule {
-  rule: PolicyRule;
+  rule: ToolPolicy;
   matcher: RegExp;
   specificity: number;
 }
@@ -26,7 +26,7 @@ interface CompiledRule {
 export class PolicyEngine {
   readonly #rules: CompiledRule[];
 
-  constructor(rules: readonly PolicyRule[]) {
+  constructor(rules: readonly ToolPolicy[]) {
     this.#rules = rules.map((rule) => ({ rule, matcher: patternToRegExp(rule.tool), specificity: specificity(rule.tool) }));
   }
 

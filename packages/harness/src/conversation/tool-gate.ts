@@ -1,4 +1,4 @@
-import type { ConversationHooks, PolicyRule, PreToolHookArgs } from "./conversation-config.js";
+import type { ConversationHooks, ToolPolicy, PreToolHookArgs } from "./conversation-config.js";
 import { PolicyEngine } from "./policy-engine.js";
 
 export interface ToolGateRequest {
@@ -36,7 +36,7 @@ export class ToolGate {
   readonly #conversationId: () => string;
   readonly #decisions = new Map<string, Promise<ToolGateDecision>>();
 
-  constructor(options: { policies: readonly PolicyRule[]; preTool: ConversationHooks["preTool"]; conversationId: () => string }) {
+  constructor(options: { policies: readonly ToolPolicy[]; preTool: ConversationHooks["preTool"]; conversationId: () => string }) {
     this.#policies = new PolicyEngine(options.policies);
     this.#preTool = options.preTool;
     this.#conversationId = options.conversationId;

@@ -1,4 +1,4 @@
-import type { HarnessCustomTool } from "../harness/harness-shapes.js";
+import type { CustomTool } from "../harness/harness-shapes.js";
 
 /** Where the bridge reports what it decided on its own (ignored answers, expiries). */
 export interface HitlLogger {
@@ -22,7 +22,7 @@ export interface HitlBridgeOptions {
    * Host tools that run in this process. Their handlers may call `interrupt()`, `getState()`,
    * `setState()` and `getContext()`; the bridge reports their calls and results to the client.
    */
-  serverTools?: readonly HarnessCustomTool[];
+  serverTools?: readonly CustomTool[];
   /** Offer the silent `get_app_context` tool (the run's context) to the model (default false). */
   appContextTool?: boolean;
   /** Offer the silent `get_shared_state` tool (the shared state) to the model (default false). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HitlBridge, type QuestionsDecision, type PreToolDecision } from "../index.js";
+import type { PreToolHookResult, QuestionsHookResult } from "@ag-ui-antigravity/harness";
+import { HitlBridge } from "../index.js";
 import { driveRun, runInput, verify } from "../../test/support/mini-agent.js";
 import { preToolArgs, ScriptedHarness, type TurnScript } from "../../test/support/scripted-harness.js";
 
@@ -14,7 +15,7 @@ function setup(scripts: TurnScript[], options: ConstructorParameters<typeof Hitl
 }
 
 async function askedOnce(questions = [colours]) {
-  const decisions: QuestionsDecision[] = [];
+  const decisions: QuestionsHookResult[] = [];
   const { bridge, harness } = setup([async (turn) => void decisions.push(await turn.ask(questions))]);
   const first = await driveRun(bridge, runInput(), { newInput: "ask me", startTurn: harness.startTurn });
   return { bridge, harness, decisions, first };
@@ -83,7 +84,7 @@ describe("question interrupts", () => {
   });
 
   it("with lenient answers off, only the canonical shape is accepted", async () => {
-    const decisions: QuestionsDecision[] = [];
+    const decisions: QuestionsHookResult[] = [];
     const { bridge, harness } = setup([async (turn) => void decisions.push(await turn.ask([colours]))], { lenientAnswers: false });
     await driveRun(bridge, runInput(), { newInput: "ask", startTurn: harness.startTurn });
     const refused = await driveRun(bridge, runInput({ forwardedProps: { command: "Blue" } }), { startTurn: harness.startTurn });
@@ -99,7 +100,7 @@ describe("question interrupts", () => {
 
 describe("matching answers to parked requests", () => {
   async function twoParked() {
-    const decisions: QuestionsDecision[] = [];
+    const decisions: QuestionsHookResult[] = [];
     const { bridge, harness } = setup([async (turn) => void decisions.push(...(await Promise.all([turn.ask([colours]), turn.ask([toppings])])))]);
     const first = await driveRun(bridge, runInput(), { newInput: "ask twice", startTurn: harness.startTurn });
     return { bridge, harness, decisions, first };
@@ -178,7 +179,7 @@ describe("matching answers to parked requests", () => {
 
 describe("tool approval", () => {
   async function approvalFor(payload: unknown, status: "resolved" | "cancelled" = "resolved", options = {}) {
-    const decisions: PreToolDecision[] = [];
+    const decisions: PreToolHookResult[] = [];
     const { bridge, harness } = setup([async (turn) => void decisions.push(await turn.approveBuiltin("run_command", { command: "ls" }, "harness-call-1"))], { toolApproval: true, ...options });
     const first = await driveRun(bridge, runInput(), { newInput: "list", startTurn: harness.startTurn });
     const second = await driveRun(bridge, runInput({ resume: [status === "resolved" ? { interruptId: "id-1", status, payload } : { interruptId: "id-1", status }] }), { startTurn: harness.startTurn });

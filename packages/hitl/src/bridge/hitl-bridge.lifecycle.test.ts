@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EventType } from "@ag-ui/core";
-import { HitlBridge, HitlError, interrupt, type HarnessCustomTool, type InterruptAnswer, type QuestionsDecision } from "../index.js";
+import type { CustomTool, QuestionsHookResult } from "@ag-ui-antigravity/harness";
+import { HitlBridge, HitlError, interrupt, type InterruptAnswer } from "../index.js";
 import { driveRun, MiniAgent, runInput, verify } from "../../test/support/mini-agent.js";
 import { ScriptedHarness, type TurnScript } from "../../test/support/scripted-harness.js";
 
@@ -39,7 +40,7 @@ describe("moving on", () => {
   });
 
   it("an answer with new text settles the answer and sends the text once the turn ends", async () => {
-    const decisions: QuestionsDecision[] = [];
+    const decisions: QuestionsHookResult[] = [];
     const { bridge, harness } = setup([
       async (turn) => void decisions.push(await turn.ask([{ question: "Size?", choices: ["S", "M"], isMultiSelect: false }])),
       async (turn) => turn.say("and the follow-up"),
@@ -63,7 +64,7 @@ describe("moving on", () => {
 describe("deadlines and teardown", () => {
   it("releases an expired interrupt as abandoned and refuses a late answer with INTERRUPT_EXPIRED", async () => {
     const answers: InterruptAnswer[] = [];
-    const asker: HarnessCustomTool = { name: "ask", description: "asks", parameters: { type: "object" }, handler: async () => void answers.push(await interrupt("myapp:ask")) };
+    const asker: CustomTool = { name: "ask", description: "asks", parameters: { type: "object" }, handler: async () => void answers.push(await interrupt("myapp:ask")) };
     const warnings: string[] = [];
     let counter = 0;
     const bridge = new HitlBridge({ settleMs: 10, parkTimeoutMs: 80, serverTools: [asker], createId: () => `id-${++counter}`, logger: { warn: (message) => warnings.push(message) } });
@@ -82,12 +83,12 @@ describe("deadlines and teardown", () => {
     const failures: unknown[] = [];
     const { bridge, harness } = setup([async (turn) => void (await turn.callTool("pick_colour", {}, "call-1").catch((error: unknown) => failures.push(error)))]);
     await driveRun(bridge, runInput({ tools: [pick] }), { newInput: "go", startTurn: harness.startTurn });
-    bridge.close();
-    bridge.close();
-    await new Promise((resolve) => setImmediate(resolve));
+    const closing = bridge.close();
+    expect(bridge.close()).toBe(closing);
+    expect(bridge.signal.aborted).toBe(true);
+    await closing;
     expect(failures).toHaveLength(1);
     expect(HitlError.isInstance(failures[0]) && failures[0].code).toBe("CLOSED");
-    expect(bridge.signal.aborted).toBe(true);
     await bridge.closed;
     expect(() => bridge.beginRun(runInput(), { startTurn: harness.startTurn })).toThrow(expect.objectContaining({ code: "CLOSED" }));
   });
@@ -115,9 +116,9 @@ describe("turn scope", () => {
     const pending = run.items().next();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(bridge.hasTurn).toBe(true);
-    bridge.close();
+    const closing = bridge.close();
     expect(await pending).toEqual({ done: false, value: { type: "turn-ended" } });
-    await bridge.closed;
+    await closing;
     expect(ended).toBe(2);
     unsubscribe();
   });

@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { HitlBridge, HitlError, getContext, getState, interrupt, setState, type HarnessCustomTool, type InterruptAnswer } from "../index.js";
+import type { CustomTool } from "@ag-ui-antigravity/harness";
+import { HitlBridge, HitlError, getContext, getState, interrupt, setState, type InterruptAnswer } from "../index.js";
 import { driveRun, runInput, verify } from "../../test/support/mini-agent.js";
 import { ScriptedHarness, type TurnScript } from "../../test/support/scripted-harness.js";
 
-function setup(serverTools: HarnessCustomTool[], scripts: TurnScript[], options: ConstructorParameters<typeof HitlBridge>[0] = {}) {
+function setup(serverTools: CustomTool[], scripts: TurnScript[], options: ConstructorParameters<typeof HitlBridge>[0] = {}) {
   let counter = 0;
   const bridge = new HitlBridge({ settleMs: 20, createId: () => `id-${++counter}`, serverTools, ...options });
   const harness = new ScriptedHarness(scripts).connect(bridge.harnessPieces([]));
   return { bridge, harness };
 }
 
-function tool(name: string, handler: HarnessCustomTool["handler"]): HarnessCustomTool {
+function tool(name: string, handler: CustomTool["handler"]): CustomTool {
   return { name, description: `${name} tool`, parameters: { type: "object", properties: {} }, handler };
 }
 

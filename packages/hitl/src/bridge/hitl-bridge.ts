@@ -4,7 +4,7 @@ import type { NormalizedStep } from "@ag-ui-antigravity/harness";
 import { collectAnswers } from "../answers/collect-answers.js";
 import { matchAnswers, type AnswerPlan } from "../answers/match-answers.js";
 import { HitlError } from "../errors/hitl-error.js";
-import type { BridgeHooks, HarnessCustomTool, PreToolDecision, PreToolInfo, QuestionsDecision, QuestionsInfo, ToolCallInfo } from "../harness/harness-shapes.js";
+import type { BridgeHooks, CustomTool, PreToolHookResult, PreToolHookArgs, QuestionsHookResult, QuestionsHookArgs, ToolCallContext } from "../harness/harness-shapes.js";
 import { approvalDecision, approvalInterrupt, coerceApprovalPayload, deniedStatement } from "../interrupts/approval-interrupt.js";
 import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
 import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
@@ -41,7 +41,7 @@ export interface BeginRunOptions<TInput> {
 
 /** What the harness conversation must be configured with for the bridge to work. */
 export interface HarnessPieces {
-  customTools: HarnessCustomTool[];
+  customTools: CustomTool[];
   hooks: BridgeHooks;
   /** Host tools whose calls the bridge reports itself: the translator must not report their mirror steps. */
   hostToolNames: ReadonlySet<string>;
@@ -70,7 +70,7 @@ export class HitlBridge {
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #closeController = new AbortController();
-  readonly #serverTools = new Map<string, HarnessCustomTool>();
+  readonly #serverTools = new Map<string, CustomTool>();
   #frontendTools = new Map<string, FrontendToolDefinition>();
   #toolContract: string | undefined;
   #turn: TurnScope | undefined;
@@ -146,7 +146,7 @@ export class HitlBridge {
    * @throws HitlError INVALID_TOOL_SCHEMA naming the tool.
    */
   harnessPieces(clientTools: readonly Tool[]): HarnessPieces {
-    const customTools: HarnessCustomTool[] = [];
+    const customTools: CustomTool[] = [];
     const hostToolNames = new Set<string>();
     const silentToolNames = new Set<string>();
     for (const tool of this.#serverTools.values()) {
@@ -236,9 +236,12 @@ export class HitlBridge {
     return run;
   }
 
-  /** Releases every parked caller with CLOSED, halts the turn, and stops all timers. Idempotent. */
-  close(): void {
-    if (this.signal.aborted) return;
+  /**
+   * Releases every parked caller with CLOSED, halts the turn, and stops all timers at once; resolves
+   * (as `closed` does) when the halted turn has drained. Idempotent.
+   */
+  close(): Promise<void> {
+    if (this.signal.aborted) return this.#closedPromise;
     const error = new HitlError("CLOSED", "The HITL bridge of this thread was closed while the request was waiting.");
     this.#closeController.abort(error);
     this.#lot.failAll(error);
@@ -247,6 +250,7 @@ export class HitlBridge {
     const draining = turn === undefined ? this.#draining : turn.halt();
     void Promise.resolve(draining).then(() => this.#markClosed());
     this.#pendingInputs = [];
+    return this.#closedPromise;
   }
 
   // ------------------------------------------------------------------ runs and turns
@@ -384,7 +388,7 @@ export class HitlBridge {
 
   // ------------------------------------------------------------------ frontend tools
 
-  #frontendTool(definition: FrontendToolDefinition): HarnessCustomTool {
+  #frontendTool(definition: FrontendToolDefinition): CustomTool {
     const exempt = new Set(this.#options.deduplicationExemptTools ?? []);
     return {
       name: definition.name,
@@ -399,7 +403,7 @@ export class HitlBridge {
     };
   }
 
-  async #dispatchFrontendTool(toolName: string, args: Record<string, unknown>, context: ToolCallInfo): Promise<string> {
+  async #dispatchFrontendTool(toolName: string, args: Record<string, unknown>, context: ToolCallContext): Promise<string> {
     const toolCallId = context.callId === "" ? this.#createId() : context.callId;
     this.#notify({ type: "tool-call", source: "frontend", toolCallId, toolName, arguments: args });
     const { expiresAtMs } = this.#deadline();
@@ -413,7 +417,7 @@ export class HitlBridge {
 
   // ------------------------------------------------------------------ questions and approvals
 
-  async #onQuestions(args: QuestionsInfo): Promise<QuestionsDecision> {
+  async #onQuestions(args: QuestionsHookArgs): Promise<QuestionsHookResult> {
     const questions = describeQuestions(args.questions);
     const { expiresAt, expiresAtMs } = this.#deadline();
     const interrupt = questionInterrupt({ id: this.#createId(), questions, expiresAt });
@@ -423,7 +427,7 @@ export class HitlBridge {
     return { answers: harnessAnswers(answer.payload as QuestionPayload) };
   }
 
-  async #preTool(args: PreToolInfo, silentToolNames: ReadonlySet<string>): Promise<PreToolDecision> {
+  async #preTool(args: PreToolHookArgs, silentToolNames: ReadonlySet<string>): Promise<PreToolHookResult> {
     const exempt = this.#frontendTools.has(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
     if (exempt) return { decision: "allow" };
     const toolCallId = args.callId === undefined || args.callId === "" ? this.#createId() : args.callId;
@@ -443,7 +447,7 @@ export class HitlBridge {
 
   // ------------------------------------------------------------------ server tools and state
 
-  #wrapServerTool(tool: HarnessCustomTool): HarnessCustomTool {
+  #wrapServerTool(tool: CustomTool): CustomTool {
     return {
       name: tool.name,
       description: tool.description,
@@ -512,8 +516,8 @@ export class HitlBridge {
     run.push({ type: "state", state: structuredClone(this.#state as Record<string, unknown>) });
   }
 
-  #silentTools(): HarnessCustomTool[] {
-    const tools: HarnessCustomTool[] = [];
+  #silentTools(): CustomTool[] {
+    const tools: CustomTool[] = [];
     if (this.#options.appContextTool === true) {
       tools.push({
         name: appContextToolName,

@@ -1,5 +1,5 @@
 import type { Interrupt } from "@ag-ui/core";
-import type { PreToolDecision } from "../harness/harness-shapes.js";
+import type { PreToolHookResult } from "../harness/harness-shapes.js";
 import { isPlainObject } from "../json/json-value.js";
 import type { JsonSchema } from "../schema/schema-validator.js";
 import { abandonStatement, type InterruptAnswer } from "./interrupt-answer.js";
@@ -89,7 +89,7 @@ export function coerceApprovalPayload(raw: unknown): unknown {
 }
 
 /** The pre-tool hook's decision for a settled approval interrupt. */
-export function approvalDecision(answer: InterruptAnswer): PreToolDecision {
+export function approvalDecision(answer: InterruptAnswer): PreToolHookResult {
   if (answer.status === "cancelled") return { decision: "deny", reason: cancelledApprovalStatement };
   if (answer.status === "abandoned") return { decision: "deny", reason: abandonStatement(answer.cause) };
   const payload = answer.payload as ApprovalPayload;

@@ -1,5 +1,5 @@
 import type { Interrupt } from "@ag-ui/core";
-import type { HarnessQuestion, HarnessQuestionAnswer } from "../harness/harness-shapes.js";
+import type { HarnessQuestion, QuestionAnswer } from "../harness/harness-shapes.js";
 import { isPlainObject } from "../json/json-value.js";
 import type { JsonSchema } from "../schema/schema-validator.js";
 
@@ -136,7 +136,7 @@ function findChoice(question: QuestionDescription, value: string | number): stri
 }
 
 /** The harness's answers for a validated payload: choice ids become indices; empty answers "unanswered". */
-export function harnessAnswers(payload: QuestionPayload): HarnessQuestionAnswer[] {
+export function harnessAnswers(payload: QuestionPayload): QuestionAnswer[] {
   return payload.answers.map((response) => {
     const selected = (response.selected ?? []).map(Number);
     if (response.skipped === true || (selected.length === 0 && (response.freeform ?? "") === "")) return "unanswered";

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { interrupt, setState, type HarnessCustomTool, type InterruptAnswer } from "../../src/index.js";
+import type { CustomTool } from "@ag-ui-antigravity/harness";
+import { interrupt, setState, type InterruptAnswer } from "../../src/index.js";
 import { changeColor, EmulatorSessions, modelText } from "../support/emulator-session.js";
 import { driveRun, MiniAgent, runInput, verify } from "../support/mini-agent.js";
 
@@ -71,7 +72,7 @@ describe("the bridge over the harness client and the emulator", () => {
 
   it("emits state before a server tool's result, and tells cancelled from abandoned", async () => {
     const answers: InterruptAnswer[] = [];
-    const bookSlot: HarnessCustomTool = {
+    const bookSlot: CustomTool = {
       name: "book_slot",
       description: "Books a slot after asking the user",
       parameters: { type: "object", properties: { slot: { type: "string" } } },
@@ -118,7 +119,7 @@ describe("the bridge over the harness client and the emulator", () => {
 
   it("refuses an id-less answer while several interrupts wait, resolving none, then takes answers by id", async () => {
     const statuses: string[] = [];
-    const doubleCheck: HarnessCustomTool = {
+    const doubleCheck: CustomTool = {
       name: "double_check",
       description: "Asks two things at once",
       parameters: { type: "object", properties: {} },

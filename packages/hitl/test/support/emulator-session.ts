@@ -45,8 +45,10 @@ export class EmulatorSessions {
   }
 
   async end(): Promise<void> {
-    for (const bridge of this.#bridges.splice(0)) bridge.close();
+    // A bridge's close resolves once its halted turn drained, which the processes closing ends.
+    const bridgesClosed = this.#bridges.splice(0).map((bridge) => bridge.close());
     await Promise.all(this.#processes.splice(0).map((harness) => harness.close({ gracePeriodMs: 2_000 })));
+    await Promise.all(bridgesClosed);
     await expectNoChildProcesses();
     await expectNoHandlesBeyond(this.#baseline);
   }

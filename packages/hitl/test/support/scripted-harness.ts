@@ -1,5 +1,6 @@
 import type { NormalizedStep } from "@ag-ui-antigravity/harness";
-import type { HarnessPieces, HarnessQuestion, PreToolDecision, PreToolInfo, QuestionsDecision, StartTurn } from "../../src/index.js";
+import type { PreToolHookArgs, PreToolHookResult, QuestionsHookArgs, QuestionsHookResult } from "@ag-ui-antigravity/harness";
+import type { HarnessPieces, StartTurn } from "../../src/index.js";
 
 /** What a scripted model does in one turn. */
 export type TurnScript = (turn: ScriptedTurn) => Promise<void>;
@@ -66,7 +67,7 @@ export class ScriptedTurn {
     let effectiveArgs = args;
     const preTool = this.#pieces.hooks.preTool;
     if (preTool !== undefined) {
-      const decision: PreToolDecision = await preTool(preToolArgs(name, args, callId));
+      const decision: PreToolHookResult = await preTool(preToolArgs(name, args, callId));
       if (decision.decision === "deny") return { denied: decision.reason };
       effectiveArgs = decision.arguments ?? args;
     }
@@ -77,12 +78,12 @@ export class ScriptedTurn {
   }
 
   /** Asks a builtin tool's pre-tool hook, as the harness does for builtins. */
-  async approveBuiltin(name: string, args: Record<string, unknown>, callId: string): Promise<PreToolDecision> {
+  async approveBuiltin(name: string, args: Record<string, unknown>, callId: string): Promise<PreToolHookResult> {
     const preTool = this.#pieces.hooks.preTool;
     return preTool === undefined ? { decision: "allow" } : preTool(preToolArgs(name, args, callId));
   }
 
-  ask(questions: HarnessQuestion[]): Promise<QuestionsDecision> {
+  ask(questions: QuestionsHookArgs["questions"]): Promise<QuestionsHookResult> {
     const onQuestions = this.#pieces.hooks.onQuestions;
     if (onQuestions === undefined) throw new Error("the bridge registered no questions hook");
     const step = { ...baseStep(this.#turnNumber, this.#stepIndex++), kind: "question" as const, status: "waiting" as const };
@@ -138,6 +139,6 @@ function baseStep(turnNumber: number, stepIndex: number): NormalizedStep {
   };
 }
 
-export function preToolArgs(toolName: string, args: Record<string, unknown>, callId: string): PreToolInfo {
+export function preToolArgs(toolName: string, args: Record<string, unknown>, callId: string): PreToolHookArgs {
   return { toolName, arguments: args, argumentsJson: JSON.stringify(args), callId, conversationId: "conversation", reason: "hook" };
 }

@@ -62,7 +62,7 @@ export async function runCli(argv: readonly string[], env: Record<string, string
       await server.close();
     }
   } finally {
-    await registry.shutdown();
+    await registry.close();
   }
   return 0;
 }

@@ -1,4 +1,4 @@
-import { WRITE_CAPABLE_BUILTIN_TOOLS, type ConversationHooks, type PolicyRule, type QuestionsHookResult } from "@ag-ui-antigravity/harness";
+import { WRITE_CAPABLE_BUILTIN_TOOLS, type ConversationHooks, type ToolPolicy, type QuestionsHookResult } from "@ag-ui-antigravity/harness";
 import type { ApprovalPolicy } from "../server-options.js";
 import { answersOfForm, approvalForm, isApproved, questionsForm } from "./elicitation-forms.js";
 import type { TurnInteraction } from "./turn-interaction.js";
@@ -11,9 +11,9 @@ const noElicitation = "this MCP client does not support elicitation, so it canno
  * `deny` refuses them; `allow` runs everything. The trailing `*` allow satisfies the harness's
  * safety gate for everything else.
  */
-export function approvalPolicies(approval: ApprovalPolicy): PolicyRule[] {
+export function approvalPolicies(approval: ApprovalPolicy): ToolPolicy[] {
   const decision = approval === "ask" ? "confirm" : approval;
-  const writeRules: PolicyRule[] = WRITE_CAPABLE_BUILTIN_TOOLS.map((tool) => ({
+  const writeRules: ToolPolicy[] = WRITE_CAPABLE_BUILTIN_TOOLS.map((tool) => ({
     tool,
     decision,
     ...(decision === "deny" ? { reason: `${tool} is disabled on this MCP server (approval policy "deny").` } : {}),

@@ -125,7 +125,7 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
     },
     async ({ sessionId }): Promise<CallToolResult> =>
       asToolResult(async () => {
-        await registry.close(sessionId);
+        await registry.closeSession(sessionId);
         return { content: [{ type: "text", text: `Session ${sessionId} closed.` }], structuredContent: { sessionId, closed: true } };
       }),
   );

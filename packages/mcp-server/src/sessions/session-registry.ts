@@ -26,6 +26,9 @@ export class SessionRegistry {
   /** Sessions being opened, counted against the limit before they have an id. */
   #opening = 0;
   #closing: Promise<void> | undefined;
+  readonly #lifetime = new AbortController();
+  #markClosed: () => void = () => undefined;
+  readonly #closed = new Promise<void>((resolve) => (this.#markClosed = resolve));
 
   constructor(options: SessionRegistryOptions) {
     this.settings = options.settings;
@@ -73,19 +76,34 @@ export class SessionRegistry {
   }
 
   /** Ends a session: its turn (if any) is cancelled and its conversation closed. */
-  async close(sessionId: string): Promise<void> {
+  async closeSession(sessionId: string): Promise<void> {
     const session = this.get(sessionId);
     this.#sessions.delete(sessionId);
-    await session.lease.release();
+    await session.close();
+  }
+
+  /** Aborted (with SERVER_CLOSED) when `close()` starts. */
+  get signal(): AbortSignal {
+    return this.#lifetime.signal;
+  }
+
+  /** Resolves when `close()` has finished: every session closed, every harness process stopped. */
+  get closed(): Promise<void> {
+    return this.#closed;
   }
 
   /** Closes every session and stops every harness process. Idempotent. */
-  shutdown(options: { deadlineMs?: number } = {}): Promise<void> {
+  close(options: { deadlineMs?: number } = {}): Promise<void> {
     this.#closing ??= (async () => {
-      const sessions = [...this.#sessions.values()];
-      this.#sessions.clear();
-      await Promise.allSettled(sessions.map((session) => session.lease.release()));
-      await this.pool.close({ deadlineMs: options.deadlineMs ?? 10_000 });
+      this.#lifetime.abort(new McpServerError("SERVER_CLOSED", "The server is shutting down."));
+      try {
+        const sessions = [...this.#sessions.values()];
+        this.#sessions.clear();
+        await Promise.allSettled(sessions.map((session) => session.close()));
+        await this.pool.close({ deadlineMs: options.deadlineMs ?? 10_000 });
+      } finally {
+        this.#markClosed();
+      }
     })();
     return this.#closing;
   }

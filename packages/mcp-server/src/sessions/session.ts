@@ -48,6 +48,21 @@ export class AntigravitySession {
     return this.#interaction !== undefined || this.lease.conversation.busy;
   }
 
+  /** Aborted when the session ends: closed, its process died, or the server closed. */
+  get signal(): AbortSignal {
+    return this.lease.signal;
+  }
+
+  /** Resolves when the session's conversation is closed and its pool slot free. */
+  get closed(): Promise<void> {
+    return this.lease.closed;
+  }
+
+  /** Ends the session: its turn (if any) is cancelled and its conversation closed. Idempotent. */
+  close(): Promise<void> {
+    return this.lease.release();
+  }
+
   /** Whoever runs the current turn, for the conversation's hooks. */
   get interaction(): TurnInteraction | undefined {
     return this.#interaction;

@@ -22,6 +22,10 @@ export interface HttpMcpServer {
   readonly url: string;
   /** MCP client sessions currently connected. */
   readonly clientCount: number;
+  /** Aborted when `close()` starts. */
+  readonly signal: AbortSignal;
+  /** Resolves when `close()` has finished: every client session ended, the port closed. */
+  readonly closed: Promise<void>;
   /** Ends every client session and stops listening. Idempotent. The registry stays open. */
   close(): Promise<void>;
 }
@@ -90,13 +94,19 @@ export async function serveHttp(registry: SessionRegistry, options: ServeHttpOpt
   const shownHost = host.includes(":") ? `[${host}]` : host;
   allowedHosts = [`${shownHost}:${port}`, ...(host === "127.0.0.1" || host === "::1" ? [`localhost:${port}`] : [])];
   let closing: Promise<void> | undefined;
+  const lifetime = new AbortController();
+  let markClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
   return {
     url: `http://${shownHost}:${port}${path}`,
     get clientCount() {
       return clients.size;
     },
+    signal: lifetime.signal,
+    closed,
     close: () => {
       closing ??= (async () => {
+        lifetime.abort(new Error("The MCP HTTP server was closed."));
         const sessions = [...clients.values()];
         clients.clear();
         await Promise.allSettled(sessions.map((client) => client.close()));
@@ -104,6 +114,7 @@ export async function serveHttp(registry: SessionRegistry, options: ServeHttpOpt
           http.close(() => resolve());
           http.closeAllConnections();
         });
+        markClosed();
       })();
       return closing;
     },

@@ -4,8 +4,11 @@ import type { SessionRegistry } from "../sessions/session-registry.js";
 
 /** A running stdio MCP server. */
 export interface StdioMcpServer {
-  /** Resolves when the client closed stdin (or `close()` ran). */
+  /** Aborted when the server starts closing: the client closed stdin, or `close()` was called. */
+  readonly signal: AbortSignal;
+  /** Resolves when the client closed stdin (or `close()` ran) and the server has closed. */
   readonly closed: Promise<void>;
+  /** Closes the MCP server (not the registry). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -20,8 +23,10 @@ export async function serveStdio(registry: SessionRegistry, streams: { stdin?: N
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let closing: Promise<void> | undefined;
+  const lifetime = new AbortController();
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      lifetime.abort(new Error("The stdio MCP server was closed."));
       stdin.off("end", onEnd);
       await server.close();
       resolveClosed();
@@ -33,5 +38,5 @@ export async function serveStdio(registry: SessionRegistry, streams: { stdin?: N
   stdin.once("end", onEnd);
   transport.onclose = () => void close();
   await server.connect(transport);
-  return { closed, close };
+  return { signal: lifetime.signal, closed, close };
 }

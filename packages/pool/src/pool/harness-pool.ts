@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import type { Conversation, ConversationConfig } from "@ag-ui-antigravity/harness";
 import { SpawnBackoff } from "../backoff/spawn-backoff.js";
 import { PoolError } from "../errors/pool-error.js";
 import { ChangeSignal } from "../internal/change-signal.js";
@@ -9,8 +10,6 @@ import { envNamesOf, partitionKeyOf, type Partition } from "../partition/partiti
 import { choosePlacement } from "../placement/placement-policy.js";
 import {
   startHarnessProcess,
-  type HarnessConversation,
-  type HarnessConversationConfig,
   type HarnessStartOptions,
 } from "../process/harness-process-adapter.js";
 import type { PooledConversation, PooledProcess, StartProcess } from "../process/pooled-process.js";
@@ -72,7 +71,7 @@ export interface PoolCloseOptions {
  * }
  * await pool.close({ deadlineMs: 10_000 });
  */
-export class HarnessPool<TConfig = HarnessConversationConfig, TConversation extends PooledConversation = HarnessConversation> {
+export class HarnessPool<TConfig = ConversationConfig, TConversation extends PooledConversation = Conversation> {
   /** Resolves when `close()` (or `drain()`) has stopped every process. */
   readonly closed: Promise<void>;
   readonly #settings: ResolvedPoolSettings;

@@ -7,11 +7,6 @@ import {
 import type { Partition } from "../partition/partition.js";
 import type { PooledProcess } from "./pooled-process.js";
 
-/** The conversation config of the default (real harness) pool. */
-export type HarnessConversationConfig = ConversationConfig;
-/** The conversation of the default (real harness) pool. */
-export type HarnessConversation = Conversation;
-
 /**
  * Options of `HarnessProcess.start` the pool passes to every process it starts. The storage
  * directory and env come from the partition, and the pool owns the signal.
@@ -22,7 +17,7 @@ export type HarnessStartOptions = Omit<HarnessProcessOptions, "storageDirectory"
 export async function startHarnessProcess(
   partition: Partition,
   options: HarnessStartOptions & { signal: AbortSignal },
-): Promise<PooledProcess<HarnessConversationConfig, HarnessConversation>> {
+): Promise<PooledProcess<ConversationConfig, Conversation>> {
   const harness = await HarnessProcess.start({
     ...options,
     ...(partition.storageDirectory === undefined ? {} : { storageDirectory: partition.storageDirectory }),

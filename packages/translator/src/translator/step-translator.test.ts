@@ -483,7 +483,7 @@ describe("subagents", () => {
   it("reports a failed subagent with SUBAGENT_ERROR, once", async () => {
     const subject = translator();
     const events = [...subject.translate(invoke("active")), ...subject.translate(step({ trajectoryId: "sub", text: "trying" }))];
-    const failure = subject.finishSubagent({ trajectoryId: "sub", errorMessage: "Subagent failure" });
+    const failure = subject.finishSubagent({ trajectoryId: "sub", error: "Subagent failure" });
     expect(failure.at(-1)).toEqual({ type: EventType.SUBAGENT_ERROR, subagentRunId: "id-3", message: "Subagent failure" });
     expect(subject.finishSubagent({ trajectoryId: "sub" })).toEqual([]);
     events.push(...failure, ...subject.translate(invoke("done")), ...subject.closeRun());

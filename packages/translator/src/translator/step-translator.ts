@@ -1,6 +1,6 @@
 import type { AGUIEvent, SubagentStartedEvent, TokenUsage } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
-import type { NormalizedStep, StepToolCall } from "@ag-ui-antigravity/harness";
+import type { NormalizedStep, StepToolCall, SubagentEnd } from "@ag-ui-antigravity/harness";
 import { TranslatorError } from "../errors/translator-error.js";
 import { StateChannel } from "../state/state-channel.js";
 import { argumentDeltas } from "../tools/tool-arguments.js";
@@ -29,13 +29,6 @@ export interface HostToolCall {
 export type HostToolResult =
   | { toolCallId: string; output: unknown }
   | { toolCallId: string; errorMessage: string };
-
-/** A subagent trajectory ended (the harness reported its trajectory idle, or failed). */
-export interface SubagentEnd {
-  trajectoryId: string;
-  /** Set when the subagent's trajectory ended with an error. */
-  errorMessage?: string;
-}
 
 /** Where a delivery leaves its step: still going, finished, or failed. */
 type StepProgress = "open" | "done" | "failed";
@@ -178,14 +171,14 @@ export class StepTranslator {
   }
 
   /**
-   * A subagent's trajectory ended: SUBAGENT_FINISHED (or SUBAGENT_ERROR with `errorMessage`), or
+   * A subagent's trajectory ended: SUBAGENT_FINISHED (or SUBAGENT_ERROR with its `error`), or
    * STEP_FINISHED in step mode. Nothing when the subagent already finished or was never seen.
    */
   finishSubagent(end: SubagentEnd): AGUIEvent[] {
     const invocation = this.#turn.scopes.get(end.trajectoryId)?.invocation;
     if (invocation === undefined || invocation.finished) return [];
     const events: AGUIEvent[] = [];
-    this.#finishInvocation(invocation, end.errorMessage, events);
+    this.#finishInvocation(invocation, end.error, events);
     return events;
   }
 
