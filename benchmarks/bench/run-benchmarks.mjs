@@ -32,11 +32,20 @@ function runScript(script, { args = [], env = {}, timeoutMs, cwd = here }) {
 
 const resultOf = (stdout) => JSON.parse(stdout.split("\n").reverse().find((line) => line.startsWith("RESULT ")).slice("RESULT ".length));
 
+// The load average (1 min) when each section started and ended, by section number: the machine is shared.
+const sectionLoad = new Map();
+const loadNote = (number) => {
+  const load = sectionLoad.get(number);
+  return load === undefined ? "" : `Load average (1 min) while it ran: ${load.start.toFixed(1)} at its start, ${load.end.toFixed(1)} at its end (2 cores, shared).`;
+};
+
 async function step(name, work) {
   const begin = performance.now();
+  const loadAtStart = loadavg()[0];
   process.stdout.write(`… ${name}\n`);
   try {
     const value = await work();
+    sectionLoad.set(name.split(".")[0], { start: loadAtStart, end: loadavg()[0] });
     process.stdout.write(`  done in ${((performance.now() - begin) / 1000).toFixed(0)} s\n`);
     return value;
   } catch (error) {
@@ -102,12 +111,14 @@ ${table(["", "adapter", "bare relay (anchor)", "ratio", "added by the adapter"],
     ["text deltas received (text frames sent)", `${adapter.deltas} (${adapter.textFrames})`, `${relay.deltas} (${relay.textFrames})`, "", ""],
   ])}
 
+${loadNote("1")}
+
 Notes. An adapter run ends on the harness's final \`STATE_FULLY_IDLE\`, as the relay does (no quiet
-period after it any more; benchmark 5 has the before/after). Every
+period after it any more; benchmark 6 has the before/after). Every
 harness frame repeats the whole text so far (as the real harness does), so the relay forwards about
 50 MB for this turn where the adapter sends 10 000 small deltas; the adapter parses and validates every
 one of those frames (a plain text frame skips the schema walk). The client here is \`HttpAgent\` in the same
-process, so its own event handling counts against the adapter; benchmark 5 reads the stream with a raw
+process, so its own event handling counts against the adapter; benchmark 6 reads the stream with a raw
 client and profiles the server alone. The reference publishes no overhead figure.`);
 }
 
@@ -299,7 +310,7 @@ function mergeSections(existing, fresh, numbers) {
   for (const section of fresh) bodies.set(/^## (\d+)\./.exec(section)[1], section.trimEnd());
   // One note per section, so each partial run replaces the notes of the sections it re-ran only.
   const rerun = new Set([...numbers].filter((number) => fresh.some((section) => section.startsWith(`## ${number}.`))));
-  const notes = [...rerun].sort().map((number) => `- Section ${number} re-run on ${new Date().toISOString()} (\`BENCH_ONLY\`), load average ${loadBefore.toFixed(1)} at its start, Node ${process.version}; the others are from the run written above.`);
+  const notes = [...rerun].sort().map((number) => `- Section ${number} re-run on ${new Date().toISOString()} (\`BENCH_ONLY\`), load average ${(sectionLoad.get(number)?.start ?? loadBefore).toFixed(1)} at its start and ${(sectionLoad.get(number)?.end ?? loadBefore).toFixed(1)} at its end, Node ${process.version}; the others are from the run written above.`);
   const kept = head.split("\n").filter((line) => {
     const match = /^- Sections? ([\d, ]+) re-run on /.exec(line);
     return match === null || !match[1].split(",").some((number) => rerun.has(number.trim()));
@@ -356,6 +367,8 @@ turn, divided by the SSE events sent. ${result.echoRounds} echo rounds (a one-de
 ${result.crowd} new threads at once. Medians unless a percentile is named.
 
 ${table(columns, rows)}
+
+${loadNote("6")}
 
 **CPU profile of one burst (server process, top 10 self time, share of all samples):**
 

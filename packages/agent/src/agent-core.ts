@@ -77,6 +77,8 @@ export class AgentCore {
   readonly #agentId: string;
   readonly #ownsPool: boolean;
   readonly #spares: SpareSessions | undefined;
+  /** Threads whose session is a spare taken for this run, and the contract to refill once the run ends. */
+  readonly #sparesToRefill = new Map<string, string>();
   readonly #redactor: OutboundRedactor;
   #pool: Promise<HarnessPool> | undefined;
   #closing: Promise<void> | undefined;
@@ -331,6 +333,7 @@ export class AgentCore {
       return;
     } finally {
       this.#pendingSignature.delete(input.threadId);
+      if (lease === undefined) this.#refillSpareTakenBy(input.threadId);
     }
     try {
       yield* runSession({
@@ -343,7 +346,15 @@ export class AgentCore {
       });
     } finally {
       lease.release();
+      this.#refillSpareTakenBy(input.threadId);
     }
+  }
+
+  #refillSpareTakenBy(threadId: string): void {
+    const signature = this.#sparesToRefill.get(threadId);
+    if (signature === undefined) return;
+    this.#sparesToRefill.delete(threadId);
+    this.#spares?.refill(signature);
   }
 
   /** Aborted (with AGENT_CLOSED) when `close()` starts. */
@@ -398,6 +409,7 @@ export class AgentCore {
     // A new thread takes a spare whose conversation is already open, when there is one.
     if (record === undefined && this.#spares !== undefined) {
       const spare = this.#spares.take(contract.signature, contract.tools);
+      if (spare !== undefined) this.#sparesToRefill.set(threadId, contract.signature);
       if (spare !== undefined && (await this.#adoptSpare(spare, threadId))) return spare;
     }
     const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId, this.#agentId);
@@ -446,7 +458,7 @@ export class AgentCore {
         return false;
       }
     }
-    await spare.adopt(threadId, workspace);
+    spare.adopt(threadId, workspace);
     return true;
   }
 

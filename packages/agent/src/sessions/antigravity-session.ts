@@ -218,12 +218,13 @@ export class AntigravitySession implements ManagedSession {
    * A spare becomes a new thread's session: its conversation (already open) and tools now serve
    * `threadId`, working in `workspace`, and the thread is recorded for a later resume.
    */
-  async adopt(threadId: string, workspace: string | undefined): Promise<void> {
+  adopt(threadId: string, workspace: string | undefined): void {
     this.#spare = undefined;
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
     this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
-    await this.remember();
+    // Not awaited: the thread's first turn need not wait for the store (its end records the thread again).
+    this.rememberInBackground();
   }
 
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */

@@ -46,8 +46,10 @@ export class SpareSessions {
   }
 
   /**
-   * A ready spare for a new thread with this tool contract, or undefined; either way the stock of
-   * the contract is (re)filled in the background.
+   * A ready spare for a new thread with this tool contract, or undefined. Without one, the stock of
+   * the contract is (re)filled in the background at once; a taken spare is replaced when the taker
+   * calls `refill` (after its first turn), so opening the replacement does not compete with that
+   * turn for the harness process and this one.
    */
   take(signature: string, tools: readonly Tool[]): AntigravitySession | undefined {
     if (this.#lifetime.signal.aborted) return undefined;
@@ -58,8 +60,14 @@ export class SpareSessions {
       void spare.close("evicted");
       spare = stock.ready.shift();
     }
-    this.#refill(signature, stock);
+    if (spare === undefined) this.#refill(signature, stock);
     return spare;
+  }
+
+  /** Tops up the stock of a contract a spare was taken from. */
+  refill(signature: string): void {
+    const stock = this.#stocks.get(signature);
+    if (stock !== undefined && !this.#lifetime.signal.aborted) this.#refill(signature, stock);
   }
 
   /** Closes every spare and stops refilling. Idempotent. */
