@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The whole test suite: build, typecheck and lint every package, smoke-test the packed tarballs,
+// The whole test suite: build, typecheck and lint every package, check the API reports, smoke-test the packed tarballs,
 // run every package's tests and the CopilotKit compatibility job, then print one `N passed, N failed`
 // line summed over all of them so a run that executed no test is visible to CI.
 import { spawn } from "node:child_process";
@@ -19,6 +19,8 @@ for (const dir of workspaceDirs) rmSync(join(dir, ".vitest-report.json"), { forc
 
 const steps = [
   ["pnpm", ["exec", "turbo", "run", "build", "typecheck", "lint"]],
+  // Each published entry point's declarations against its checked-in API report (packages/*/api/).
+  ["node", ["scripts/api-report.mjs"]],
   ["node", ["scripts/smoke-packed.mjs"]],
   // --continue: one failing package must not hide the results of the others.
   ["pnpm", ["exec", "turbo", "run", "test", "--concurrency=1", "--continue"]],

@@ -1,5 +1,6 @@
 import { brandClass, hasBrand } from "@ag-ui-antigravity/foundation";
 import { AbstractAgent, type AgentCapabilities, type BaseEvent, type RunAgentInput } from "@ag-ui/client";
+import type { PoolMetrics } from "@ag-ui-antigravity/pool";
 import { Observable } from "rxjs";
 import { AgentCore, type AgentStats } from "./agent-core.js";
 import type { AntigravityAgentOptions } from "./agent-options.js";
@@ -96,7 +97,7 @@ export class AntigravityAgent extends AbstractAgent {
   }
 
   /** The pool's metrics, once the pool exists. */
-  async poolMetrics(): Promise<ReturnType<Awaited<ReturnType<AgentCore["pool"]>>["metrics"]>> {
+  async poolMetrics(): Promise<PoolMetrics> {
     return (await this.core.pool()).metrics();
   }
 

@@ -10,6 +10,6 @@ export { runEmulatorProcess } from "./process/run-emulator-process.js";
 export type { EmulatorProcessOptions, RunningEmulator } from "./process/run-emulator-process.js";
 export type { ProcessControl } from "./conversation/turn-context.js";
 export { loadScenario, parseScenario } from "./scenario/scenario-loader.js";
-export { scenarioSchema } from "./scenario/scenario-schema.js";
+export { ruleConditionSchema, scenarioActionSchema, scenarioRuleSchema, scenarioSchema } from "./scenario/scenario-schema.js";
 export type { Scenario, ScenarioAction, ScenarioRule, RuleCondition } from "./scenario/scenario-schema.js";
 export { sampleArguments } from "./scenario/schema-sample.js";

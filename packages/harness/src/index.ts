@@ -48,7 +48,9 @@ export { validateConversationConfig } from "./conversation/validate-config.js";
 export { Turn } from "./conversation/turn.js";
 export type { SubagentEnd, TurnOrigin, TurnResult } from "./conversation/turn.js";
 export type { TokenUsage } from "./conversation/token-usage.js";
-export type { DriftEntry, DriftReport } from "./protocol/drift.js";
+export type { DriftCount, DriftEntry, DriftReport } from "./protocol/drift.js";
+// The wire messages a step and a conversation's raw history carry, under their protocol names.
+export type { OutputEvent, StepUpdate } from "./protocol/messages.js";
 export type { UserInputPart } from "./conversation/user-input.js";
 export { withMedia } from "./conversation/tool-result.js";
 export type { ToolMedia, ToolResultWithMedia } from "./conversation/tool-result.js";

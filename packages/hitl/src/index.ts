@@ -9,6 +9,7 @@ export { HitlError } from "./errors/hitl-error.js";
 export { checkFrontendTools } from "./tools/frontend-tools.js";
 export { defaultSchemaLimits } from "./schema/schema-limits.js";
 export type { SchemaLimits } from "./schema/schema-limits.js";
+export type { JsonSchema } from "./schema/schema-validator.js";
 export type { HitlErrorCode, HitlErrorOptions } from "./errors/hitl-error.js";
 export { interrupt, getState, setState, getContext } from "./server-tools/server-tool-api.js";
 export type { InterruptOptions } from "./interrupts/server-tool-interrupt.js";

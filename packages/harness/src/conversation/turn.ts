@@ -57,6 +57,7 @@ export class Turn implements AsyncIterable<NormalizedStep> {
   readonly result: Promise<TurnResult>;
   readonly #driver: TurnDriver;
 
+  /** @internal Turns come from `Conversation.send` and trigger turns; the driver is the conversation's. */
   constructor(driver: TurnDriver) {
     this.#driver = driver;
     this.origin = driver.origin;

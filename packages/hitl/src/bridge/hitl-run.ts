@@ -65,6 +65,7 @@ export class HitlRun {
   #conclusion: RunConclusion | undefined;
   readonly #unsubscribePark: () => void;
 
+  /** @internal Runs come from `HitlBridge.beginRun`. */
   constructor(host: RunHost, start: RunStart) {
     this.#host = host;
     this.start = start;
