@@ -348,7 +348,10 @@ export class AgentCore {
     const signature = this.#sparesToRefill.get(threadId);
     if (signature === undefined) return;
     this.#sparesToRefill.delete(threadId);
-    this.#spares?.refill(signature);
+    // On the next turn of the event loop, once the run's last event and the end of its response are
+    // out: opening a spare starts with synchronous work (a session, its bridge, the conversation's
+    // open frames) that would otherwise hold up the end of the stream the client waits for.
+    setImmediate(() => this.#spares?.refill(signature));
   }
 
   /** Aborted (with AGENT_CLOSED) when `close()` starts. */

@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
+import { writeFile as writeFileWithCallback } from "node:fs";
+import { mkdir, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
+import { promisify } from "node:util";
+
+/** The callback form: a thread's record is written every turn, and it skips the FileHandle and promise per step of `fs/promises`. */
+const writeFile = promisify(writeFileWithCallback);
 
 /** Temporary files are named `<target>.<pid>.<uuid>.tmp`: unique per writer, recognisable when left behind. */
 export const TEMPORARY_SUFFIX = ".tmp";

@@ -16,9 +16,25 @@ export function agentDigest(agentId: string): string {
   return readable.length > 0 ? `${readable}-${hash}` : hash;
 }
 
+/** Names given lately, so a thread's every write does not hash its ids again; bounded, oldest forgotten first. */
+const recentNames = new Map<string, { agent: string; thread: string }>();
+const maxRecentNames = 1_024;
+const maxCachedIdLength = 256;
+
 /** The names a store gives a thread, one segment each: its agent's, and its own (a file name, a key part). */
 export function threadNames(key: ThreadKey): { agent: string; thread: string } {
-  return { agent: agentDigest(key.agentId), thread: threadDigest(key.threadId) };
+  // The agent id's length first: no two (agent, thread) pairs share a key. A long id (client input) is not kept.
+  const cacheKey = key.threadId.length <= maxCachedIdLength ? `${key.agentId.length}:${key.agentId}${key.threadId}` : undefined;
+  const known = cacheKey === undefined ? undefined : recentNames.get(cacheKey);
+  if (known !== undefined) return known;
+  const names = Object.freeze({ agent: agentDigest(key.agentId), thread: threadDigest(key.threadId) });
+  if (cacheKey === undefined) return names;
+  recentNames.set(cacheKey, names);
+  if (recentNames.size > maxRecentNames) {
+    const [oldest] = recentNames.keys();
+    if (oldest !== undefined) recentNames.delete(oldest);
+  }
+  return names;
 }
 
 /** One string naming (agent, thread), for in-memory maps. */
