@@ -458,7 +458,7 @@ export class AgentCore {
         return false;
       }
     }
-    spare.adopt(threadId, workspace);
+    await spare.adopt(threadId, workspace);
     return true;
   }
 

@@ -218,13 +218,14 @@ export class AntigravitySession implements ManagedSession {
    * A spare becomes a new thread's session: its conversation (already open) and tools now serve
    * `threadId`, working in `workspace`, and the thread is recorded for a later resume.
    */
-  adopt(threadId: string, workspace: string | undefined): void {
+  async adopt(threadId: string, workspace: string | undefined): Promise<void> {
     this.#spare = undefined;
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
     this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
-    // Not awaited: the thread's first turn need not wait for the store (its end records the thread again).
-    this.rememberInBackground();
+    // Awaited: a write left in the background can land after the turn's own record (with its
+    // transcript) and overwrite it, so a server killed later resumes the thread empty.
+    await this.remember();
   }
 
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */
