@@ -441,7 +441,7 @@ export class AgentCore {
         return false;
       }
     }
-    await spare.adopt(threadId, workspace);
+    spare.adopt(threadId, workspace);
     return true;
   }
 
