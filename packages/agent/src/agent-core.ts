@@ -193,7 +193,11 @@ export class AgentCore {
     let recorded: RecordedRun | undefined;
     const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
     try {
-      for await (const event of this.#redacted(input, signal, origin)) {
+      // Every RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model
+      // errors quote upstream text, which can hold a key, a path or a stack. (Here rather than in a
+      // generator of its own: every event of a burst passes this loop.)
+      for await (const produced of this.#run(input, signal, origin)) {
+        const event = produced.type === EventType.RUN_ERROR ? { ...produced, message: this.#redactor.text(produced.message) } : produced;
         if (recorded === undefined && event.type === EventType.RUN_STARTED) {
           recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
         }
@@ -299,17 +303,7 @@ export class AgentCore {
     }
   }
 
-  /**
-   * One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. Every
-   * RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model errors
-   * quote upstream text, which can hold a key, a path or a stack.
-   */
-  async *#redacted(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
-    for await (const event of this.#run(input, signal, origin)) {
-      yield event.type === EventType.RUN_ERROR ? { ...event, message: this.#redactor.text(event.message) } : event;
-    }
-  }
-
+  /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
   async *#run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
     let signature: string;
     let lease;

@@ -1,6 +1,7 @@
 // The MCP SDK's own client drives the server end to end, over stdio (the built executable) and
 // streamable HTTP (in process), with the emulator standing in for localharness.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_SESSION_BUILTIN_TOOLS, McpServerError, SessionRegistry, serveHttp, type HttpMcpServer } from "../src/index.js";
 
 const binPath = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 const workspace = mkdtempSync(join(tmpdir(), "mcp-server-workspace-"));
 const closers: (() => Promise<unknown>)[] = [];
 /** Calls can be long on a loaded 2-core machine; progress notifications also extend them. */
@@ -111,6 +113,8 @@ describe("over stdio (the built executable)", () => {
     });
     transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
     const client = await connectClient(transport, pickCoffee);
+    // The handshake names the release that runs, not a constant that drifts from package.json.
+    expect(client.getServerVersion()).toEqual({ name: "antigravity", version: packageJson.version });
     await driveSessionLifecycle(client);
     // No key: the emulator runs, and the server says so.
     expect(stderr.join("")).toContain("EMULATOR MODE");
@@ -206,6 +210,13 @@ describe("over streamable HTTP", () => {
     const refused = await client.callTool({ name: "run_turn", arguments: { message: "another session" } });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain("SESSION_LIMIT");
+  });
+
+  it("prints its version for --version, the one the handshake reports", async () => {
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [binPath, "--version"], { env: { PATH: process.env["PATH"] ?? "" } }, (error, stdout) => (error === null ? resolve(stdout) : reject(error)));
+    });
+    expect(output).toBe(`${packageJson.version}\n`);
   });
 
   it("answers bad requests with clear errors", async () => {

@@ -25,6 +25,7 @@ import { StepNormalizer } from "../steps/step-normalizer.js";
 import { buildHarnessConfig } from "./build-harness-config.js";
 import { summarizeConversationConfig } from "./config-summary.js";
 import { connectHarnessWebSocket } from "./connect-websocket.js";
+import { CumulativeTextFrames } from "./cumulative-text-frames.js";
 import type { ConversationConfig, CustomTool, ResolvedConversationConfig } from "./conversation-config.js";
 import type { ConversationHost } from "./conversation-host.js";
 import { respondToHook } from "./hook-responder.js";
@@ -109,6 +110,7 @@ export class Conversation {
   readonly #logger: HarnessLogger;
   readonly #wireTap: WireTap;
   readonly #normalizer = new StepNormalizer();
+  readonly #textFrames = new CumulativeTextFrames();
   readonly #gate: ToolGate;
   readonly #tools: ReadonlyMap<string, CustomTool>;
   readonly #customToolNames: ReadonlySet<string>;
@@ -524,16 +526,20 @@ export class Conversation {
   #onMessage(data: WebSocket.RawData, isBinary: boolean): void {
     // Only text frames carry protocol messages.
     if (isBinary) return;
-    // ws hands over a Buffer; decoding it in place (not `Buffer.from` it, which copies) saves a copy of every frame.
-    const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
-    let event: OutputEvent;
-    try {
-      event = parseOutputEvent(text, { drift: this.#host.drift });
-    } catch (error) {
-      this.#logger.warn({ error: error instanceof Error ? error.message : String(error) }, "ignoring a message from the harness that does not parse");
-      this.#host.drift.record({ kind: "invalid-message", path: "OutputEvent", reason: invalidMessageReason(error) });
-      this.#wireTap.recordUnparsable(text, this.#id || undefined);
-      return;
+    // ws hands over a Buffer; a text or thinking frame is decoded from it without building its
+    // cumulative text twice (cumulative-text-frames.ts), anything else is decoded in place (not
+    // `Buffer.from` it, which copies) and parsed in full.
+    let event = Buffer.isBuffer(data) ? this.#textFrames.decode(data) : undefined;
+    if (event === undefined) {
+      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
+      try {
+        event = parseOutputEvent(text, { drift: this.#host.drift });
+      } catch (error) {
+        this.#logger.warn({ error: error instanceof Error ? error.message : String(error) }, "ignoring a message from the harness that does not parse");
+        this.#host.drift.record({ kind: "invalid-message", path: "OutputEvent", reason: invalidMessageReason(error) });
+        this.#wireTap.recordUnparsable(text, this.#id || undefined);
+        return;
+      }
     }
     const kind = outputEventKind(event);
     // Checked first so an inactive tap costs no record object per frame.

@@ -10,7 +10,8 @@ import type {
   StepTarget,
   StepToolCall,
 } from "./normalized-step.js";
-import { textProgress } from "./text-delta.js";
+import { textProgress, type TextProgress } from "./text-delta.js";
+import { textExtensionsOf, type TextExtension } from "./text-extension.js";
 
 export interface NormalizeOptions {
   /** The turn's main trajectory; steps of any other trajectory belong to subagents. Absent: every step is main. */
@@ -67,8 +68,9 @@ export class StepNormalizer {
     const memory = this.#memoryOf(id);
     const status = enumMapping(step.state, statusByState, STEP_STATE_VALUES);
 
-    const text = textProgress(memory.text, step.text, step.textDelta);
-    const thinking = textProgress(memory.thinking, step.thinking, step.thinkingDelta);
+    const extensions = textExtensionsOf(step);
+    const text = extended(memory.text, step.text, extensions?.text) ?? textProgress(memory.text, step.text, step.textDelta);
+    const thinking = extended(memory.thinking, step.thinking, extensions?.thinking) ?? textProgress(memory.thinking, step.thinking, step.thinkingDelta);
     memory.text = text.cumulative;
     memory.thinking = thinking.cumulative;
 
@@ -194,6 +196,15 @@ function resultObject(json: string): Record<string, unknown> {
   const parsed = parseJson(json);
   if (parsed.ok && isPlainObject(parsed.value)) return parsed.value;
   return { result: parsed.ok ? parsed.value : json };
+}
+
+/**
+ * The progress of a field the frame decoder found to be what this normalizer saw plus a delta
+ * (steps/text-extension.ts): what `textProgress` would work out, without comparing the whole text.
+ */
+function extended(seen: string, cumulative: string | undefined, extension: TextExtension | undefined): TextProgress | undefined {
+  if (extension === undefined || cumulative === undefined || extension.base !== seen) return undefined;
+  return { cumulative, delta: extension.delta };
 }
 
 function kindOf(step: StepUpdate, text: string, thinking: string): StepKind {

@@ -44,6 +44,10 @@ type Race =
   | { kind: "settled" }
   | { kind: "aborted" };
 
+const WAKE: Race = { kind: "wake" };
+const SETTLED: Race = { kind: "settled" };
+const ABORTED: Race = { kind: "aborted" };
+
 /**
  * One AG-UI run attached to a thread's bridge. `items()` yields the turn's steps interleaved with the
  * bridge's notifications and stops when the turn ends or parks on a human; `finish()` says how the
@@ -60,7 +64,8 @@ export class HitlRun {
   readonly start: RunStart;
   readonly #host: RunHost;
   readonly #queue: HitlNotification[] = [];
-  #wake: (() => void) | undefined;
+  // Ends the race `#next` is waiting on (a wake, the settle window, the run's signal), if one is.
+  #interrupt: ((race: Race) => void) | undefined;
   #finished = false;
   #conclusion: RunConclusion | undefined;
   readonly #unsubscribePark: () => void;
@@ -69,7 +74,7 @@ export class HitlRun {
   constructor(host: RunHost, start: RunStart) {
     this.#host = host;
     this.start = start;
-    this.#unsubscribePark = host.lot.onPark(() => this.#wake?.());
+    this.#unsubscribePark = host.lot.onPark(() => this.#interrupt?.(WAKE));
   }
 
   get finished(): boolean {
@@ -79,7 +84,7 @@ export class HitlRun {
   /** Queues a notification for this run's stream. */
   push(notification: HitlNotification): void {
     this.#queue.push(notification);
-    this.#wake?.();
+    this.#interrupt?.(WAKE);
   }
 
   /**
@@ -90,35 +95,46 @@ export class HitlRun {
    */
   async *items(options: { signal?: AbortSignal } = {}): AsyncGenerator<RunItem, void, undefined> {
     const signal = options.signal;
-    for (;;) {
-      const current = this.#host.currentTurn();
-      if (this.#queue[0]?.type === "tool-denied") {
-        // A denial goes before buffered steps: they may be the harness's own report of the call it
-        // refused (produced because of the denial), which must not settle the call first.
-        yield this.#queue.shift() as HitlNotification;
-        continue;
+    // One listener for the whole run, not one per step.
+    const onAbort = (): void => this.#interrupt?.(ABORTED);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      for (;;) {
+        const current = this.#host.currentTurn();
+        if (this.#queue[0]?.type === "tool-denied") {
+          // A denial goes before buffered steps: they may be the harness's own report of the call it
+          // refused (produced because of the denial), which must not settle the call first.
+          yield this.#queue.shift() as HitlNotification;
+          continue;
+        }
+        if (this.#queue.length > 0) {
+          // Steps the harness produced before these notifications may already be buffered: they go first.
+          const ready = current === undefined ? undefined : await this.#readyRead(current);
+          if (ready !== undefined && current !== undefined) yield* this.#deliver(current, ready);
+          else while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
+          continue;
+        }
+        if (this.#finished) return;
+        const turn = current ?? (await this.#host.startNextTurn());
+        if (turn === undefined) return;
+        // Starting the turn may already have queued notifications (a tool called before send returned).
+        if (this.#queue.length > 0) continue;
+        const race = await this.#next(turn, this.#host.lot.size > 0, signal);
+        if (race.kind === "read" && race.result.done !== true) {
+          // The common case (a step of the turn), yielded here rather than through `#deliver`.
+          turn.consume();
+          yield { type: "step", step: race.result.value };
+        } else if (race.kind === "read" || race.kind === "read-failed") {
+          yield* this.#deliver(turn, race);
+        } else if (race.kind === "settled") {
+          return;
+        } else if (race.kind === "aborted") {
+          if (this.#host.lot.size === 0) this.#host.haltTurn(turn);
+          return;
+        }
       }
-      if (this.#queue.length > 0) {
-        // Steps the harness produced before these notifications may already be buffered: they go first.
-        const ready = current === undefined ? undefined : await this.#readyRead(current);
-        if (ready !== undefined && current !== undefined) yield* this.#deliver(current, ready);
-        else while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
-        continue;
-      }
-      if (this.#finished) return;
-      const turn = current ?? (await this.#host.startNextTurn());
-      if (turn === undefined) return;
-      // Starting the turn may already have queued notifications (a tool called before send returned).
-      if (this.#queue.length > 0) continue;
-      const race = await this.#next(turn, this.#host.lot.size > 0, signal);
-      if (race.kind === "read" || race.kind === "read-failed") {
-        yield* this.#deliver(turn, race);
-      } else if (race.kind === "settled") {
-        return;
-      } else if (race.kind === "aborted") {
-        if (this.#host.lot.size === 0) this.#host.haltTurn(turn);
-        return;
-      }
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
     }
   }
 
@@ -155,7 +171,7 @@ export class HitlRun {
     if (this.#conclusion !== undefined) return this.#conclusion;
     this.#finished = true;
     this.#unsubscribePark();
-    this.#wake?.();
+    this.#interrupt?.(WAKE);
     this.#conclusion = this.#host.conclude(this);
     return this.#conclusion;
   }
@@ -165,42 +181,29 @@ export class HitlRun {
     return this.#queue.splice(0);
   }
 
+  /**
+   * The turn's next read, or what ends the wait first: a wake (a notification, a park), the settle
+   * window while something is parked, or the run's signal. Cheap per step: one promise, and the
+   * signal's listener lives as long as the run (`items`).
+   */
   #next(turn: TurnScope, parked: boolean, signal: AbortSignal | undefined): Promise<Race> {
-    const cleanups: (() => void)[] = [];
-    const contenders: Promise<Race>[] = [
+    if (signal?.aborted === true) return Promise.resolve(ABORTED);
+    return new Promise<Race>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (race: Race): void => {
+        if (this.#interrupt === settle) this.#interrupt = undefined;
+        if (timer !== undefined) clearTimeout(timer);
+        resolve(race);
+      };
+      this.#interrupt = settle;
       turn.read().then(
-        (result): Race => ({ kind: "read", result }),
-        (error: unknown): Race => ({ kind: "read-failed", error }),
-      ),
-      new Promise<Race>((resolve) => {
-        this.#wake = () => resolve({ kind: "wake" });
-        cleanups.push(() => (this.#wake = undefined));
-      }),
-    ];
-    if (parked) {
-      contenders.push(
-        new Promise<Race>((resolve) => {
-          const timer = setTimeout(() => resolve({ kind: "settled" }), this.#host.settleMs);
-          timer.unref();
-          cleanups.push(() => clearTimeout(timer));
-        }),
+        (result) => settle({ kind: "read", result }),
+        (error: unknown) => settle({ kind: "read-failed", error }),
       );
-    }
-    if (signal !== undefined) {
-      contenders.push(
-        new Promise<Race>((resolve) => {
-          if (signal.aborted) {
-            resolve({ kind: "aborted" });
-            return;
-          }
-          const onAbort = (): void => resolve({ kind: "aborted" });
-          signal.addEventListener("abort", onAbort, { once: true });
-          cleanups.push(() => signal.removeEventListener("abort", onAbort));
-        }),
-      );
-    }
-    return Promise.race(contenders).finally(() => {
-      for (const cleanup of cleanups) cleanup();
+      if (parked) {
+        timer = setTimeout(() => settle(SETTLED), this.#host.settleMs);
+        timer.unref();
+      }
     });
   }
 }

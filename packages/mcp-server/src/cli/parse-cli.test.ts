@@ -14,6 +14,11 @@ describe("parseCli", () => {
     expect(command.transport).toEqual({ type: "http", host: "127.0.0.1", port: 8080 });
   });
 
+  it("answers --version and --help without serving", () => {
+    expect(parseCli(["--version"], {}, "/w").kind).toBe("version");
+    expect(parseCli(["--help"], {}, "/w").kind).toBe("help");
+  });
+
   it("refuses what it does not understand, naming it", () => {
     expect(() => parseCli(["--approval", "maybe"], {}, "/w")).toThrow(/--approval must be ask, allow or deny/);
     expect(() => parseCli(["--builtin-tools", "rm_rf"], {}, "/w")).toThrow(/unknown builtin tools: rm_rf/);

@@ -5,7 +5,7 @@ import { DEFAULT_SESSION_BUILTIN_TOOLS, validateSettings, type ApprovalPolicy, t
 
 /** What the command line asked for. */
 export interface CliCommand {
-  kind: "serve" | "help";
+  kind: "serve" | "help" | "version";
   settings: McpServerSettings;
   transport: { type: "stdio" } | { type: "http"; host: string; port: number };
   /** An explicit harness binary (`--harness` / ANTIGRAVITY_HARNESS_PATH); absent: discovery, or the emulator. */
@@ -32,6 +32,7 @@ Serves Google Antigravity agent sessions as MCP tools (run_turn, list_sessions, 
   --turn-timeout <s>     per-turn timeout in seconds (env ANTIGRAVITY_MCP_TURN_TIMEOUT; default 600)
   --storage-dir <dir>    where conversations are kept (env ANTIGRAVITY_MCP_STORAGE_DIR)
   --harness <path>       the localharness binary (env ANTIGRAVITY_HARNESS_PATH)
+  --version              print the version
   --help                 this text
 `;
 
@@ -55,6 +56,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
       "storage-dir": { type: "string" },
       harness: { type: "string" },
       help: { type: "boolean" },
+      version: { type: "boolean" },
     },
   } as const);
   const hasKey = (env["GEMINI_API_KEY"] ?? "") !== "";
@@ -81,7 +83,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     values.http === true || values.port !== undefined
       ? { type: "http", host: values.host ?? "127.0.0.1", port: integer("--port", values.port, 0) }
       : { type: "stdio" };
-  return { kind: values.help === true ? "help" : "serve", settings, transport, harnessPath: values.harness ?? env["ANTIGRAVITY_HARNESS_PATH"] };
+  return { kind: values.help === true ? "help" : values.version === true ? "version" : "serve", settings, transport, harnessPath: values.harness ?? env["ANTIGRAVITY_HARNESS_PATH"] };
 }
 
 /** `--http 8080` is accepted as `--http --port 8080`. */

@@ -1,5 +1,6 @@
 import { findHarnessBinary, type HarnessLogger } from "@ag-ui-antigravity/harness";
 import { emulatorBinaryPath } from "@ag-ui-antigravity/harness-emulator/binary-path";
+import { packageVersion } from "../package-version.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
 import { serveHttp } from "../transports/serve-http.js";
 import { serveStdio } from "../transports/serve-stdio.js";
@@ -25,6 +26,10 @@ export async function runCli(argv: readonly string[], env: Record<string, string
   }
   if (command.kind === "help") {
     io.stdout.write(usage);
+    return 0;
+  }
+  if (command.kind === "version") {
+    io.stdout.write(`${packageVersion}\n`);
     return 0;
   }
   const { settings } = command;

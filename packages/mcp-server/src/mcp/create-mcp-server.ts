@@ -4,6 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
 import type { TurnInteraction } from "../hitl/turn-interaction.js";
+import { packageVersion } from "../package-version.js";
 import { McpServerError } from "../sessions/mcp-server-error.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
 import { progressMessageOf } from "./progress-messages.js";
@@ -28,7 +29,7 @@ const sessionShape = {
 };
 
 /** The package's name and version as MCP server info. */
-export const serverInfo = { name: "antigravity", version: "0.1.0" };
+export const serverInfo = { name: "antigravity", version: packageVersion };
 
 /**
  * An MCP server (the SDK's `McpServer`) for ONE MCP client connection, exposing the registry's

@@ -580,7 +580,9 @@ function keyOf(trajectoryId: string, stepIndex: number): string {
  * cumulative text.
  */
 function unseen(cumulative: string, delta: string, seen: number): string {
-  if (cumulative.length > seen) return cumulative.slice(seen);
+  // The delta is what the update appended (NormalizedStep): when it is exactly the unseen part, it
+  // is taken as is, since slicing a text built by appending makes V8 copy it whole.
+  if (cumulative.length > seen) return cumulative.length - seen === delta.length ? delta : cumulative.slice(seen);
   if (cumulative === "") return delta;
   return "";
 }
