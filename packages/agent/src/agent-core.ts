@@ -452,7 +452,7 @@ export class AgentCore {
         return false;
       }
     }
-    await spare.adopt(threadId, workspace);
+    spare.adopt(threadId, workspace);
     return true;
   }
 

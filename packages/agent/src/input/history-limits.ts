@@ -16,7 +16,8 @@ export const maxUserMessages = 500;
 export function checkHistory(messages: readonly Message[]): void {
   const seen = new Set<string>();
   let userMessages = 0;
-  for (const [index, message] of messages.entries()) {
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index] as Message;
     if (seen.has(message.id)) {
       throw new AgentError("INVALID_INPUT", `Message ${index} repeats the id ${JSON.stringify(message.id.slice(0, 80))} of an earlier message; every message needs its own id.`);
     }

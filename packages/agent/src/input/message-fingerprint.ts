@@ -24,9 +24,31 @@ export function boundedMessageId(id: string): string {
   return id.length <= maxKeptIdLength ? id : `sha256:${sha256(id)}`;
 }
 
+/**
+ * Every run compares each user message of the client's history with what was forwarded, so the
+ * same short texts are digested turn after turn: their digests are kept, up to a bounded number of
+ * characters (oldest forgotten first). Long texts are rare and digested each time.
+ */
+const maxCachedTextLength = 4_096;
+const maxCachedCharacters = 1_048_576;
+const cachedDigests = new Map<string, string>();
+let cachedCharacters = 0;
+
 /** The digest of a message's text (its length and a hash). */
 export function textDigest(text: string): string {
-  return `${text.length}:${sha256(text)}`;
+  const cached = cachedDigests.get(text);
+  if (cached !== undefined) return cached;
+  const digest = `${text.length}:${sha256(text)}`;
+  if (text.length <= maxCachedTextLength) {
+    cachedDigests.set(text, digest);
+    cachedCharacters += text.length;
+    for (const oldest of cachedDigests.keys()) {
+      if (cachedCharacters <= maxCachedCharacters) break;
+      cachedDigests.delete(oldest);
+      cachedCharacters -= oldest.length;
+    }
+  }
+  return digest;
 }
 
 export function fingerprintMessage(id: string, text: string): ForwardedMessage {

@@ -29,7 +29,8 @@ export function readHistory(options: {
   const idOf = (message: UserMessage): string => boundedMessageId(message.id);
   const clientIds = new Set(userMessages.map(idOf));
 
-  for (const [index, message] of userMessages.entries()) {
+  for (let index = 0; index < userMessages.length; index += 1) {
+    const message = userMessages[index] as UserMessage;
     const seen = forwardedById.get(idOf(message));
     if (seen !== undefined && seen.digest !== textDigest(contentText(message.content))) {
       return { kind: "diverged", reason: "edited", userMessageIndex: index };

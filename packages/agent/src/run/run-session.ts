@@ -99,6 +99,8 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     }
     yield* translator.closeRun();
     if (conclusion.type === "completed") await deliver();
+    // A new thread's record (written while the turn ran) is stored before its client sees the turn end.
+    await session.recorded();
     yield runFinished({
       threadId: input.threadId,
       runId: input.runId,

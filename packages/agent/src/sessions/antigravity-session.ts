@@ -71,6 +71,8 @@ export class AntigravitySession implements ManagedSession {
   #closed = false;
   #threadKey: ThreadKey;
   #spare: { workspace: string | undefined } | undefined;
+  /** The write recording the thread that adopted this spare (see `adopt`). */
+  #adoptionRecord: Promise<void> | undefined;
 
   constructor(identity: SessionIdentity, seed: SessionSeed, environment: SessionEnvironment) {
     this.identity = identity;
@@ -218,14 +220,23 @@ export class AntigravitySession implements ManagedSession {
    * A spare becomes a new thread's session: its conversation (already open) and tools now serve
    * `threadId`, working in `workspace`, and the thread is recorded for a later resume.
    */
-  async adopt(threadId: string, workspace: string | undefined): Promise<void> {
+  adopt(threadId: string, workspace: string | undefined): void {
     this.#spare = undefined;
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
     this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
-    // Awaited: a write left in the background can land after the turn's own record (with its
-    // transcript) and overwrite it, so a server killed later resumes the thread empty.
-    await this.remember();
+    // Submitted now, before the first turn can submit its own record: the store writes one thread's
+    // changes in submission order, so this one never lands over the turn's. The turn starts without
+    // waiting for the disk, but does not end before this write did (`recorded()`): a thread whose
+    // client saw its first turn finish resumes after a kill -9.
+    this.#adoptionRecord = this.remember().catch((error: unknown) =>
+      this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"),
+    );
+  }
+
+  /** Resolves once the record written when this session was adopted is stored (at once for a session that was never a spare). Never rejects. */
+  async recorded(): Promise<void> {
+    await this.#adoptionRecord;
   }
 
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */

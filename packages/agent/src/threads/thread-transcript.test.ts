@@ -64,4 +64,34 @@ describe("ThreadTranscript", () => {
     expect(kept.view.omitted).toBeUndefined();
     expect(kept.view.messages).toHaveLength(4);
   });
+
+  it("holds a run, counted, until it is read; a client's next run supersedes it unapplied", async () => {
+    const { kept, held } = transcript(10_000);
+    const refused: unknown[] = [];
+    kept.follow(input("r1", [user("u1", "hello")]), from(reply("r1", "a1", "hi")), { serverInitiated: false, onError: (error) => refused.push(error) });
+    expect(kept.view.messages).toEqual([]);
+    expect(kept.sizeBytes).toBeGreaterThan(0);
+    expect(held()).toBe(kept.sizeBytes);
+    // r2's input is the thread as its client holds it, r1's reply included.
+    const history = [user("u1", "hello"), { id: "a1", role: "assistant", content: "hi" } as Message, user("u2", "again")];
+    kept.follow(input("r2", history), from(reply("r2", "a2", "yes")), { serverInitiated: false, onError: (error) => refused.push(error) });
+    await kept.settled();
+    expect(kept.view.messages.map((message) => message.id)).toEqual(["u1", "a1", "u2", "a2"]);
+    expect(refused).toEqual([]);
+    expect(held()).toBe(kept.sizeBytes);
+    kept.close();
+    expect(held()).toBe(0);
+  });
+
+  it("evicted while a run is held: the run's outcome is evicted once applied, its interrupts kept", async () => {
+    const { kept, held } = transcript(10_000);
+    const interrupted = reply("r1", "a1", "approve?");
+    interrupted[interrupted.length - 1] = { type: EventType.RUN_FINISHED, threadId: "t", runId: "r1", outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] } } as BaseEvent;
+    kept.follow(input("r1", [user("u1", "hello")]), from(interrupted), { serverInitiated: false, onError: (error) => expect.fail(String(error)) });
+    kept.evict();
+    await kept.settled();
+    expect(kept.view).toMatchObject({ messages: [], state: undefined, omitted: { messages: 2, reason: "evicted" } });
+    expect(kept.view.interrupts.map((interrupt) => interrupt.id)).toEqual(["i1"]);
+    expect(held()).toBe(kept.sizeBytes);
+  });
 });

@@ -31,4 +31,22 @@ describe("validateRunInput", () => {
     expect(result.issues).toHaveLength(21);
     expect(result.issues[20]?.message).toMatch(/more issue\(s\) omitted/);
   });
+
+  it("takes a text-only history as the schema would, and leaves any other message to the schema", () => {
+    const messages = [
+      { id: "s", role: "system", content: "be brief" },
+      { id: "u", role: "user", content: "hello", name: "Ada" },
+      { id: "a", role: "assistant", content: "hi" },
+    ];
+    const result = validateRunInput({ ...minimal, messages, state: null, extra: true });
+    expect(result).toEqual({ valid: true, input: { ...minimal, messages, state: undefined, tools: [], context: [], extra: true } });
+    const withTool = [...messages, { id: "a2", role: "assistant", toolCalls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }] }, { id: "t", role: "tool", content: "ok", toolCallId: "c" }];
+    expect(validateRunInput({ ...minimal, messages: withTool })).toMatchObject({ valid: true, input: { messages: withTool } });
+    for (const odd of [{ id: "u", role: "user", content: "x", name: 7 }, { id: "u", role: "user", content: "x", metadata: "not an object" }, { id: 1, role: "user", content: "x" }, { id: "u", role: "robot", content: "x" }]) {
+      expect(validateRunInput({ ...minimal, messages: [odd] }).valid, JSON.stringify(odd)).toBe(false);
+    }
+    const invalidEnvelope = validateRunInput({ ...minimal, runId: 7, messages });
+    expect(invalidEnvelope.valid).toBe(false);
+    if (!invalidEnvelope.valid) expect(invalidEnvelope.issues.map((issue) => issue.path)).toEqual(["/runId"]);
+  });
 });

@@ -13,8 +13,42 @@ export type RunInputValidation =
   | { readonly valid: true; readonly input: RunAgentInput }
   | { readonly valid: false; readonly issues: HttpErrorIssue[] };
 
-/** Checks a parsed body against @ag-ui/core's `RunAgentInputSchema`. Issues never echo values. */
+/** Roles whose messages the schema takes as `{ id, role, content: string, name? }`. */
+const PLAIN_TEXT_ROLES: ReadonlySet<unknown> = new Set(["user", "assistant", "system", "developer"]);
+
+/**
+ * A message of a text-only chat (`id`, a text role, string `content`, maybe a string `name`, nothing
+ * else), which the schema accepts and would only copy. Anything else is left to the schema.
+ */
+function isPlainTextMessage(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (typeof message.id !== "string" || typeof message.content !== "string" || !PLAIN_TEXT_ROLES.has(message.role)) return false;
+  for (const key in message) {
+    if (key === "id" || key === "role" || key === "content") continue;
+    if (key === "name" && typeof message.name === "string") continue;
+    return false;
+  }
+  return Object.getPrototypeOf(message) === Object.prototype;
+}
+
+/**
+ * Checks a parsed body against @ag-ui/core's `RunAgentInputSchema`. Issues never echo values.
+ *
+ * Every request carries the thread's whole history, and the schema copies each message it checks:
+ * for a text-only history (the common chat) the messages are checked by `isPlainTextMessage`, an
+ * exact subset of what the schema accepts, and the rest of the input by the schema itself. Any other
+ * message, or any failure, goes through the schema whole, which also names the issues.
+ */
 export function validateRunInput(body: unknown): RunInputValidation {
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+    const messages = (body as { messages?: unknown }).messages;
+    if (Array.isArray(messages) && messages.every(isPlainTextMessage)) {
+      const envelope = runAgentInputSchema.safeParse({ ...body, messages: [] });
+      // The schema's output type spells `state` and `forwardedProps` as `any`; it is the same shape.
+      if (envelope.success) return { valid: true, input: { ...(envelope.data as RunAgentInput), messages: messages as RunAgentInput["messages"] } };
+    }
+  }
   const result = runAgentInputSchema.safeParse(body);
   if (result.success) {
     // The schema's output type spells `state` and `forwardedProps` as `any`; it is the same shape.
