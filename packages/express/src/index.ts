@@ -25,6 +25,8 @@ export { ExpressBindingError } from "./errors/express-binding-error.js";
 export type { ExpressBindingErrorCode, ExpressBindingErrorOptions } from "./errors/express-binding-error.js";
 export type { HttpErrorBody, HttpErrorCode, HttpErrorIssue } from "./errors/http-error.js";
 export { DEFAULT_RUN_ERROR_STATUSES, httpStatusForRunErrorCode } from "./errors/run-error-status.js";
+export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/foundation";
+export type { ClientErrorCode, ClientErrorCodeInfo } from "@ag-ui-antigravity/foundation";
 export type { ExpressBindingLogger } from "./logging/logger.js";
 export { REPLICA_HEADER } from "./http/replica-header.js";
 export { THREAD_ID_HEADER } from "./request/thread-id-header.js";
