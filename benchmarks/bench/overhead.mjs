@@ -15,7 +15,7 @@ import { createAntigravityApp } from "@ag-ui-antigravity/express";
 import { readRelayTurn, startBareRelay } from "./lib/bare-relay.mjs";
 import { benchModel, emulatorEnv, latenciesOf, limitRuntime, median, percentile, report, tapWebSocketFrames } from "./lib/common.mjs";
 
-limitRuntime(240_000, "overhead");
+limitRuntime(300_000, "overhead");
 const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5);
 const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
 const tap = tapWebSocketFrames();
@@ -46,6 +46,38 @@ async function adapterTurn(text) {
   return { started, ended: performance.now(), lastDelta, deltas };
 }
 
+/**
+ * The same adapter read by a raw SSE client (a `fetch` reader that parses only the text deltas), so
+ * the paced latency can be told apart from `HttpAgent`'s own work and allocations in this process.
+ */
+const rawThread = { id: randomUUID(), messages: [] };
+async function rawAdapterTurn(text) {
+  rawThread.messages.push({ id: randomUUID(), role: "user", content: text });
+  const body = JSON.stringify({ threadId: rawThread.id, runId: randomUUID(), messages: rawThread.messages, tools: [], context: [], state: {}, forwardedProps: {} });
+  const deltas = [];
+  let cumulative = 0;
+  let lastDelta = 0;
+  let buffer = "";
+  const decoder = new TextDecoder();
+  const started = performance.now();
+  const response = await fetch(adapterUrl, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body });
+  for await (const chunk of response.body) {
+    const at = performance.now();
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end >= 0) {
+      const data = buffer.slice(buffer.indexOf("data: ") + 6, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf("\n\n");
+      if (!data.includes('"TEXT_MESSAGE_CONTENT"')) continue;
+      cumulative += JSON.parse(data).delta.length;
+      deltas.push({ at, cumulative });
+      lastDelta = at;
+    }
+  }
+  return { started, ended: performance.now(), lastDelta, deltas };
+}
+
 async function relayTurn(text) {
   const turn = await readRelayTurn(relay.url, text);
   const deltas = [];
@@ -60,12 +92,13 @@ async function relayTurn(text) {
 
 // Warm both paths up (conversation open, JIT), then alternate measured rounds.
 await adapterTurn("hello");
+await rawAdapterTurn("hello");
 await relayTurn("hello");
-const samples = { adapter: [], relay: [], pacedAdapter: [], pacedRelay: [] };
+const samples = { adapter: [], relay: [], pacedAdapter: [], pacedRelay: [], pacedRawAdapter: [] };
 const plan = [
   ...Array.from({ length: rounds }, () => [["adapter", adapterTurn, "stream"], ["relay", relayTurn, "stream"]]).flat(),
   // Paced at a delta per millisecond, neither path falls behind: the latency is the path's own.
-  ...Array.from({ length: pacedRounds }, () => [["pacedAdapter", adapterTurn, "paced"], ["pacedRelay", relayTurn, "paced"]]).flat(),
+  ...Array.from({ length: pacedRounds }, () => [["pacedAdapter", adapterTurn, "paced"], ["pacedRelay", relayTurn, "paced"], ["pacedRawAdapter", rawAdapterTurn, "paced"]]).flat(),
 ];
 for (const [name, turn, text] of plan) {
   {
@@ -97,4 +130,4 @@ const summary = (name) => ({
   latencyP50Ms: median(samples[name].map((sample) => sample.p50)),
   latencyP99Ms: median(samples[name].map((sample) => sample.p99)),
 });
-report({ rounds, pacedRounds, adapter: summary("adapter"), relay: summary("relay"), pacedAdapter: summary("pacedAdapter"), pacedRelay: summary("pacedRelay") });
+report({ rounds, pacedRounds, adapter: summary("adapter"), relay: summary("relay"), pacedAdapter: summary("pacedAdapter"), pacedRelay: summary("pacedRelay"), pacedRawAdapter: summary("pacedRawAdapter") });

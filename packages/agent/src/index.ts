@@ -3,6 +3,8 @@ export type { AgentStats } from "./agent-core.js";
 export type { AntigravityAgentOptions, AntigravityAgentLogger, HarnessSource, ReconnectOptions, ServerTool, ServerToolContext } from "./agent-options.js";
 export { AgentError } from "./errors/agent-error.js";
 export type { AgentErrorCode, AgentErrorOptions } from "./errors/agent-error.js";
+export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/foundation";
+export type { ClientErrorCode, ClientErrorCodeInfo } from "@ag-ui-antigravity/foundation";
 export type { SessionStats } from "./sessions/session-manager.js";
 export { FileThreadStore } from "./threads/file-thread-store.js";
 export type { FileThreadStoreOptions } from "./threads/file-thread-store.js";
@@ -10,7 +12,7 @@ export { MemoryThreadStore } from "./threads/memory-thread-store.js";
 export type { MemoryThreadStoreOptions } from "./threads/memory-thread-store.js";
 export { RedisThreadStore } from "./threads/redis-thread-store.js";
 export type { RedisThreadStoreOptions } from "./threads/redis-thread-store.js";
-export type { RedisCommandClient } from "./threads/redis-command-client.js";
+export type { RedisCommandClient } from "@ag-ui-antigravity/foundation";
 export type {
   LeaseOutcome,
   ThreadKey,

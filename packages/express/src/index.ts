@@ -3,7 +3,7 @@ export type { AntigravityApp } from "./app/create-antigravity-app.js";
 export type { AntigravityAppOptions, AntigravityCorsOptions } from "./app/app-options.js";
 export { createAgentRouter } from "./routes/create-agent-router.js";
 export type { AgentRouter } from "./routes/create-agent-router.js";
-export type { AgentRouterLifetime } from "./routes/router-lifetime.js";
+export type { AgentRouterCloseOptions, AgentRouterLifetime } from "./routes/router-lifetime.js";
 export type { AgentOrAgents } from "./options/agent-registry.js";
 export {
   DEFAULT_FIRST_EVENT_TIMEOUT_MS,
@@ -18,13 +18,16 @@ export type { MemoryOwnershipStoreOptions } from "./auth/memory-ownership-store.
 export { FileOwnershipStore } from "./auth/file-ownership-store.js";
 export type { FileOwnershipStoreOptions } from "./auth/file-ownership-store.js";
 export { RedisOwnershipStore } from "./auth/redis-ownership-store.js";
-export type { RedisCommandClient, RedisOwnershipStoreOptions } from "./auth/redis-ownership-store.js";
+export type { RedisOwnershipStoreOptions } from "./auth/redis-ownership-store.js";
+export type { RedisCommandClient } from "@ag-ui-antigravity/foundation";
 export { DEFAULT_OWNERSHIP_TTL_MS } from "./auth/thread-ownership-store.js";
 export type { OwnershipKey, ThreadClaim, ThreadOwnershipStats, ThreadOwnershipStore } from "./auth/thread-ownership-store.js";
 export { ExpressBindingError } from "./errors/express-binding-error.js";
 export type { ExpressBindingErrorCode, ExpressBindingErrorOptions } from "./errors/express-binding-error.js";
 export type { HttpErrorBody, HttpErrorCode, HttpErrorIssue } from "./errors/http-error.js";
 export { DEFAULT_RUN_ERROR_STATUSES, httpStatusForRunErrorCode } from "./errors/run-error-status.js";
+export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/foundation";
+export type { ClientErrorCode, ClientErrorCodeInfo } from "@ag-ui-antigravity/foundation";
 export type { ExpressBindingLogger } from "./logging/logger.js";
 export { REPLICA_HEADER } from "./http/replica-header.js";
 export { THREAD_ID_HEADER } from "./request/thread-id-header.js";

@@ -1,3 +1,4 @@
+import type { ClientErrorCode } from "@ag-ui-antigravity/foundation";
 import type { Response } from "express";
 
 /**
@@ -6,20 +7,8 @@ import type { Response } from "express";
  * events instead (see `run-error-status.ts`).
  */
 export type HttpErrorCode =
-  | "INVALID_JSON"
-  | "INVALID_INPUT"
-  | "UNAUTHENTICATED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "AGENT_NOT_FOUND"
-  | "BODY_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "INTERNAL_ERROR"
-  | "OWNERSHIP_UNAVAILABLE"
-  | "OWNERSHIP_FULL"
-  | "RATE_LIMITED"
-  | "SERVER_CLOSED"
-  // Codes an agent reported in its first `RUN_ERROR` keep their own spelling.
+  | ClientErrorCode
+  // Codes an agent other than ours reported in its first `RUN_ERROR` keep their own spelling.
   | (string & {});
 
 /** One schema violation, located by a JSON-pointer-like path. Never carries the offending value. */

@@ -1,3 +1,4 @@
+import { linkSignals } from "@ag-ui-antigravity/foundation";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -63,7 +64,9 @@ export class McpConnection {
   static async open(config: McpServerConfig, options: { signal: AbortSignal }): Promise<McpConnection> {
     const transport = createTransport(config);
     const client = new Client(clientInfo, { capabilities: {} });
-    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(loadTimeoutMs)]);
+    // Linked, not AbortSignal.any: the conversation's signal outlives many loads (linkSignals).
+    const link = linkSignals([options.signal, AbortSignal.timeout(loadTimeoutMs)]);
+    const signal = link.signal;
     try {
       await client.connect(transport, { signal, timeout: loadTimeoutMs });
       const listed: McpToolInfo[] = [];
@@ -80,6 +83,8 @@ export class McpConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
+    } finally {
+      link.unlink();
     }
   }
 

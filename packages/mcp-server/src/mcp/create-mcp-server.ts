@@ -1,3 +1,4 @@
+import { linkSignals } from "@ag-ui-antigravity/foundation";
 import { HarnessError } from "@ag-ui-antigravity/harness";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -70,8 +71,15 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
         const interaction: Omit<TurnInteraction, "notes"> = {
           signal: extra.signal,
           elicit: canElicit
-            ? (form, options) =>
-                server.server.elicitInput(form, { relatedRequestId: extra.requestId, signal: AbortSignal.any([options.signal, extra.signal]), timeout: elicitationTimeoutMs })
+            ? async (form, options) => {
+                // Linked, not AbortSignal.any: the session's signal outlives every question (linkSignals).
+                const link = linkSignals([options.signal, extra.signal]);
+                try {
+                  return await server.server.elicitInput(form, { relatedRequestId: extra.requestId, signal: link.signal, timeout: elicitationTimeoutMs });
+                } finally {
+                  link.unlink();
+                }
+              }
             : undefined,
         };
         const outcome = await withSessionNamed(session.id, () => session.runTurn(message, {
