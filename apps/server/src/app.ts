@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import { createAgentRouter } from "@ag-ui-antigravity/express";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
@@ -11,7 +12,6 @@ import { createDemoAgents } from "./agents/demo-agents.js";
 import type { HarnessChoice } from "./harness/harness-choice.js";
 import { defaultTaskStepDelayMs } from "./server-environment.js";
 import { createDojoRouter } from "./http/dojo-routes.js";
-import { DrainGate, waitUntilIdle } from "./http/drain-gate.js";
 import { createErrorHandler, notFoundHandler } from "./http/json-errors.js";
 import { createMetricsHandler } from "./http/metrics-route.js";
 import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
@@ -43,10 +43,16 @@ export interface DemoServer {
   /** Holds `workspaces/` (one short directory per thread) and `files/` (write_file sandboxes); removed on close. */
   temporaryRoot: string;
   /**
-   * Refuses new runs, lets streaming ones finish (up to half the deadline), closes every agent (their
-   * sessions end and parked turns are released), then stops every harness process. Idempotent.
+   * Closes the agent routes (new requests get 503 `SERVER_CLOSED`; streaming runs get up to half the
+   * deadline to finish, then are ended with every other open stream), closes every agent (their
+   * sessions end and parked turns are released), the state stores, then stops every harness
+   * process and removes the temporary root. Idempotent.
    */
   close(options?: { deadlineMs?: number }): Promise<void>;
+  /** Aborted when `close()` starts. */
+  readonly signal: AbortSignal;
+  /** Resolves when `close()` has finished. */
+  readonly closed: Promise<void>;
 }
 
 export const defaultShutdownDeadlineMs = 10_000;
@@ -117,30 +123,28 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       state: { kind: stateStores.kind, ownership: stateStores.ownershipStore?.stats() },
     }), prometheus.registry),
   );
-  const drainGate = new DrainGate();
-  app.use(drainGate.handler);
-  app.use(
-    createAgentRouter(agents, {
-      logger: logger.child({ component: "http" }),
-      // With AUTH_TOKENS, every run needs a bearer token and threads belong to the token's name.
-      ...(config.authTokens === undefined ? {} : { authorize: bearerTokenAuthorize(config.authTokens) }),
-      ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
-      // Replicas say who served each response (x-ag-ui-antigravity-replica); a lone server does not.
-      ...(config.state?.replicaId === undefined ? {} : { replicaId: config.state.replicaId }),
-    }),
-  );
+  const router = createAgentRouter(agents, {
+    logger: logger.child({ component: "http" }),
+    // With AUTH_TOKENS, every run needs a bearer token and threads belong to the token's name.
+    ...(config.authTokens === undefined ? {} : { authorize: bearerTokenAuthorize(config.authTokens) }),
+    ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
+    // Replicas say who served each response (x-ag-ui-antigravity-replica); a lone server does not.
+    ...(config.state?.replicaId === undefined ? {} : { replicaId: config.state.replicaId }),
+  });
+  app.use(router);
   app.use(notFoundHandler);
   app.use(createErrorHandler(logger.child({ component: "http" })));
 
-  let closing: Promise<void> | undefined;
-  const runsInFlight = (): number => demoFeatures.reduce((total, feature) => total + agents[feature].stats().sessions.busySessions, 0);
   const close = async (deadlineMs: number): Promise<void> => {
-    const deadline = Date.now() + deadlineMs;
-    // Drain: no new runs, and the streaming ones get up to half the deadline to finish. Runs parked on
-    // a human are not in flight; closing the agents releases them.
-    drainGate.begin();
-    const drained = await waitUntilIdle(runsInFlight, deadlineMs / 2);
-    if (!drained) logger.warn({ runsInFlight: runsInFlight() }, "runs still streaming at the drain deadline are being stopped");
+    const closingStartedAt = Date.now();
+    const deadline = closingStartedAt + deadlineMs;
+    // Drain: the agent routes refuse new requests, and the streaming runs get up to half the deadline
+    // to finish. Runs parked on a human are not in flight; closing the agents releases them. The
+    // metrics and the dojo, outside the router, keep answering until the HTTP server closes.
+    const drainMs = deadlineMs / 2;
+    await router.close({ drainMs });
+    // The router's drain lasts its whole time only when runs were still streaming at its end.
+    if (Date.now() - closingStartedAt >= drainMs) logger.warn({ drainMs }, "runs still streaming at the drain deadline were stopped");
     const results = await Promise.allSettled(demoFeatures.map((feature) => agents[feature].close()));
     for (const [index, result] of results.entries()) {
       if (result.status === "rejected") logger.warn({ err: result.reason, agent: demoFeatures[index] }, "an agent failed to close");
@@ -151,11 +155,14 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     await rm(temporaryRoot, { recursive: true, force: true });
   };
 
+  const lifetime = new Lifetime();
   return {
     app,
     agents,
     pool,
     temporaryRoot,
-    close: (options = {}) => (closing ??= close(options.deadlineMs ?? defaultShutdownDeadlineMs)),
+    close: (options = {}) => lifetime.close(() => new DOMException("The demo server was closed.", "AbortError"), () => close(options.deadlineMs ?? defaultShutdownDeadlineMs)),
+    signal: lifetime.signal,
+    closed: lifetime.closed,
   };
 }

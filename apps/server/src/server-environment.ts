@@ -1,3 +1,4 @@
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 import { parseAuthTokens } from "./auth/bearer-tokens.js";
 
 /** What the server reads from its environment. */
@@ -26,9 +27,15 @@ export interface ServerEnvironment {
   authTokens?: ReadonlyMap<string, string> | undefined;
 }
 
-export class ServerEnvironmentError extends Error {
-  override readonly name = "ServerEnvironmentError";
-  readonly code = "ENVIRONMENT_INVALID";
+/** A variable of the server's environment is invalid; the message names it. */
+export class ServerEnvironmentError extends CodedError<"ENVIRONMENT_INVALID"> {
+  static {
+    nameErrorClass(this, "ServerEnvironmentError");
+  }
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("ENVIRONMENT_INVALID", message, options);
+  }
 }
 
 export const defaultPort = 8027;
@@ -45,7 +52,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
   try {
     authTokens = authText === undefined ? undefined : parseAuthTokens(authText);
   } catch (error) {
-    throw new ServerEnvironmentError(error instanceof Error ? error.message : String(error));
+    throw new ServerEnvironmentError(error instanceof Error ? error.message : String(error), { cause: error });
   }
   const portText = nonEmpty(env.PORT);
   const port = portText === undefined ? defaultPort : Number(portText);

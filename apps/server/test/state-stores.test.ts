@@ -1,10 +1,10 @@
 // Where the demo keeps thread state: files in SAVE_DIR, or Redis with REDIS_URL (a real redis-server).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { descendantPids, expectNoChildProcesses, isProcessAlive, redisSkipReason, startRedisServer } from "@ag-ui-antigravity/testing";
+import { descendantPids, expectClosesOnce, expectNoChildProcesses, isProcessAlive, redisSkipReason, startRedisServer } from "@ag-ui-antigravity/testing";
 import { HttpAgent } from "@ag-ui/client";
 import { createClient } from "redis";
 import { afterAll, describe, expect, it } from "vitest";
@@ -29,6 +29,16 @@ describe("no state configuration (pnpm start)", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("closes once: signal aborts when close() starts, a second close() is the same promise, closed resolves with every harness process gone", async () => {
+    const server = await startDemoServer();
+    await say(clientFor(server.url, "agentic_chat"), "Hello");
+    await expectClosesOnce(server.demo, () => server.demo.close({ deadlineMs: 5_000 }));
+    await server.close();
+    expect(server.demo.pool.metrics().closed).toBe(true);
+    expect(existsSync(server.demo.temporaryRoot)).toBe(false);
+    await expectNoChildProcesses();
   });
 });
 

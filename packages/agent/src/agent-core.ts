@@ -6,6 +6,7 @@ import { validateConversationConfig, type ConversationConfig, type ToolCallConte
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { StartupFailureWarning } from "./logging/startup-failure-warning.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -81,10 +82,11 @@ export class AgentCore {
   readonly #sparesToRefill = new Map<string, string>();
   readonly #redactor: OutboundRedactor;
   #pool: Promise<HarnessPool> | undefined;
-  #closing: Promise<void> | undefined;
-  readonly #lifetime = new AbortController();
-  #markClosed: () => void = () => undefined;
-  readonly #closed = new Promise<void>((resolve) => (this.#markClosed = resolve));
+  readonly #lifetime = new Lifetime();
+  /** Aborted (with AGENT_CLOSED) when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished: sessions, the owned thread store and the owned pool are closed. */
+  readonly closed = this.#lifetime.closed;
 
   constructor(options: AntigravityAgentOptions) {
     const parsed = agentOptionsSchema.safeParse(options);
@@ -218,7 +220,7 @@ export class AgentCore {
   async notify(threadId: string, text: string, options: { signal?: AbortSignal } = {}): Promise<string> {
     const signal = options.signal ?? new AbortController().signal;
     for (;;) {
-      if (this.#closing !== undefined) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
+      if (this.#lifetime.isClosing) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
       signal.throwIfAborted();
       const channel = this.#channels.peek(threadId);
       if (channel === undefined || !channel.transcript.known) {
@@ -265,7 +267,7 @@ export class AgentCore {
     const forever = new AbortController().signal;
     let lease;
     for (;;) {
-      if (this.#closing !== undefined) return;
+      if (this.#lifetime.isClosing) return;
       try {
         lease = await this.#sessions.acquire(threadId, { reuse: () => true });
         break;
@@ -308,7 +310,7 @@ export class AgentCore {
     let signature: string;
     let lease;
     try {
-      if (this.#closing !== undefined) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
+      if (this.#lifetime.isClosing) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
       // Client schemas are checked against their size limits before anything hashes or stores them.
       checkFrontendTools(input.tools);
       signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
@@ -351,21 +353,11 @@ export class AgentCore {
     this.#spares?.refill(signature);
   }
 
-  /** Aborted (with AGENT_CLOSED) when `close()` starts. */
-  get signal(): AbortSignal {
-    return this.#lifetime.signal;
-  }
-
-  /** Resolves when `close()` has finished: sessions, the owned thread store and the owned pool are closed. */
-  get closed(): Promise<void> {
-    return this.#closed;
-  }
-
   /** Closes every session and, when the agent owns it, the pool. Idempotent. */
   close(options: { deadlineMs?: number } = {}): Promise<void> {
-    this.#closing ??= (async () => {
-      this.#lifetime.abort(new AgentError("AGENT_CLOSED", "The agent was closed."));
-      try {
+    return this.#lifetime.close(
+      () => new AgentError("AGENT_CLOSED", "The agent was closed."),
+      async () => {
         this.#channels.close();
         await Promise.all([this.#spares?.close(), this.#sessions.close()]);
         // After the sessions, whose closing records their threads.
@@ -374,11 +366,8 @@ export class AgentCore {
           const pool = await this.#pool.catch(() => undefined);
           await pool?.close({ deadlineMs: options.deadlineMs ?? 10_000 });
         }
-      } finally {
-        this.#markClosed();
-      }
-    })();
-    return this.#closing;
+      },
+    );
   }
 
   async #createSession(threadId: string, contract: { signature: string; tools: readonly Tool[] }): Promise<AntigravitySession> {

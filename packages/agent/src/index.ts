@@ -12,7 +12,7 @@ export { MemoryThreadStore } from "./threads/memory-thread-store.js";
 export type { MemoryThreadStoreOptions } from "./threads/memory-thread-store.js";
 export { RedisThreadStore } from "./threads/redis-thread-store.js";
 export type { RedisThreadStoreOptions } from "./threads/redis-thread-store.js";
-export type { RedisCommandClient } from "./threads/redis-command-client.js";
+export type { RedisCommandClient } from "@ag-ui-antigravity/foundation";
 export type {
   LeaseOutcome,
   ThreadKey,

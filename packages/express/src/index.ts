@@ -3,7 +3,7 @@ export type { AntigravityApp } from "./app/create-antigravity-app.js";
 export type { AntigravityAppOptions, AntigravityCorsOptions } from "./app/app-options.js";
 export { createAgentRouter } from "./routes/create-agent-router.js";
 export type { AgentRouter } from "./routes/create-agent-router.js";
-export type { AgentRouterLifetime } from "./routes/router-lifetime.js";
+export type { AgentRouterCloseOptions, AgentRouterLifetime } from "./routes/router-lifetime.js";
 export type { AgentOrAgents } from "./options/agent-registry.js";
 export {
   DEFAULT_FIRST_EVENT_TIMEOUT_MS,
@@ -18,7 +18,8 @@ export type { MemoryOwnershipStoreOptions } from "./auth/memory-ownership-store.
 export { FileOwnershipStore } from "./auth/file-ownership-store.js";
 export type { FileOwnershipStoreOptions } from "./auth/file-ownership-store.js";
 export { RedisOwnershipStore } from "./auth/redis-ownership-store.js";
-export type { RedisCommandClient, RedisOwnershipStoreOptions } from "./auth/redis-ownership-store.js";
+export type { RedisOwnershipStoreOptions } from "./auth/redis-ownership-store.js";
+export type { RedisCommandClient } from "@ag-ui-antigravity/foundation";
 export { DEFAULT_OWNERSHIP_TTL_MS } from "./auth/thread-ownership-store.js";
 export type { OwnershipKey, ThreadClaim, ThreadOwnershipStats, ThreadOwnershipStore } from "./auth/thread-ownership-store.js";
 export { ExpressBindingError } from "./errors/express-binding-error.js";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createStreamLogger } from "./logging/logger.js";
-import { runEmulatorProcess } from "./process/run-emulator-process.js";
+import { runEmulatorProcess, type RunningEmulator } from "./process/run-emulator-process.js";
 
 /** Bound on shutdown: the harness contract is a prompt exit after stdin EOF or SIGTERM. */
 const shutdownDeadlineMs = 1500;
@@ -17,13 +17,16 @@ function replayArgument(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-function exitAfterShutdown(shutdown: () => Promise<void>): void {
+function exitAfterClosing(emulator: RunningEmulator): void {
   const deadline = setTimeout(() => {
     logger.warn("shutdown deadline reached; exiting anyway");
     process.exit(0);
   }, shutdownDeadlineMs);
   deadline.unref();
-  void shutdown().then(() => process.exit(0));
+  void emulator
+    .close()
+    .catch((error: unknown) => logger.error(`closing failed: ${error instanceof Error ? error.message : String(error)}`))
+    .then(() => process.exit(0));
 }
 
 function withReplay(env: NodeJS.ProcessEnv, replay: string | undefined): Record<string, string | undefined> {
@@ -31,11 +34,11 @@ function withReplay(env: NodeJS.ProcessEnv, replay: string | undefined): Record<
 }
 
 async function main(): Promise<void> {
-  let shutdown: (() => Promise<void>) | undefined;
+  let running: RunningEmulator | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
     logger.info(`received ${signal}`);
-    if (shutdown === undefined) process.exit(0);
-    else exitAfterShutdown(shutdown);
+    if (running === undefined) process.exit(0);
+    else exitAfterClosing(running);
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
@@ -55,8 +58,8 @@ async function main(): Promise<void> {
         killSelf: () => process.kill(process.pid, "SIGKILL"),
       },
     });
-    shutdown = emulator.shutdown;
-    void emulator.stopped.then(() => exitAfterShutdown(emulator.shutdown));
+    running = emulator;
+    void emulator.closed.then(() => exitAfterClosing(emulator));
   } catch (error) {
     logger.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

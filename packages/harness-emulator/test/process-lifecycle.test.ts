@@ -2,8 +2,8 @@
 // fault actions scenarios can trigger. Every test spawns the BUILT binary.
 import { existsSync, readFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
-import { connect } from "node:net";
 import { join } from "node:path";
+import { portAccepts } from "@ag-ui-antigravity/testing";
 import WebSocket from "ws";
 import { afterAll, describe, expect, it } from "vitest";
 import { configFor, isAlive, reapLeaks, scenarioDirectory, spawnEmulator, waitForStderr, type EmulatorProcess } from "./support/emulator-driver.js";
@@ -23,20 +23,9 @@ afterAll(async () => {
   for (const emulator of spawned) {
     expect(isAlive(emulator.child.pid)).toBe(false);
     // The port is released: nothing listens there any more.
-    expect(await portAccepts(emulator.port)).toBe(false);
+    expect(await portAccepts(emulator.port, "localhost")).toBe(false);
   }
 });
-
-function portAccepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "localhost", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {

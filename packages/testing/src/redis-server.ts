@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { portAccepts } from "./port-accepts.js";
 
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
@@ -66,17 +67,6 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
 async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -108,11 +98,11 @@ export async function startRedisServer(options: { signal?: AbortSignal } = {}): 
       rmSync(directory, { recursive: true, force: true });
     };
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && child.exitCode === null && !(await accepts(port))) {
+    while (Date.now() < deadline && child.exitCode === null && !(await portAccepts(port))) {
       options.signal?.throwIfAborted();
       await delay(25);
     }
-    if (child.exitCode === null && (await accepts(port))) {
+    if (child.exitCode === null && (await portAccepts(port))) {
       let stopping: Promise<void> | undefined;
       return { url: `redis://127.0.0.1:${port}`, port, pid: child.pid ?? -1, stop: () => (stopping ??= stop()) };
     }

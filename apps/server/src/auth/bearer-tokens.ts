@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AuthorizeRequest } from "@ag-ui-antigravity/express";
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** One accepted token and the principal it stands for. */
 interface TokenEntry {
@@ -9,8 +10,15 @@ interface TokenEntry {
 
 const namePattern = /^[A-Za-z0-9._@-]{1,64}$/;
 
-export class AuthTokensError extends Error {
-  override readonly name = "AuthTokensError";
+/** AUTH_TOKENS cannot be read; the message never repeats a token. */
+export class AuthTokensError extends CodedError<"AUTH_TOKENS_INVALID"> {
+  static {
+    nameErrorClass(this, "AuthTokensError");
+  }
+
+  constructor(message: string) {
+    super("AUTH_TOKENS_INVALID", message);
+  }
 }
 
 /**

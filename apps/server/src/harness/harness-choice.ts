@@ -1,5 +1,6 @@
 import { findHarnessBinary } from "@ag-ui-antigravity/harness";
 import { emulatorBinaryPath as emulatorExecutable } from "@ag-ui-antigravity/harness-emulator/binary-path";
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /**
  * Which harness the demo agents run on, and why. The server never picks one silently: `reason` is
@@ -12,9 +13,15 @@ export type HarnessChoice =
 /** `ANTIGRAVITY_DEMO_HARNESS`: `auto` (default) picks the real harness when it can, the others force one. */
 export type HarnessPreference = "auto" | "real" | "emulator";
 
-export class HarnessChoiceError extends Error {
-  override readonly name = "HarnessChoiceError";
-  readonly code = "HARNESS_UNAVAILABLE";
+/** The harness asked for (ANTIGRAVITY_DEMO_HARNESS) is not a choice, or cannot run here. */
+export class HarnessChoiceError extends CodedError<"HARNESS_UNAVAILABLE"> {
+  static {
+    nameErrorClass(this, "HarnessChoiceError");
+  }
+
+  constructor(message: string) {
+    super("HARNESS_UNAVAILABLE", message);
+  }
 }
 
 export function parseHarnessPreference(value: string | undefined): HarnessPreference {

@@ -1,5 +1,6 @@
 import { FileThreadStore, RedisThreadStore, type ThreadStore } from "@ag-ui-antigravity/agent";
 import { FileOwnershipStore, RedisOwnershipStore, type ThreadOwnershipStore } from "@ag-ui-antigravity/express";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import type { Logger } from "pino";
 
 /** Where the demo keeps thread state: nothing (memory, the default), a save dir, or Redis. */
@@ -22,6 +23,21 @@ export interface StateStores {
   kind: "memory" | "file" | "redis";
   /** Closes the stores (a last write attempt) and the Redis connection. Idempotent. */
   close(): Promise<void>;
+  /** Aborted when `close()` starts. */
+  readonly signal: AbortSignal;
+  /** Resolves when `close()` has finished. */
+  readonly closed: Promise<void>;
+}
+
+/** The stores, closed once by `closeAll` when their owner closes them. */
+function ownedStores(stores: Pick<StateStores, "threadStore" | "ownershipStore" | "kind">, closeAll: () => Promise<void> = () => Promise.resolve()): StateStores {
+  const lifetime = new Lifetime();
+  return {
+    ...stores,
+    signal: lifetime.signal,
+    closed: lifetime.closed,
+    close: () => lifetime.close(() => new DOMException("The state stores were closed.", "AbortError"), closeAll),
+  };
 }
 
 /**
@@ -43,23 +59,17 @@ export async function createStateStores(config: StateStoreConfig, logger: Logger
     });
     await threadStore.startHeartbeat();
     const ownershipStore = new RedisOwnershipStore({ client });
-    let closing: Promise<void> | undefined;
-    return {
-      threadStore,
-      ownershipStore,
-      kind: "redis",
-      close: () =>
-        (closing ??= (async () => {
-          await threadStore.close();
-          await ownershipStore.close();
-          await client.close().catch(() => undefined);
-        })()),
-    };
+    return ownedStores({ threadStore, ownershipStore, kind: "redis" }, async () => {
+      await Promise.all([threadStore.close(), ownershipStore.close()]);
+      await client.close().catch(() => undefined);
+    });
   }
   if (config.saveDir !== undefined) {
     const threadStore = new FileThreadStore({ directory: config.saveDir, logger: storeLogger });
     const ownershipStore = new FileOwnershipStore({ directory: config.saveDir });
-    return { threadStore, ownershipStore, kind: "file", close: () => threadStore.close() };
+    return ownedStores({ threadStore, ownershipStore, kind: "file" }, async () => {
+      await Promise.all([threadStore.close(), ownershipStore.close()]);
+    });
   }
-  return { threadStore: undefined, ownershipStore: undefined, kind: "memory", close: () => Promise.resolve() };
+  return ownedStores({ threadStore: undefined, ownershipStore: undefined, kind: "memory" });
 }

@@ -1,4 +1,5 @@
 import type { CustomTool } from "@ag-ui-antigravity/harness";
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /**
  * What the dojo's plan confirmation answers to `generate_task_steps` (the frontend tool of
@@ -9,9 +10,15 @@ export interface PlanDecision {
   steps: { description: string; status: string }[];
 }
 
-export class PlanDecisionError extends Error {
-  override readonly name = "PlanDecisionError";
-  readonly code = "INVALID_PLAN_DECISION";
+/** The client's answer to generate_task_steps is not a plan decision. */
+export class PlanDecisionError extends CodedError<"INVALID_PLAN_DECISION"> {
+  static {
+    nameErrorClass(this, "PlanDecisionError");
+  }
+
+  constructor(message: string) {
+    super("INVALID_PLAN_DECISION", message);
+  }
 }
 
 export function parsePlanDecision(text: string): PlanDecision {

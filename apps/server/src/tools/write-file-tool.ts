@@ -2,17 +2,15 @@ import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { CustomTool } from "@ag-ui-antigravity/harness";
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 
 /** Larger contents are refused: this is a demo sandbox, not file storage. */
 export const maximumFileBytes = 64 * 1024;
 
-export class WriteFileError extends Error {
-  override readonly name = "WriteFileError";
-  constructor(
-    readonly code: "PATH_OUTSIDE_SANDBOX" | "CONTENT_TOO_LARGE" | "INVALID_ARGUMENTS",
-    message: string,
-  ) {
-    super(message);
+/** A write_file call the sandbox refuses. */
+export class WriteFileError extends CodedError<"PATH_OUTSIDE_SANDBOX" | "CONTENT_TOO_LARGE" | "INVALID_ARGUMENTS"> {
+  static {
+    nameErrorClass(this, "WriteFileError");
   }
 }
 

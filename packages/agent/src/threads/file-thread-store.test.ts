@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expectClosesOnce } from "@ag-ui-antigravity/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fingerprintMessage } from "../input/message-fingerprint.js";
 import { FileThreadStore } from "./file-thread-store.js";
@@ -30,6 +31,15 @@ describe("FileThreadStore", () => {
     expect(await second.get(key("t1"))).toMatchObject({ conversationId: "c1", forwarded: [fingerprintMessage("u1", "hi")] });
     expect(await second.get(key("t2"))).toMatchObject({ conversationId: "c2" });
     await second.close();
+  });
+
+  it("close() aborts signal at once, is idempotent, and resolves closed once the pending write and the clean-up have landed", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory });
+    const written = store.set(key("t1"), record("c1"));
+    await expectClosesOnce(store, () => store.close());
+    await written;
+    expect(threadFiles(directory)).toEqual([`${threadDigest("t1")}.json`]);
   });
 
   it("keys threads by (agent, thread): another agent never sees a thread id it did not write", async () => {

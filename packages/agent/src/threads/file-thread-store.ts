@@ -1,10 +1,11 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { removeFile, TEMPORARY_SUFFIX, writeFileAtomically } from "./atomic-file.js";
 import { RetryingWriter, type PendingChange } from "./retrying-writer.js";
 import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
 import { threadNames } from "./thread-digest.js";
-import type { ThreadKey, ThreadRecord, ThreadRecordInput, ThreadStore, ThreadStoreCommonOptions, ThreadStoreLogger, ThreadStoreStats } from "./thread-store.js";
+import { type ThreadKey, type ThreadRecord, type ThreadRecordInput, type ThreadStore, type ThreadStoreCommonOptions, type ThreadStoreLogger, type ThreadStoreStats, threadStoreClosed } from "./thread-store.js";
 
 export interface FileThreadStoreOptions extends ThreadStoreCommonOptions {
   /** The save dir. Threads live under `<directory>/ag-ui-threads/<agent>/<thread digest>.json`. */
@@ -36,6 +37,11 @@ export class FileThreadStore implements ThreadStore {
   #writesSincePrune = 0;
   #pruning: Promise<void> | undefined;
   #rememberedThreads: number | undefined;
+  readonly #lifetime = new Lifetime();
+  /** Aborted when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished: pending writes attempted, clean-up done. */
+  readonly closed = this.#lifetime.closed;
 
   constructor(options: FileThreadStoreOptions) {
     this.#root = join(options.directory, "ag-ui-threads");
@@ -94,9 +100,12 @@ export class FileThreadStore implements ThreadStore {
     this.#rememberedThreads = total;
   }
 
-  async close(): Promise<void> {
-    await this.#writer.flush();
-    await this.#pruning;
+  /** A last attempt at pending writes; waits for a clean-up in progress. Idempotent. */
+  close(): Promise<void> {
+    return this.#lifetime.close(threadStoreClosed, async () => {
+      await this.#writer.flush();
+      await this.#pruning;
+    });
   }
 
   #pruneInBackground(): void {

@@ -1,3 +1,4 @@
+import { expectClosesOnce } from "@ag-ui-antigravity/testing";
 import { describe, expect, it } from "vitest";
 import { fingerprintMessage } from "../input/message-fingerprint.js";
 import { MemoryThreadStore } from "./memory-thread-store.js";
@@ -22,5 +23,10 @@ describe("MemoryThreadStore", () => {
     expect((await store.get(key("t")))?.forwarded.map((message) => message.id)).toEqual(["u2", "u3"]);
     now = 5_000;
     expect(await store.get(key("t"))).toBeUndefined();
+  });
+
+  it("close() aborts signal, is idempotent and resolves closed", async () => {
+    const store = new MemoryThreadStore();
+    await expectClosesOnce(store, () => store.close());
   });
 });

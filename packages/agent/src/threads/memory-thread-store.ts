@@ -1,6 +1,7 @@
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { ThreadRecordPolicy } from "./stored-thread.js";
 import { threadKeyDigest } from "./thread-digest.js";
-import type { ThreadKey, ThreadRecord, ThreadRecordInput, ThreadStore, ThreadStoreCommonOptions, ThreadStoreStats } from "./thread-store.js";
+import { type ThreadKey, type ThreadRecord, type ThreadRecordInput, type ThreadStore, type ThreadStoreCommonOptions, type ThreadStoreStats, threadStoreClosed } from "./thread-store.js";
 
 export interface MemoryThreadStoreOptions extends Omit<ThreadStoreCommonOptions, "logger"> {
   /** Threads remembered at most; the least recently updated are forgotten first. Default 10 000. */
@@ -15,6 +16,11 @@ export class MemoryThreadStore implements ThreadStore {
   readonly #records = new Map<string, ThreadRecord>();
   readonly #maxThreads: number;
   readonly #policy: ThreadRecordPolicy;
+  readonly #lifetime = new Lifetime();
+  /** Aborted when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished. */
+  readonly closed = this.#lifetime.closed;
 
   constructor(options: MemoryThreadStoreOptions = {}) {
     this.#maxThreads = options.maxThreads ?? 10_000;
@@ -52,7 +58,8 @@ export class MemoryThreadStore implements ThreadStore {
     return { kind: "memory", rememberedThreads: this.#records.size, writeFailures: 0, pendingWrites: 0, droppedWrites: 0 };
   }
 
+  /** Nothing to write or stop; idempotent. */
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.#lifetime.close(threadStoreClosed);
   }
 }

@@ -1,4 +1,4 @@
-import { redisSkipReason, startRedisServer, type RedisServer } from "@ag-ui-antigravity/testing";
+import { expectClosesOnce, redisSkipReason, startRedisServer, type RedisServer } from "@ag-ui-antigravity/testing";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintMessage } from "../input/message-fingerprint.js";
@@ -96,5 +96,22 @@ describe.skipIf(skipReason !== undefined)(`RedisThreadStore (a real redis-server
     await admin.del(`${keyPrefix}:replica:replica-c`);
     expect(await a.leases.holder(key("u"))).toBeUndefined();
     expect(await a.leases.acquire(key("u"))).toEqual({ acquired: true, previousHolder: "replica-c" });
+  });
+
+  it("close() aborts signal, is idempotent, resolves closed, and stops and removes the heartbeat: no command is sent afterwards", async () => {
+    const admin = await connect();
+    const keyPrefix = "closing";
+    const threads = await store({ keyPrefix, replicaId: "replica-closing", replicaTtlMs: 300 });
+    await threads.startHeartbeat();
+    expect(await admin.exists(`${keyPrefix}:replica:replica-closing`)).toBe(1);
+    await expectClosesOnce(threads, () => threads.close());
+    expect(await admin.exists(`${keyPrefix}:replica:replica-closing`)).toBe(0);
+    const sent = threads.commandsSent;
+    // Three heartbeat periods: a heartbeat left running would have sent at least one command.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(threads.commandsSent).toBe(sent);
+    // A closed store does not start its heartbeat again.
+    await threads.startHeartbeat();
+    expect(threads.commandsSent).toBe(sent);
   });
 });

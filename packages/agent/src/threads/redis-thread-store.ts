@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { Lifetime, sendRedisCommand, type RedisCommandClient } from "@ag-ui-antigravity/foundation";
 import { RetryingWriter } from "./retrying-writer.js";
-import type { RedisCommandClient } from "./redis-command-client.js";
 import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
 import { threadNames } from "./thread-digest.js";
-import type { LeaseOutcome, ThreadKey, ThreadLeases, ThreadRecord, ThreadRecordInput, ThreadStore, ThreadStoreCommonOptions, ThreadStoreLogger, ThreadStoreStats } from "./thread-store.js";
+import { type LeaseOutcome, type ThreadKey, type ThreadLeases, type ThreadRecord, type ThreadRecordInput, type ThreadStore, type ThreadStoreCommonOptions, type ThreadStoreLogger, type ThreadStoreStats, threadStoreClosed } from "./thread-store.js";
 
 export interface RedisThreadStoreOptions extends ThreadStoreCommonOptions {
   /** A connected client (see `RedisCommandClient`). The store never connects or quits it. */
@@ -63,7 +63,11 @@ export class RedisThreadStore implements ThreadStore {
   readonly #commandTimeoutMs: number;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   #commands = 0;
-  #closed = false;
+  readonly #lifetime = new Lifetime();
+  /** Aborted when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished: pending writes attempted, the heartbeat stopped and removed. */
+  readonly closed = this.#lifetime.closed;
 
   constructor(options: RedisThreadStoreOptions) {
     this.#client = options.client;
@@ -116,7 +120,7 @@ export class RedisThreadStore implements ThreadStore {
 
   /** Sends this replica's heartbeat now and keeps sending it until `close()`; leases need it. Idempotent. */
   async startHeartbeat(): Promise<void> {
-    if (this.#heartbeat !== undefined || this.#closed) return;
+    if (this.#heartbeat !== undefined || this.#lifetime.isClosing) return;
     const beat = (): Promise<unknown> => this.#send(["SET", this.#replicaKey(this.#replicaId), String(this.#policy.now()), "PX", String(this.#replicaTtlMs)]);
     this.#heartbeat = setInterval(() => {
       beat().catch((error: unknown) => this.#logger.warn?.({ error }, "the replica heartbeat could not be sent to Redis"));
@@ -125,16 +129,16 @@ export class RedisThreadStore implements ThreadStore {
     await beat();
   }
 
-  /** A last write attempt; stops the heartbeat and removes it, so this replica's leases are void at once. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#writer.flush();
-    if (this.#heartbeat !== undefined) {
-      clearInterval(this.#heartbeat);
-      this.#heartbeat = undefined;
-      await this.#send(["DEL", this.#replicaKey(this.#replicaId)]).catch(() => undefined);
-    }
+  /** A last write attempt; stops the heartbeat and removes it, so this replica's leases are void at once. Idempotent. */
+  close(): Promise<void> {
+    return this.#lifetime.close(threadStoreClosed, async () => {
+      await this.#writer.flush();
+      if (this.#heartbeat !== undefined) {
+        clearInterval(this.#heartbeat);
+        this.#heartbeat = undefined;
+        await this.#send(["DEL", this.#replicaKey(this.#replicaId)]).catch(() => undefined);
+      }
+    });
   }
 
   async #acquireLease(key: ThreadKey): Promise<LeaseOutcome> {
@@ -158,17 +162,9 @@ export class RedisThreadStore implements ThreadStore {
     return typeof holder === "string" ? holder : undefined;
   }
 
-  async #send(args: string[]): Promise<unknown> {
+  #send(args: string[]): Promise<unknown> {
     this.#commands += 1;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0] ?? ""} within ${this.#commandTimeoutMs} ms`)), this.#commandTimeoutMs);
-    });
-    try {
-      return await Promise.race([this.#client.sendCommand(args), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return sendRedisCommand(this.#client, args, this.#commandTimeoutMs);
   }
 
   #threadKey(key: ThreadKey): string {

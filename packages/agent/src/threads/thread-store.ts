@@ -94,3 +94,8 @@ export interface ThreadStoreCommonOptions {
 
 export const DEFAULT_THREAD_TTL_MS = 30 * 24 * 60 * 60_000;
 export const DEFAULT_MAX_FORWARDED_PER_THREAD = 500;
+
+/** The reason a built-in store's `signal` aborts with. */
+export function threadStoreClosed(): DOMException {
+  return new DOMException("The thread store was closed.", "AbortError");
+}

@@ -3,7 +3,7 @@ import { sendHttpError } from "../errors/http-error.js";
 import { toBindingLogger } from "../logging/logger.js";
 import type { AgentOrAgents } from "../options/agent-registry.js";
 import { createAgentRouter } from "../routes/create-agent-router.js";
-import type { AgentRouterLifetime } from "../routes/router-lifetime.js";
+import type { AgentRouterCloseOptions, AgentRouterLifetime } from "../routes/router-lifetime.js";
 
 /** The app, with its router's `close()`, `signal` and `closed` for its owner. */
 export type AntigravityApp = Express & AgentRouterLifetime;
@@ -46,7 +46,7 @@ export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: Anti
   app.use(notFound);
   app.use(lastResort);
   return Object.defineProperties(app, {
-    close: { value: () => router.close() },
+    close: { value: (options?: AgentRouterCloseOptions) => router.close(options) },
     signal: { get: () => router.signal },
     closed: { get: () => router.closed },
   }) as AntigravityApp;

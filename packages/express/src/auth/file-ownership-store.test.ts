@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expectClosesOnce } from "@ag-ui-antigravity/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileOwnershipStore } from "./file-ownership-store.js";
 import { ownershipDigest } from "./ownership-digest.js";
@@ -67,5 +68,13 @@ describe("FileOwnershipStore", () => {
     expect(await owners.ownerOf(key("t"))).toBe("alice");
     await owners.release(key("t"), "alice");
     expect(await owners.claim(key("t"), "bob")).toBe("claimed");
+  });
+
+  it("close() aborts signal, is idempotent and resolves closed; every claim was on disk already", async () => {
+    const directory = tempDir();
+    const owners = new FileOwnershipStore({ directory });
+    await owners.claim(key("t1"), "alice");
+    await expectClosesOnce(owners, () => owners.close());
+    expect(await new FileOwnershipStore({ directory }).ownerOf(key("t1"))).toBe("alice");
   });
 });

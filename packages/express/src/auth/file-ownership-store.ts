@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { link, mkdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { z } from "zod/v4";
 import { ownershipDigest } from "./ownership-digest.js";
-import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore } from "./thread-ownership-store.js";
+import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore, ownershipStoreClosed } from "./thread-ownership-store.js";
 
 export interface FileOwnershipStoreOptions {
   /** Owners live under `<directory>/ag-ui-owners/<agent>/<thread digest>.json` (the agents' save dir fits). */
@@ -23,6 +24,11 @@ const ownerFileSchema = z.object({ version: z.literal(1), agentId: z.string(), t
 export class FileOwnershipStore implements ThreadOwnershipStore {
   readonly #root: string;
   readonly #ttlMs: number;
+  readonly #lifetime = new Lifetime();
+  /** Aborted when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished. */
+  readonly closed = this.#lifetime.closed;
 
   constructor(options: FileOwnershipStoreOptions) {
     this.#root = join(options.directory, "ag-ui-owners");
@@ -60,8 +66,9 @@ export class FileOwnershipStore implements ThreadOwnershipStore {
     return { kind: "file", refusedFull: 0 };
   }
 
+  /** Nothing to write or stop: every claim is on disk when it resolves; idempotent. */
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.#lifetime.close(ownershipStoreClosed);
   }
 
   /** `live` (an owner within its TTL), `absent`, or `stale` (expired, or not a valid owner file of this key). */

@@ -1,3 +1,4 @@
+import { expectClosesOnce } from "@ag-ui-antigravity/testing";
 import { describe, expect, it } from "vitest";
 import { MemoryOwnershipStore } from "./memory-ownership-store.js";
 
@@ -49,5 +50,11 @@ describe("MemoryOwnershipStore", () => {
     const owners = new MemoryOwnershipStore();
     expect(await owners.claim(key("x".repeat(900_000)), "alice")).toBe("claimed");
     expect(await owners.claim(key("x".repeat(900_000)), "bob")).toBe("refused");
+  });
+
+  it("close() aborts signal, is idempotent and resolves closed", async () => {
+    const owners = new MemoryOwnershipStore();
+    await owners.claim(key("t1"), "alice");
+    await expectClosesOnce(owners, () => owners.close());
   });
 });

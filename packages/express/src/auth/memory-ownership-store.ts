@@ -1,5 +1,6 @@
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { ownershipDigest } from "./ownership-digest.js";
-import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore } from "./thread-ownership-store.js";
+import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore, ownershipStoreClosed } from "./thread-ownership-store.js";
 
 /** Owned threads the in-memory store keeps at most by default. */
 export const DEFAULT_MAX_THREAD_OWNERS = 100_000;
@@ -28,6 +29,11 @@ export class MemoryOwnershipStore implements ThreadOwnershipStore {
   readonly #maxEntries: number;
   readonly #ttlMs: number;
   readonly #now: () => number;
+  readonly #lifetime = new Lifetime();
+  /** Aborted when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished. */
+  readonly closed = this.#lifetime.closed;
   #refusedFull = 0;
 
   constructor(options: MemoryOwnershipStoreOptions = {}) {
@@ -70,8 +76,9 @@ export class MemoryOwnershipStore implements ThreadOwnershipStore {
     return { kind: "memory", owners: this.#entries.size, refusedFull: this.#refusedFull };
   }
 
+  /** Nothing to write or stop (the entries stay readable); idempotent. */
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.#lifetime.close(ownershipStoreClosed);
   }
 
   #live(name: string, now: number): Entry | undefined {

@@ -1,4 +1,4 @@
-import { redisSkipReason, startRedisServer, type RedisServer } from "@ag-ui-antigravity/testing";
+import { expectClosesOnce, redisSkipReason, startRedisServer, type RedisServer } from "@ag-ui-antigravity/testing";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisOwnershipStore } from "./redis-ownership-store.js";
@@ -34,6 +34,14 @@ describe.skipIf(skipReason !== undefined)(`RedisOwnershipStore (a real redis-ser
     expect(await restarted.ownerOf(key("t"))).toBe(winner);
     await restarted.release(key("t"), winner);
     expect(await restarted.ownerOf(key("t"))).toBeUndefined();
+  });
+
+  it("close() aborts signal, is idempotent, resolves closed and leaves the caller's client connected", async () => {
+    const store = new RedisOwnershipStore({ client, keyPrefix: "closing" });
+    await store.claim(key("t"), "alice");
+    await expectClosesOnce(store, () => store.close());
+    expect(client.isOpen).toBe(true);
+    expect(await client.get(await client.keys("closing:owner:*").then((keys) => keys[0] ?? ""))).toBe("alice");
   });
 
   it("rejects (so the binding refuses the run) when Redis does not answer", async () => {

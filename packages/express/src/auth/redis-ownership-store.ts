@@ -1,13 +1,6 @@
+import { Lifetime, sendRedisCommand, type RedisCommandClient } from "@ag-ui-antigravity/foundation";
 import { ownershipDigest } from "./ownership-digest.js";
-import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore } from "./thread-ownership-store.js";
-
-/**
- * The one method the store needs from a Redis client. A connected `redis` (node-redis) client is one
- * as it is; for `ioredis`, pass `{ sendCommand: ([command, ...args]) => client.call(command, ...args) }`.
- */
-export interface RedisCommandClient {
-  sendCommand(args: string[]): Promise<unknown>;
-}
+import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore, ownershipStoreClosed } from "./thread-ownership-store.js";
 
 export interface RedisOwnershipStoreOptions {
   /** A connected client (create it with `disableOfflineQueue: true`). The store never connects or quits it. */
@@ -44,6 +37,11 @@ export class RedisOwnershipStore implements ThreadOwnershipStore {
   readonly #prefix: string;
   readonly #ttlMs: number;
   readonly #commandTimeoutMs: number;
+  readonly #lifetime = new Lifetime();
+  /** Aborted when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished. */
+  readonly closed = this.#lifetime.closed;
 
   constructor(options: RedisOwnershipStoreOptions) {
     this.#client = options.client;
@@ -71,8 +69,9 @@ export class RedisOwnershipStore implements ThreadOwnershipStore {
     return { kind: "redis", refusedFull: 0 };
   }
 
+  /** Nothing to stop: the client is the caller's to quit; idempotent. */
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.#lifetime.close(ownershipStoreClosed);
   }
 
   #keyOf(key: OwnershipKey): string {
@@ -80,15 +79,7 @@ export class RedisOwnershipStore implements ThreadOwnershipStore {
     return `${this.#prefix}:owner:${digest.agent}:${digest.thread}`;
   }
 
-  async #send(args: string[]): Promise<unknown> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0] ?? ""} within ${this.#commandTimeoutMs} ms`)), this.#commandTimeoutMs);
-    });
-    try {
-      return await Promise.race([this.#client.sendCommand(args), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  #send(args: string[]): Promise<unknown> {
+    return sendRedisCommand(this.#client, args, this.#commandTimeoutMs);
   }
 }

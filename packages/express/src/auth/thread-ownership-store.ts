@@ -41,3 +41,8 @@ export interface ThreadOwnershipStore {
 
 /** How long an owned thread is kept without a run of its owner. 30 days, like the agent's thread map. */
 export const DEFAULT_OWNERSHIP_TTL_MS = 30 * 24 * 60 * 60_000;
+
+/** The reason a built-in store's `signal` aborts with. */
+export function ownershipStoreClosed(): DOMException {
+  return new DOMException("The thread ownership store was closed.", "AbortError");
+}

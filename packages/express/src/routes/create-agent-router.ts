@@ -39,7 +39,7 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
   const router = express.Router();
   // Only the router's own routes are tracked and refused once closed; what the app mounts around it is not.
   const lifetime = new RouterLifetime();
-  const admit = lifetime.admit;
+  const { admit, admitRun } = lifetime;
 
   if (resolved.replicaId !== undefined) router.use(replicaHeader(resolved.replicaId));
   if (resolved.healthPath !== undefined) router.get(resolved.healthPath, admit, healthHandler);
@@ -62,8 +62,8 @@ export function createAgentRouter(agentOrAgents: AgentOrAgents, options: AgentRo
   }
 
   const runHandler = createRunHandler(resolveAgent, resolved, threadOwnership, budget);
-  router.post(runPath === "" ? "/" : runPath, admit, runHandler);
-  router.post(`${runPath}/run`, admit, runHandler);
+  router.post(runPath === "" ? "/" : runPath, admitRun, runHandler);
+  router.post(`${runPath}/run`, admitRun, runHandler);
   router.post(`${runPath}/connect`, admit, createRunHandler(resolveAgent, resolved, threadOwnership, budget, "connect"));
   router.get(`${runPath}/capabilities`, admit, createCapabilitiesHandler(resolveAgent, resolved));
   // A store passed in is the caller's; the default one is the router's own.

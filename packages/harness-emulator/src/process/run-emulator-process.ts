@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { decodeInputConfig, encodeFrame, encodeOutputConfig, FrameReader } from "@ag-ui-antigravity/harness/protocol";
 import type { ProcessControl } from "../conversation/turn-context.js";
 import { EmulatorError } from "../errors/emulator-error.js";
@@ -23,13 +24,19 @@ export interface EmulatorProcessOptions {
   processControl: ProcessControl;
 }
 
-/** A running emulator: its port, key and a way to shut it down. */
+/** A running emulator: its port and key, and its owner's handle. */
 export interface RunningEmulator {
   readonly port: number;
   readonly apiKey: string;
-  /** Resolves when shutdown (stdin EOF or `shutdown()`) has finished persisting and closing. */
-  readonly stopped: Promise<void>;
-  shutdown(): Promise<void>;
+  /** Aborted when closing starts: stdin reached EOF, or `close()` was called. */
+  readonly signal: AbortSignal;
+  /**
+   * Resolves when closing has finished: every conversation persisted and closed, their MCP servers
+   * stopped (within a bound), the port closed and stdin no longer read.
+   */
+  readonly closed: Promise<void>;
+  /** Starts closing (what EOF on stdin does) and resolves as `closed` does. Idempotent. */
+  close(): Promise<void>;
 }
 
 /** Reads exactly one length-prefixed frame from stdin; keeps stdin flowing afterwards to see its EOF. */
@@ -115,22 +122,22 @@ export async function runEmulatorProcess(options: EmulatorProcessOptions): Promi
     `listening on ${inputConfig.bindAddress || "localhost"}:${server.port}; storage ${storageDirectory}; client ${client?.language ?? "?"} ${client?.version ?? "?"}`,
   );
 
-  let resolveStopped!: () => void;
-  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
-  let shuttingDown: Promise<void> | undefined;
-  const shutdown = (): Promise<void> => {
-    shuttingDown ??= (async () => {
-      logger.info(`shutting down: persisting ${server.conversations.size} conversation(s)`);
-      await server.close();
-      stdin.off("end", shutdown);
-      stdin.off("close", shutdown);
-      resolveStopped();
-    })();
-    return shuttingDown;
-  };
+  const lifetime = new Lifetime();
+  const close = (): Promise<void> =>
+    lifetime.close(
+      () => new DOMException("The emulator was closed.", "AbortError"),
+      async () => {
+        stdin.off("end", onEnd);
+        stdin.off("close", onEnd);
+        logger.info(`shutting down: persisting ${server.conversations.size} conversation(s)`);
+        await server.close();
+        stdin.pause();
+      },
+    );
+  const onEnd = (): void => void close();
   // EOF on stdin is the harness's shutdown signal.
-  stdin.once("end", shutdown);
-  stdin.once("close", shutdown);
+  stdin.once("end", onEnd);
+  stdin.once("close", onEnd);
   stdin.resume();
-  return { port: server.port, apiKey, stopped, shutdown };
+  return { port: server.port, apiKey, signal: lifetime.signal, closed: lifetime.closed, close };
 }

@@ -1,3 +1,4 @@
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import type { ConversationConfig, HarnessLogger } from "@ag-ui-antigravity/harness";
 import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { approvalPolicies, sessionHooks } from "../hitl/session-hooks.js";
@@ -25,10 +26,11 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, AntigravitySession>();
   /** Sessions being opened, counted against the limit before they have an id. */
   #opening = 0;
-  #closing: Promise<void> | undefined;
-  readonly #lifetime = new AbortController();
-  #markClosed: () => void = () => undefined;
-  readonly #closed = new Promise<void>((resolve) => (this.#markClosed = resolve));
+  readonly #lifetime = new Lifetime();
+  /** Aborted (with SERVER_CLOSED) when `close()` starts. */
+  readonly signal = this.#lifetime.signal;
+  /** Resolves when `close()` has finished: every session closed, every harness process stopped. */
+  readonly closed = this.#lifetime.closed;
 
   constructor(options: SessionRegistryOptions) {
     this.settings = options.settings;
@@ -82,34 +84,21 @@ export class SessionRegistry {
     await session.close();
   }
 
-  /** Aborted (with SERVER_CLOSED) when `close()` starts. */
-  get signal(): AbortSignal {
-    return this.#lifetime.signal;
-  }
-
-  /** Resolves when `close()` has finished: every session closed, every harness process stopped. */
-  get closed(): Promise<void> {
-    return this.#closed;
-  }
-
   /** Closes every session and stops every harness process. Idempotent. */
   close(options: { deadlineMs?: number } = {}): Promise<void> {
-    this.#closing ??= (async () => {
-      this.#lifetime.abort(new McpServerError("SERVER_CLOSED", "The server is shutting down."));
-      try {
+    return this.#lifetime.close(
+      () => new McpServerError("SERVER_CLOSED", "The server is shutting down."),
+      async () => {
         const sessions = [...this.#sessions.values()];
         this.#sessions.clear();
         await Promise.allSettled(sessions.map((session) => session.close()));
         await this.pool.close({ deadlineMs: options.deadlineMs ?? 10_000 });
-      } finally {
-        this.#markClosed();
-      }
-    })();
-    return this.#closing;
+      },
+    );
   }
 
   #assertOpen(): void {
-    if (this.#closing !== undefined) throw new McpServerError("SERVER_CLOSED", "The server is shutting down.");
+    if (this.#lifetime.isClosing) throw new McpServerError("SERVER_CLOSED", "The server is shutting down.");
   }
 
   #conversationConfig(interaction: () => TurnInteraction | undefined): ConversationConfig {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createAntigravityMcpServer } from "../mcp/create-mcp-server.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
@@ -93,31 +94,27 @@ export async function serveHttp(registry: SessionRegistry, options: ServeHttpOpt
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   allowedHosts = [`${shownHost}:${port}`, ...(host === "127.0.0.1" || host === "::1" ? [`localhost:${port}`] : [])];
-  let closing: Promise<void> | undefined;
-  const lifetime = new AbortController();
-  let markClosed: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  const lifetime = new Lifetime();
   return {
     url: `http://${shownHost}:${port}${path}`,
     get clientCount() {
       return clients.size;
     },
     signal: lifetime.signal,
-    closed,
-    close: () => {
-      closing ??= (async () => {
-        lifetime.abort(new Error("The MCP HTTP server was closed."));
-        const sessions = [...clients.values()];
-        clients.clear();
-        await Promise.allSettled(sessions.map((client) => client.close()));
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          http.closeAllConnections();
-        });
-        markClosed();
-      })();
-      return closing;
-    },
+    closed: lifetime.closed,
+    close: () =>
+      lifetime.close(
+        () => new Error("The MCP HTTP server was closed."),
+        async () => {
+          const sessions = [...clients.values()];
+          clients.clear();
+          await Promise.allSettled(sessions.map((client) => client.close()));
+          await new Promise<void>((resolve) => {
+            http.close(() => resolve());
+            http.closeAllConnections();
+          });
+        },
+      ),
   };
 }
 

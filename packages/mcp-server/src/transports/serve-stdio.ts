@@ -1,3 +1,4 @@
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createAntigravityMcpServer } from "../mcp/create-mcp-server.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
@@ -20,23 +21,19 @@ export async function serveStdio(registry: SessionRegistry, streams: { stdin?: N
   const server = createAntigravityMcpServer(registry);
   const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
   const transport = new StdioServerTransport(stdin, (streams.stdout ?? process.stdout) as NodeJS.WriteStream);
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  let closing: Promise<void> | undefined;
-  const lifetime = new AbortController();
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      lifetime.abort(new Error("The stdio MCP server was closed."));
-      stdin.off("end", onEnd);
-      await server.close();
-      resolveClosed();
-    })();
-    return closing;
-  };
+  const lifetime = new Lifetime();
+  const close = (): Promise<void> =>
+    lifetime.close(
+      () => new Error("The stdio MCP server was closed."),
+      async () => {
+        stdin.off("end", onEnd);
+        await server.close();
+      },
+    );
   const onEnd = (): void => void close();
   // The SDK's stdio transport does not notice EOF; the client closing stdin is how it says goodbye.
   stdin.once("end", onEnd);
   transport.onclose = () => void close();
   await server.connect(transport);
-  return { signal: lifetime.signal, closed, close };
+  return { signal: lifetime.signal, closed: lifetime.closed, close };
 }
