@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Context, HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
+import { Lifetime } from "@ag-ui-antigravity/foundation";
 import type { NormalizedStep } from "@ag-ui-antigravity/harness";
 import { collectAnswers } from "../answers/collect-answers.js";
 import { matchAnswers, type AnswerPlan } from "../answers/match-answers.js";
@@ -69,7 +70,7 @@ export class HitlBridge {
   readonly #lot: ParkingLot;
   readonly #now: () => number;
   readonly #createId: () => string;
-  readonly #closeController = new AbortController();
+  readonly #lifetime = new Lifetime();
   readonly #serverTools = new Map<string, CustomTool>();
   #frontendTools = new Map<string, FrontendToolDefinition>();
   #toolContract: string | undefined;
@@ -83,8 +84,6 @@ export class HitlBridge {
   #state: unknown;
   #stateUndelivered = false;
   readonly #turnEndListeners = new Set<() => void>();
-  #markClosed: () => void = () => undefined;
-  readonly #closedPromise = new Promise<void>((resolve) => (this.#markClosed = resolve));
 
   constructor(options: HitlBridgeOptions = {}) {
     this.#options = options;
@@ -96,12 +95,12 @@ export class HitlBridge {
 
   /** Aborted when the bridge closes. */
   get signal(): AbortSignal {
-    return this.#closeController.signal;
+    return this.#lifetime.signal;
   }
 
   /** Settles once `close()` was called and the turn it halted has drained. */
   get closed(): Promise<void> {
-    return this.#closedPromise;
+    return this.#lifetime.closed;
   }
 
   /** Ids of everything parked, interrupts and frontend tool calls. */
@@ -241,16 +240,17 @@ export class HitlBridge {
    * (as `closed` does) when the halted turn has drained. Idempotent.
    */
   close(): Promise<void> {
-    if (this.signal.aborted) return this.#closedPromise;
-    const error = new HitlError("CLOSED", "The HITL bridge of this thread was closed while the request was waiting.");
-    this.#closeController.abort(error);
-    this.#lot.failAll(error);
-    const turn = this.#turn;
-    this.#turn = undefined;
-    const draining = turn === undefined ? this.#draining : turn.halt();
-    void Promise.resolve(draining).then(() => this.#markClosed());
-    this.#pendingInputs = [];
-    return this.#closedPromise;
+    return this.#lifetime.close(
+      () => new HitlError("CLOSED", "The HITL bridge of this thread was closed while the request was waiting."),
+      () => {
+        this.#lot.failAll(this.signal.reason);
+        const turn = this.#turn;
+        this.#turn = undefined;
+        this.#pendingInputs = [];
+        // A halted turn drains without rejecting (TurnScope swallows its CANCELLED end).
+        return turn === undefined ? this.#draining : turn.halt();
+      },
+    );
   }
 
   // ------------------------------------------------------------------ runs and turns
