@@ -54,6 +54,7 @@ describe("CumulativeTextFrames", () => {
       frame({ stepUpdate: { text: "a", mystery: 1 } }),
       // The key repeated (JSON.parse keeps the last one).
       Buffer.from('{"stepUpdate":{"text":"a","text":"b"}}'),
+      Buffer.from('{"stepUpdate":{"thinking":"a","text":"b","thinking":"c"}}'),
       // A raw control character, an invalid escape, an unterminated string, no text at all.
       Buffer.from('{"stepUpdate":{"text":"a\u0001b"}}'),
       Buffer.from('{"stepUpdate":{"text":"a\\qb"}}'),

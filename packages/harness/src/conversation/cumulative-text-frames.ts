@@ -6,9 +6,9 @@ type CumulativeField = "text" | "thinking";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const fields: readonly { name: CumulativeField; key: Buffer }[] = [
-  { name: "text", key: Buffer.from('"text":"') },
-  { name: "thinking", key: Buffer.from('"thinking":"') },
+const fields: readonly { name: CumulativeField; key: Buffer; repeated: Buffer }[] = [
+  { name: "text", key: Buffer.from('"text":"'), repeated: Buffer.from('"text":') },
+  { name: "thinking", key: Buffer.from('"thinking":"'), repeated: Buffer.from('"thinking":') },
 ];
 
 /** Steps remembered at once: a main trajectory and a few subagents streaming side by side. */
@@ -134,18 +134,37 @@ export class CumulativeTextFrames {
  */
 function rangesOf(frame: Buffer): FieldRange[] | undefined {
   let ranges: FieldRange[] | undefined;
-  for (const { name, key } of fields) {
-    const at = frame.indexOf(key);
+  for (const { name, key, repeated } of fields) {
+    const at = indexOutside(frame, key, 0, ranges);
     if (at < 0) continue;
     if (at > 0 && frame[at - 1] === BACKSLASH) return undefined;
     const start = at + key.length;
     const end = closingQuote(frame, start);
     if (end < 0) return undefined;
-    if (frame.indexOf(key.subarray(0, key.length - 1), end) >= 0) return undefined;
-    (ranges ??= []).push({ field: name, start, end });
+    if (indexOutside(frame, repeated, end, ranges) >= 0) return undefined;
+    const range = { field: name, start, end };
+    if (ranges === undefined) ranges = [range];
+    else if (start < ranges[0]!.start) ranges.unshift(range);
+    else ranges.push(range);
   }
-  if (ranges !== undefined && ranges.length === 2 && ranges[1]!.start < ranges[0]!.start) ranges.reverse();
   return ranges;
+}
+
+/**
+ * Where `needle` first occurs at or after `from`, skipping the values already found (a reply's
+ * whole text need not be searched again for the other key); -1 when it does not.
+ */
+function indexOutside(frame: Buffer, needle: Buffer, from: number, skipped: readonly FieldRange[] | undefined): number {
+  let start = from;
+  for (const range of skipped ?? []) {
+    if (range.end <= start) continue;
+    if (range.start > start) {
+      const found = frame.subarray(0, range.start).indexOf(needle, start);
+      if (found >= 0) return found;
+    }
+    start = range.end;
+  }
+  return frame.indexOf(needle, start);
 }
 
 /** The index of the quote that ends the JSON string whose content starts at `from`, or -1. */
