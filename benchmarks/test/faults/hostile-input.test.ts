@@ -7,6 +7,7 @@ import { Agent } from "node:http";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { Message, Tool } from "@ag-ui/core";
+import { loadScaledMs } from "@ag-ui-antigravity/testing";
 import { describe, expect, it } from "vitest";
 import { hostileSchema } from "../../../fixtures/inputs/hostile-schema.mjs";
 import { postRaw, postRun, reliabilityModel, runInput, ThreadClient, userMessage, useStacks } from "../support/stack.js";
@@ -74,10 +75,11 @@ describe("client tool schemas", () => {
         `(alone: p50 ${Math.round(percentile(baseline, 0.5))} ms, p99 ${Math.round(percentile(baseline, 0.99))} ms; load average ${loadavg()[0]?.toFixed(1)})`,
     );
     // The targets are 1 s and 100 ms (RELIABILITY.md records the figures); the bounds here leave room
-    // for a loaded 2-core CI machine and still fail by far on the 49 s ajv took to compile such a schema.
-    expect(Math.max(...elapsed)).toBeLessThan(3_000);
-    expect(p99).toBeLessThan(1_500);
-  });
+    // for a loaded 2-core CI machine (stretched by its load, at most 6×: a clean-clone run beside four
+    // others took 3.1 s) and still fail by far on the 49 s ajv took to compile such a schema.
+    expect(Math.max(...elapsed)).toBeLessThan(loadScaledMs(3_000));
+    expect(p99).toBeLessThan(loadScaledMs(1_500));
+  }, 180_000);
 
   it("a tool whose schema asks for 1e8 items is sampled within bounds: the call arrives, and a neighbour on the same harness process is served meanwhile", async () => {
     const stack = await startStack({ chat: { model: reliabilityModel, pool: { maxConversationsPerProcess: 8 } } });

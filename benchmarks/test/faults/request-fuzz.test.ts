@@ -2,6 +2,7 @@
 // reaching the agent, the server must keep serving, and its heap must come back to where it was.
 import { Agent } from "node:http";
 import { gzipSync } from "node:zlib";
+import { loadScaledMs } from "@ag-ui-antigravity/testing";
 import { describe, expect, it } from "vitest";
 import { postRaw, type RawReply, reliabilityModel, runInput, settledHeapBytes, ThreadClient, useStacks } from "../support/stack.js";
 
@@ -193,7 +194,8 @@ describe("hostile request bodies", () => {
     for (const kind of ["schema-invalid", "invalid-json", "deeply-nested", "bad-utf8", "wrong-content-type", "huge", "big-invalid"]) {
       expect(byKind.get(kind) ?? 0, kind).toBeGreaterThan(0);
     }
-    expect(elapsedMs).toBeLessThan(60_000);
+    // A stall guard (a catastrophic parse takes minutes), stretched by the machine's load.
+    expect(elapsedMs).toBeLessThan(loadScaledMs(60_000));
     expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(8 * 1024 * 1024);
     // Nothing reached the agent: it never opened a conversation, and never logged a run.
     expect(stack.agents.chat!.stats().sessions.liveSessions).toBe(0);
@@ -204,7 +206,7 @@ describe("hostile request bodies", () => {
     const client = new ThreadClient(`${stack.url}/chat`);
     await client.say("still up");
     expect(client.lastAssistantText()).toBe("ok: still up");
-  }, 120_000);
+  }, 480_000);
 
   it("names the reason for the cases that used to slip through: bad UTF-8, undecodable gzip, deep nesting", async () => {
     const stack = await startStack({ chat: { model: reliabilityModel } });

@@ -4,6 +4,7 @@ export type { ProtocolFixture, FixtureMessage, FixtureDirection } from "./protoc
 export { activeHandleCounts, childPidsOf, descendantPids, isProcessAlive, expectNoChildProcesses, expectNoActiveHandles } from "./leaks.js";
 export { expectClosesOnce } from "./lifetime-contract.js";
 export type { OwnedLifetime } from "./lifetime-contract.js";
+export { loadScaledMs } from "./load-scaled.js";
 export { portAccepts } from "./port-accepts.js";
 export { listenOnEphemeralPort } from "./http-server.js";
 export type { EphemeralServer } from "./http-server.js";
