@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadScaledMs } from "@ag-ui-antigravity/testing";
 import WebSocket from "ws";
 import { decodeRawOutputConfig, encodeRawInputConfig, frame, type RawInputConfig } from "./raw-protobuf.js";
 
@@ -61,7 +62,9 @@ export async function spawnEmulator(options: { env?: Record<string, string>; inp
   child.stdin.on("error", () => undefined);
   child.stdin.write(frame(encodeRawInputConfig({ storageDirectory, ...options.input })));
   const output = await new Promise<{ port: number; apiKey: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no OutputConfig within 10 s; stderr: ${stderr}`)), 10_000);
+    // A hang guard: starting a node process takes over 10 s when a loaded 2-core machine runs other jobs.
+    const deadlineMs = loadScaledMs(10_000, 3);
+    const timer = setTimeout(() => reject(new Error(`no OutputConfig within ${deadlineMs} ms; stderr: ${stderr}`)), deadlineMs);
     const check = (): void => {
       const all = Buffer.concat(stdoutChunks);
       if (all.length < 4) return;
