@@ -195,12 +195,15 @@ export class AgentCore {
   async run(input: RunAgentInput, signal: AbortSignal, emit: EmitEvent, origin: RunOrigin = {}): Promise<void> {
     let recorded: RecordedRun | undefined;
     const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
+    // Until this run has its session, no spare is opened: spares must not take the harness ahead of it.
+    const spareHold = this.#spares?.hold();
     // Every RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model
     // errors quote upstream text, which can hold a key, a path or a stack. (One function for every
     // event of a burst: no generator or closure per event.)
     const forward = (produced: AGUIEvent): void => {
       const event = produced.type === EventType.RUN_ERROR ? { ...produced, message: this.#redactor.text(produced.message) } : produced;
       if (recorded === undefined && event.type === EventType.RUN_STARTED) {
+        spareHold?.release();
         recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
       }
       recorded?.record(event);
@@ -209,6 +212,7 @@ export class AgentCore {
     try {
       await this.#run(input, signal, origin, forward);
     } finally {
+      spareHold?.release();
       if (recorded !== undefined) channel().finish(recorded);
     }
   }
@@ -356,10 +360,8 @@ export class AgentCore {
     const signature = this.#sparesToRefill.get(threadId);
     if (signature === undefined) return;
     this.#sparesToRefill.delete(threadId);
-    // On the next turn of the event loop, once the run's last event and the end of its response are
-    // out: opening a spare starts with synchronous work (a session, its bridge, the conversation's
-    // open frames) that would otherwise hold up the end of the stream the client waits for.
-    setImmediate(() => this.#spares?.refill(signature));
+    // Opened later, once no run waits for its session (see SpareSessions).
+    this.#spares?.refill(signature);
   }
 
   /** Closes every session and, when the agent owns it, the pool. Idempotent. */
