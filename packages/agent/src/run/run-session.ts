@@ -72,7 +72,9 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
   session.markParked(false);
   const pendingForwarded = plan.prompt === undefined ? undefined : plan.forwarded;
   let delivered = false;
-  const deliver = async (): Promise<void> => {
+  // Synchronous: it runs for every step of a burst, and an async function's promise and await per
+  // step would be garbage for nothing (it waits on nothing).
+  const deliver = (): void => {
     // A prompt counts as forwarded once the harness has taken it, so a failed send can be retried.
     if (delivered || pendingForwarded === undefined) return;
     delivered = true;
@@ -88,7 +90,7 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     for await (const item of hitlRun.items({ signal })) {
       options.touch();
       if (item.type === "step") {
-        await deliver();
+        deliver();
         if (isModelError(item.step)) lastModelError = new StepFailure(item.step);
       }
       emitEventsOf(item, session, emit);
@@ -104,7 +106,7 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
       emit({ type: EventType.STATE_SNAPSHOT, snapshot: conclusion.stateSnapshot });
     }
     emitAll(translator.closeRun(), emit);
-    if (conclusion.type === "completed") await deliver();
+    if (conclusion.type === "completed") deliver();
     // A new thread's record (written while the turn ran) is stored before its client sees the turn end.
     await session.recorded();
     emit(

@@ -64,8 +64,16 @@ export class HitlRun {
   readonly start: RunStart;
   readonly #host: RunHost;
   readonly #queue: HitlNotification[] = [];
-  // Ends the race `#next` is waiting on (a wake, the settle window, the run's signal), if one is.
-  #interrupt: ((race: Race) => void) | undefined;
+  // Resolves the race `#next` is waiting on (a read, a wake, the settle window, the run's signal), if one is.
+  #resolveRace: ((race: Race) => void) | undefined;
+  #settleTimer: NodeJS.Timeout | undefined;
+  // One pair of read handlers for the whole run rather than a pair (and a race object) per step. A
+  // handler left from a race that a wake ended can only fire for the read the current race waits on
+  // too (a read is consumed only once it has settled, and its handlers run in the order they were
+  // attached), so it settles that race with the right step and the later handler finds none to settle.
+  readonly #onRead = (result: IteratorResult<NormalizedStep>): void => this.#settleRace({ kind: "read", result });
+  readonly #onReadFailed = (error: unknown): void => this.#settleRace({ kind: "read-failed", error });
+  readonly #onSettleWindow = (): void => this.#settleRace(SETTLED);
   #finished = false;
   #conclusion: RunConclusion | undefined;
   readonly #unsubscribePark: () => void;
@@ -74,7 +82,7 @@ export class HitlRun {
   constructor(host: RunHost, start: RunStart) {
     this.#host = host;
     this.start = start;
-    this.#unsubscribePark = host.lot.onPark(() => this.#interrupt?.(WAKE));
+    this.#unsubscribePark = host.lot.onPark(() => this.#settleRace(WAKE));
   }
 
   get finished(): boolean {
@@ -84,7 +92,7 @@ export class HitlRun {
   /** Queues a notification for this run's stream. */
   push(notification: HitlNotification): void {
     this.#queue.push(notification);
-    this.#interrupt?.(WAKE);
+    this.#settleRace(WAKE);
   }
 
   /**
@@ -96,7 +104,7 @@ export class HitlRun {
   async *items(options: { signal?: AbortSignal } = {}): AsyncGenerator<RunItem, void, undefined> {
     const signal = options.signal;
     // One listener for the whole run, not one per step.
-    const onAbort = (): void => this.#interrupt?.(ABORTED);
+    const onAbort = (): void => this.#settleRace(ABORTED);
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       for (;;) {
@@ -171,7 +179,7 @@ export class HitlRun {
     if (this.#conclusion !== undefined) return this.#conclusion;
     this.#finished = true;
     this.#unsubscribePark();
-    this.#interrupt?.(WAKE);
+    this.#settleRace(WAKE);
     this.#conclusion = this.#host.conclude(this);
     return this.#conclusion;
   }
@@ -183,27 +191,30 @@ export class HitlRun {
 
   /**
    * The turn's next read, or what ends the wait first: a wake (a notification, a park), the settle
-   * window while something is parked, or the run's signal. Cheap per step: one promise, and the
-   * signal's listener lives as long as the run (`items`).
+   * window while something is parked, or the run's signal. Cheap per step: one promise; the read
+   * handlers and the signal's listener live as long as the run.
    */
   #next(turn: TurnScope, parked: boolean, signal: AbortSignal | undefined): Promise<Race> {
     if (signal?.aborted === true) return Promise.resolve(ABORTED);
-    return new Promise<Race>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const settle = (race: Race): void => {
-        if (this.#interrupt === settle) this.#interrupt = undefined;
-        if (timer !== undefined) clearTimeout(timer);
-        resolve(race);
-      };
-      this.#interrupt = settle;
-      turn.read().then(
-        (result) => settle({ kind: "read", result }),
-        (error: unknown) => settle({ kind: "read-failed", error }),
-      );
-      if (parked) {
-        timer = setTimeout(() => settle(SETTLED), this.#host.settleMs);
-        timer.unref();
-      }
+    const race = new Promise<Race>((resolve) => {
+      this.#resolveRace = resolve;
     });
+    turn.read().then(this.#onRead, this.#onReadFailed);
+    if (parked) {
+      this.#settleTimer = setTimeout(this.#onSettleWindow, this.#host.settleMs);
+      this.#settleTimer.unref();
+    }
+    return race;
+  }
+
+  #settleRace(race: Race): void {
+    const resolve = this.#resolveRace;
+    if (resolve === undefined) return;
+    this.#resolveRace = undefined;
+    if (this.#settleTimer !== undefined) {
+      clearTimeout(this.#settleTimer);
+      this.#settleTimer = undefined;
+    }
+    resolve(race);
   }
 }
