@@ -3,7 +3,8 @@
 // the harness client → translator → AntigravityAgent → Express SSE → HttpAgent, against the bare
 // relay (the same emulator's frames piped to an SSE response). Both run in this process, rounds
 // alternating, so they share the machine's noise. Per event, the latency is the time from the
-// frame's arrival in this process (a tap on `ws`) to the event's arrival at the client.
+// frame's arrival in this process (a tap on `ws`) to the event's arrival at the client. The paced
+// turn is then measured again with the server (adapter and relay) in its own process.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -12,10 +13,13 @@ import { join } from "node:path";
 import { HttpAgent } from "@ag-ui/client";
 import { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import { createAntigravityApp } from "@ag-ui-antigravity/express";
-import { readRelayTurn, startBareRelay } from "./lib/bare-relay.mjs";
-import { benchModel, emulatorEnv, latenciesOf, limitRuntime, median, percentile, report, tapWebSocketFrames } from "./lib/common.mjs";
+import { readRelayDeltas, startBareRelay } from "./lib/bare-relay.mjs";
+import { benchModel, emulatorEnv, latenciesOf, limitRuntime, median, percentile, report, repoRoot, tapWebSocketFrames } from "./lib/common.mjs";
+import { pacedStackTurn } from "./lib/paced-turn.mjs";
+import { rawAdapterTurn } from "./lib/raw-sse-client.mjs";
+import { startStack } from "./lib/stack-process.mjs";
 
-limitRuntime(300_000, "overhead");
+limitRuntime(420_000, "overhead");
 const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5);
 const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
 const tap = tapWebSocketFrames();
@@ -47,58 +51,22 @@ async function adapterTurn(text) {
 }
 
 /**
- * The same adapter read by a raw SSE client (a `fetch` reader that parses only the text deltas), so
- * the paced latency can be told apart from `HttpAgent`'s own work and allocations in this process.
+ * The same adapter read by a raw SSE client (bench/lib/raw-sse-client.mjs), so the paced latency
+ * can be told apart from `HttpAgent`'s own work and allocations in this process.
  */
 const rawThread = { id: randomUUID(), messages: [] };
-async function rawAdapterTurn(text) {
-  rawThread.messages.push({ id: randomUUID(), role: "user", content: text });
-  const body = JSON.stringify({ threadId: rawThread.id, runId: randomUUID(), messages: rawThread.messages, tools: [], context: [], state: {}, forwardedProps: {} });
-  const deltas = [];
-  let cumulative = 0;
-  let lastDelta = 0;
-  let buffer = "";
-  const decoder = new TextDecoder();
-  const started = performance.now();
-  const response = await fetch(adapterUrl, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body });
-  for await (const chunk of response.body) {
-    const at = performance.now();
-    buffer += decoder.decode(chunk, { stream: true });
-    let end = buffer.indexOf("\n\n");
-    while (end >= 0) {
-      const data = buffer.slice(buffer.indexOf("data: ") + 6, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf("\n\n");
-      if (!data.includes('"TEXT_MESSAGE_CONTENT"')) continue;
-      cumulative += JSON.parse(data).delta.length;
-      deltas.push({ at, cumulative });
-      lastDelta = at;
-    }
-  }
-  return { started, ended: performance.now(), lastDelta, deltas };
-}
-
-async function relayTurn(text) {
-  const turn = await readRelayTurn(relay.url, text);
-  const deltas = [];
-  let lastDelta = turn.started;
-  for (const event of turn.events) {
-    if (!event.data.includes('"textDelta"')) continue;
-    deltas.push({ at: event.at, cumulative: JSON.parse(event.data).stepUpdate.text.length });
-    lastDelta = event.at;
-  }
-  return { started: turn.started, ended: turn.ended, lastDelta, deltas };
-}
+const rawTurn = (text) => rawAdapterTurn(adapterUrl, rawThread, text);
+const relayTurn = (text) => readRelayDeltas(relay.url, text);
 
 // Warm both paths up (conversation open, JIT), then alternate measured rounds.
 await adapterTurn("hello");
-await rawAdapterTurn("hello");
+await rawTurn("hello");
 await relayTurn("hello");
 const samples = { adapter: [], relay: [], pacedAdapter: [], pacedRelay: [], pacedRawAdapter: [] };
 const plan = [
   ...Array.from({ length: rounds }, () => [["adapter", adapterTurn, "stream"], ["relay", relayTurn, "stream"]]).flat(),
   // Paced at a delta per millisecond, neither path falls behind: the latency is the path's own.
-  ...Array.from({ length: pacedRounds }, () => [["pacedAdapter", adapterTurn, "paced"], ["pacedRelay", relayTurn, "paced"], ["pacedRawAdapter", rawAdapterTurn, "paced"]]).flat(),
+  ...Array.from({ length: pacedRounds }, () => [["pacedAdapter", adapterTurn, "paced"], ["pacedRelay", relayTurn, "paced"], ["pacedRawAdapter", rawTurn, "paced"]]).flat(),
 ];
 for (const [name, turn, text] of plan) {
   {
@@ -121,6 +89,24 @@ server.closeAllConnections();
 await new Promise((resolve) => server.close(resolve));
 await agent.close();
 rmSync(saveDir, { recursive: true, force: true });
+tap.remove();
+
+// The same paced turns with the server in its own process (bench/lib/stack-server.mjs: the same
+// agent and relay), read by a raw client here: the client's garbage is no longer in the server's heap.
+const stack = await startStack("current", repoRoot, { prewarm: false });
+const stackThread = { id: randomUUID(), messages: [] };
+samples.pacedProcessAdapter = [];
+samples.pacedProcessRelay = [];
+try {
+  await rawAdapterTurn(stack.adapterUrl, stackThread, "hello");
+  await readRelayDeltas(stack.relayUrl, "hello");
+  for (let round = 0; round < pacedRounds; round += 1) {
+    samples.pacedProcessAdapter.push(await pacedStackTurn(stack, "adapter", stackThread));
+    samples.pacedProcessRelay.push(await pacedStackTurn(stack, "relay", stackThread));
+  }
+} finally {
+  await stack.close();
+}
 
 const summary = (name) => ({
   wallMs: median(samples[name].map((sample) => sample.wallMs)),
@@ -130,4 +116,14 @@ const summary = (name) => ({
   latencyP50Ms: median(samples[name].map((sample) => sample.p50)),
   latencyP99Ms: median(samples[name].map((sample) => sample.p99)),
 });
-report({ rounds, pacedRounds, adapter: summary("adapter"), relay: summary("relay"), pacedAdapter: summary("pacedAdapter"), pacedRelay: summary("pacedRelay"), pacedRawAdapter: summary("pacedRawAdapter") });
+report({
+  rounds,
+  pacedRounds,
+  adapter: summary("adapter"),
+  relay: summary("relay"),
+  pacedAdapter: summary("pacedAdapter"),
+  pacedRelay: summary("pacedRelay"),
+  pacedRawAdapter: summary("pacedRawAdapter"),
+  pacedProcessAdapter: summary("pacedProcessAdapter"),
+  pacedProcessRelay: summary("pacedProcessRelay"),
+});

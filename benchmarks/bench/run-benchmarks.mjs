@@ -59,7 +59,7 @@ const only = process.env.BENCH_ONLY === undefined ? undefined : new Set(process.
 const selected = (number) => only === undefined || only.has(String(number));
 const skipped = async () => undefined;
 
-const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", !selected(1) ? skipped : async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 260_000 })));
+const overhead = await step("1. adapter overhead (10 000-delta turn vs the bare relay)", !selected(1) ? skipped : async () => resultOf(await runScript(join(here, "overhead.mjs"), { timeoutMs: 400_000 })));
 const concurrency = await step("2. concurrency (100 and 500 threads)", !selected(2) ? skipped : async () => resultOf(await runScript(join(here, "concurrency.mjs"), { timeoutMs: 440_000 })));
 const memory = await step("3. memory (thousands of idle and parked sessions)", !selected(3) ? skipped : async () => resultOf(await runScript(join(here, "memory.mjs"), { timeoutMs: 320_000 })));
 const turnCost = await step("6. what a turn costs the server (echo, new threads, bursts, CPU, allocations, idle RSS)", !selected(6) ? skipped : async () =>
@@ -84,7 +84,7 @@ const table = (header, rows) => [`| ${header.join(" | ")} |`, `|${header.map((_,
 const sections = [];
 
 if (overhead !== undefined) {
-  const { adapter, relay, pacedAdapter, pacedRelay, pacedRawAdapter } = overhead;
+  const { adapter, relay, pacedAdapter, pacedRelay, pacedRawAdapter, pacedProcessAdapter, pacedProcessRelay } = overhead;
   sections.push(`## 1. Adapter overhead: one turn of 10 000 deltas
 
 One turn of 10 000 one-character text deltas from one emulator, read by a client in the same process.
@@ -99,7 +99,11 @@ frame's arrival in the server process (a tap on \`ws\`) to the event's arrival a
   queueing behind earlier frames, i.e. how far each path falls behind a burst.
 - **Paced** (${overhead.pacedRounds} round each): one delta per millisecond (about the rate of a fast model), so
   neither path needs to queue and the latency is each path's own work per event. The adapter is read
-  twice: by \`HttpAgent\` and by a raw SSE client like the relay's (the "raw SSE client" rows).
+  twice: by \`HttpAgent\` and by a raw SSE client like the relay's (the "raw SSE client" rows). Then
+  both paths are paced again with the server in its own process (\`bench/lib/stack-server.mjs\`, the same
+  agent and relay) and the raw client in this one, so no client's work or garbage shares the server's
+  heap (the "server in its own process" rows, against the relay in that process; the tap is in the
+  server, and both sides' times are on the machine's monotonic clock).
 
 ${table(["", "adapter", "bare relay (anchor)", "ratio", "added by the adapter"], [
     ["burst: wall time, request to end of stream (ms)", fixed(adapter.wallMs), fixed(relay.wallMs), ratio(adapter.wallMs, relay.wallMs), fixed(adapter.wallMs - relay.wallMs)],
@@ -114,6 +118,13 @@ ${table(["", "adapter", "bare relay (anchor)", "ratio", "added by the adapter"],
       : [
           ["paced, raw SSE client: latency per event, p50 (ms)", fixed(pacedRawAdapter.latencyP50Ms, 2), fixed(pacedRelay.latencyP50Ms, 2), ratio(pacedRawAdapter.latencyP50Ms, pacedRelay.latencyP50Ms), fixed(pacedRawAdapter.latencyP50Ms - pacedRelay.latencyP50Ms, 2)],
           ["paced, raw SSE client: latency per event, p99 (ms)", fixed(pacedRawAdapter.latencyP99Ms, 2), fixed(pacedRelay.latencyP99Ms, 2), ratio(pacedRawAdapter.latencyP99Ms, pacedRelay.latencyP99Ms), fixed(pacedRawAdapter.latencyP99Ms - pacedRelay.latencyP99Ms, 2)],
+        ]),
+    ...(pacedProcessAdapter === undefined || pacedProcessRelay === undefined
+      ? []
+      : [
+          ["paced, server in its own process: wall time (ms)", fixed(pacedProcessAdapter.wallMs), fixed(pacedProcessRelay.wallMs), ratio(pacedProcessAdapter.wallMs, pacedProcessRelay.wallMs), fixed(pacedProcessAdapter.wallMs - pacedProcessRelay.wallMs)],
+          ["paced, server in its own process: latency per event, p50 (ms)", fixed(pacedProcessAdapter.latencyP50Ms, 2), fixed(pacedProcessRelay.latencyP50Ms, 2), ratio(pacedProcessAdapter.latencyP50Ms, pacedProcessRelay.latencyP50Ms), fixed(pacedProcessAdapter.latencyP50Ms - pacedProcessRelay.latencyP50Ms, 2)],
+          ["paced, server in its own process: latency per event, p99 (ms)", fixed(pacedProcessAdapter.latencyP99Ms, 2), fixed(pacedProcessRelay.latencyP99Ms, 2), ratio(pacedProcessAdapter.latencyP99Ms, pacedProcessRelay.latencyP99Ms), fixed(pacedProcessAdapter.latencyP99Ms - pacedProcessRelay.latencyP99Ms, 2)],
         ]),
     ["text deltas received (text frames sent)", `${adapter.deltas} (${adapter.textFrames})`, `${relay.deltas} (${relay.textFrames})`, "", ""],
   ])}
@@ -366,6 +377,12 @@ function turnCostSection(result) {
     row("allocated per event, burst (KiB)", (stack) => stack.bytesPerEvent / 1024, 1),
     row(`${result.crowd} new threads at once: first text p50 (ms)`, (stack) => stack.crowd?.firstTextP50Ms, 0),
     row(`${result.crowd} new threads at once: first text p99 (ms)`, (stack) => stack.crowd?.firstTextP99Ms, 0, warmFirstText),
+    ...(current.pacedP99Ms === undefined
+      ? []
+      : [
+          row("paced turn (1 delta/ms), latency per event p50 (ms)", (stack) => stack.pacedP50Ms, 2, { label: "bare relay, same turn", value: (stack) => stack.pacedRelayP50Ms }),
+          row("paced turn (1 delta/ms), latency per event p99 (ms)", (stack) => stack.pacedP99Ms, 2, { label: "bare relay, same turn", value: (stack) => stack.pacedRelayP99Ms }),
+        ]),
     row("apps/server (8 agents, emulator) idle RSS 3 s after start (MiB)", (stack) => stack.rss?.idleMiB, 1),
     row("apps/server idle RSS 6 s after start, after full GCs (MiB)", (stack) => stack.rss?.idleCollectedMiB, 1),
     row("apps/server RSS after one turn on each agent (MiB)", (stack) => stack.rss?.afterTurnsMiB, 1),
@@ -383,7 +400,7 @@ builds and relays, so they share the machine's noise. Server CPU is the server p
 around each turn; allocations come from V8's sampling heap profiler (collected objects included) over one
 turn, divided by the SSE events sent. ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
 (the current build with \`prewarm: { spares: 2 }\`${baseline === undefined ? "" : ", the baseline has no such option"}), ${result.burstRounds} bursts of 10 000 deltas, then
-${result.crowd} new threads at once. Medians unless a percentile is named.
+${result.crowd} new threads at once${result.pacedRounds === undefined ? "" : `, then ${result.pacedRounds} paced turn${result.pacedRounds === 1 ? "" : "s"} of 10 000 deltas at one per millisecond (an event's latency runs from its frame's arrival in the server process, a tap on \`ws\` there, to its arrival at the client, both on the machine's monotonic clock)`}. Medians unless a percentile is named.
 
 ${table(columns, rows)}
 

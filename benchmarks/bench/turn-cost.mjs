@@ -4,12 +4,14 @@
 // relay, and this process drives them with a raw SSE client, rounds alternating between stacks and
 // the relay so they share the machine's noise. Figures: warm echo turn against the relay, first turn
 // of a new thread, 100 new threads at once, CPU per turn and per 1 000 events, bytes allocated per
-// event, a CPU profile of a 10 000-delta burst, and the idle RSS of apps/server.
+// event, a CPU profile of a 10 000-delta burst, the latency per event of a paced turn, and the idle
+// RSS of apps/server.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readRelayTurn } from "./lib/bare-relay.mjs";
+import { pacedStackTurn } from "./lib/paced-turn.mjs";
 import { startStack } from "./lib/stack-process.mjs";
 import { limitRuntime, median, percentile, report, repoRoot, rssMiB, sleep } from "./lib/common.mjs";
 
@@ -18,6 +20,7 @@ const echoRounds = Number(process.env.BENCH_ECHO_ROUNDS ?? 30);
 const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 10);
 const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
 const crowd = Number(process.env.BENCH_NEW_THREAD_CROWD ?? 100);
+const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
 const baselineRoot = process.env.BENCH_BASELINE_ROOT;
 
 /**
@@ -60,7 +63,7 @@ const stacks = [];
 if (baselineRoot !== undefined) stacks.push(await startStack("baseline", baselineRoot, { prewarm: false }));
 stacks.push(await startStack("current", repoRoot, { prewarm: process.env.BENCH_PREWARM !== "0" }));
 
-const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], newThread: [], newThreadFirstText: [], burst: [], relayBurst: [], burstCpuPer1000: [] }]));
+const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], newThread: [], newThreadFirstText: [], burst: [], relayBurst: [], burstCpuPer1000: [], paced: [], pacedRelay: [] }]));
 const warmThreads = new Map(stacks.map((stack) => [stack.name, newThread()]));
 
 // Warm up: the conversation of the warm thread, the relay's, and the JIT of both paths.
@@ -137,6 +140,16 @@ for (const stack of stacks) {
     firstTextP99Ms: percentile(done.map((turn) => turn.firstTextMs), 0.99),
     firstEventP99Ms: percentile(done.map((turn) => turn.firstEventMs), 0.99),
   };
+}
+
+// Paced turns (a delta per millisecond), alternating stacks: the server's own latency per event,
+// measured from the frame's arrival in the server process to the event's arrival here, beside its
+// relay's. Last, because the tap they need stays out of every other figure.
+for (let round = 0; round < pacedRounds; round += 1) {
+  for (const stack of stacks) {
+    results[stack.name].paced.push(await pacedStackTurn(stack, "adapter", warmThreads.get(stack.name)));
+    results[stack.name].pacedRelay.push(await pacedStackTurn(stack, "relay"));
+  }
 }
 
 for (const stack of stacks) await stack.close();
@@ -221,7 +234,11 @@ for (const [name, data] of Object.entries(results)) {
     echoBytesPerEvent: data.echoBytesPerEvent,
     burstProfile: data.burstProfile,
     crowd: data.crowd,
+    pacedP50Ms: median(data.paced.map((turn) => turn.p50)),
+    pacedP99Ms: median(data.paced.map((turn) => turn.p99)),
+    pacedRelayP50Ms: median(data.pacedRelay.map((turn) => turn.p50)),
+    pacedRelayP99Ms: median(data.pacedRelay.map((turn) => turn.p99)),
     rss: rss[name],
   };
 }
-report({ echoRounds, newThreadRounds, burstRounds, crowd, baseline: baselineRoot !== undefined, stacks: summary });
+report({ echoRounds, newThreadRounds, burstRounds, crowd, pacedRounds, baseline: baselineRoot !== undefined, stacks: summary });

@@ -71,15 +71,18 @@ export async function startBareRelay({ model }) {
   };
 }
 
-/** A bare SSE client: the arrival time and raw payload of each `data:` line, parsed after the run. */
-export async function readRelayTurn(url, text) {
-  const started = performance.now();
+/**
+ * A bare SSE client: the arrival time (on `clock`, `performance.now` by default) and raw payload of
+ * each `data:` line, parsed after the run.
+ */
+export async function readRelayTurn(url, text, clock = () => performance.now()) {
+  const started = clock();
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) });
   const decoder = new TextDecoder();
   const events = [];
   let buffer = "";
   for await (const chunk of response.body) {
-    const at = performance.now();
+    const at = clock();
     buffer += decoder.decode(chunk, { stream: true });
     let end = buffer.indexOf("\n\n");
     while (end >= 0) {
@@ -88,5 +91,18 @@ export async function readRelayTurn(url, text) {
       end = buffer.indexOf("\n\n");
     }
   }
-  return { started, ended: performance.now(), events };
+  return { started, ended: clock(), events };
+}
+
+/** A relay turn read by `readRelayTurn`, with its text deltas: arrival time and the cumulative text length each carries. */
+export async function readRelayDeltas(url, text, clock = () => performance.now()) {
+  const turn = await readRelayTurn(url, text, clock);
+  const deltas = [];
+  let lastDelta = turn.started;
+  for (const event of turn.events) {
+    if (!event.data.includes('"textDelta"')) continue;
+    deltas.push({ at: event.at, cumulative: JSON.parse(event.data).stepUpdate.text.length });
+    lastDelta = event.at;
+  }
+  return { started: turn.started, ended: turn.ended, lastDelta, deltas };
 }

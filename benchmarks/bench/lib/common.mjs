@@ -31,6 +31,13 @@ export function rssMiB(pid) {
   }
 }
 
+/**
+ * Milliseconds on the machine's monotonic clock, which every process on it shares (unlike
+ * `performance.now()`, which counts from its own process's start): times taken by a server and by
+ * its client in another process can be subtracted.
+ */
+export const machineMs = () => Number(process.hrtime.bigint()) / 1e6;
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Heap in use after full collections, in bytes (needs --expose-gc). */
@@ -57,12 +64,13 @@ export function limitRuntime(ms, name) {
 
 /**
  * Records when each WebSocket message reaches this process, per socket, before any listener of
- * the harness client or the relay sees it. One `performance.now()` and one push per frame.
+ * the harness client or the relay sees it. One `performance.now()` and one push per frame. Taps
+ * `WebSocketClass`: this checkout's `ws` unless another build's is given.
  */
-export function tapWebSocketFrames() {
+export function tapWebSocketFrames(WebSocketClass = WebSocket) {
   const frames = new Map();
-  const originalEmit = WebSocket.prototype.emit;
-  WebSocket.prototype.emit = function emit(event, ...args) {
+  const originalEmit = WebSocketClass.prototype.emit;
+  WebSocketClass.prototype.emit = function emit(event, ...args) {
     if (event === "message") {
       let list = frames.get(this);
       if (list === undefined) frames.set(this, (list = []));
@@ -74,6 +82,11 @@ export function tapWebSocketFrames() {
     /** Frames of every socket since the last `reset()`, oldest first. */
     all: () => [...frames.values()].flat().sort((left, right) => left.at - right.at),
     reset: () => frames.clear(),
+    /** Takes the tap off again (nothing more is recorded). */
+    remove: () => {
+      WebSocketClass.prototype.emit = originalEmit;
+      frames.clear();
+    },
   };
 }
 
@@ -85,16 +98,26 @@ export function cumulativeTextOf(data) {
   return typeof update?.text === "string" ? update.text.length : undefined;
 }
 
-/**
- * For each client-side delta (its arrival time and the text length it completes), the time its
- * frame reached the server: the first text frame whose cumulative text covers that length.
- */
-export function latenciesOf(frames, deltas) {
+/** The text frames among `frames`: when each arrived and the cumulative text length it carries. */
+export function textFramesOf(frames) {
   const textFrames = [];
   for (const frame of frames) {
     const cumulative = cumulativeTextOf(frame.data);
     if (cumulative !== undefined) textFrames.push({ at: frame.at, cumulative });
   }
+  return textFrames;
+}
+
+/**
+ * For each client-side delta (its arrival time and the text length it completes), the time its
+ * frame reached the server: the first text frame whose cumulative text covers that length.
+ */
+export function latenciesOf(frames, deltas) {
+  return latenciesOfTextFrames(textFramesOf(frames), deltas);
+}
+
+/** `latenciesOf` for text frames already picked out (`textFramesOf`), e.g. by a server in another process. */
+export function latenciesOfTextFrames(textFrames, deltas) {
   const latencies = [];
   let cursor = 0;
   for (const delta of deltas) {

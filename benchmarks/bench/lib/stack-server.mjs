@@ -4,13 +4,16 @@
 // so the same script measures a baseline build beside the current one. Driven over IPC: the parent
 // asks for CPU time, a CPU profile or an allocation sample around the turns it times.
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:http";
 import { Session } from "node:inspector/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import WebSocket from "ws";
 import { startBareRelay } from "./bare-relay.mjs";
-import { benchModel, emulatorEnv, importStack, repoRoot } from "./common.mjs";
+import { benchModel, emulatorEnv, importStack, machineMs, repoRoot, tapWebSocketFrames, textFramesOf } from "./common.mjs";
 
 const rootIndex = process.argv.indexOf("--root");
 const root = rootIndex >= 0 ? process.argv[rootIndex + 1] : repoRoot;
@@ -66,6 +69,14 @@ function allocations(profile) {
   return { bytes, sites };
 }
 
+// The `ws` of the build under test (its harness client's) and this checkout's (the relay's): one
+// class when both builds resolve the same copy.
+const harnessWebSocket = (await import(pathToFileURL(createRequire(join(root, "packages", "harness", "package.json")).resolve("ws")).href)).default;
+const webSocketClasses = [...new Set([harnessWebSocket, WebSocket])];
+// Taps on `ws` while a paced turn is measured ("tap-start" to "tap-stop"); off otherwise, so the
+// other figures pay nothing for them.
+let taps = [];
+
 // The longest the server's event loop was held between "loop-start" and "loop-stop" (ms): what every
 // other request on this process waited for at worst.
 let loopDelay;
@@ -81,6 +92,18 @@ const operations = {
     return { maxMs: loopDelay.max / 1e6, p99Ms: loopDelay.percentile(99) / 1e6 };
   },
   rss: () => process.memoryUsage().rss,
+  "tap-start": () => {
+    if (taps.length === 0) taps = webSocketClasses.map((WebSocketClass) => tapWebSocketFrames(WebSocketClass));
+    for (const tap of taps) tap.reset();
+  },
+  // The text frames that reached this process since "tap-start", their times on the machine's clock.
+  "tap-stop": () => {
+    const offset = machineMs() - performance.now();
+    const frames = taps.flatMap((tap) => tap.all()).sort((left, right) => left.at - right.at);
+    for (const tap of taps) tap.remove();
+    taps = [];
+    return textFramesOf(frames).map((frame) => ({ at: frame.at + offset, cumulative: frame.cumulative }));
+  },
   "profile-start": async () => {
     await inspector.post("Profiler.enable");
     await inspector.post("Profiler.setSamplingInterval", { interval: 200 });
