@@ -43,19 +43,24 @@ export class AntigravityAgent extends AbstractAgent {
     return new Observable<BaseEvent>((subscriber) => {
       const controller = new AbortController();
       const detachable = this.core.continuesDetachedRuns;
+      // Once the run's generator is done there is nothing left to halt: completing would otherwise
+      // abort the signal (and build its DOMException, stack and all) on every run.
+      let ended = false;
       void (async () => {
         try {
           for await (const event of this.core.run(input, controller.signal)) {
             if (!subscriber.closed) subscriber.next(event);
             else if (!detachable) break;
           }
+          ended = true;
           subscriber.complete();
         } catch (error) {
+          ended = true;
           subscriber.error(error);
         }
       })();
       return () => {
-        if (!detachable) controller.abort();
+        if (!detachable && !ended) controller.abort();
       };
     });
   }
