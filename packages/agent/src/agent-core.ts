@@ -194,6 +194,8 @@ export class AgentCore {
   async *run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin = {}): AsyncGenerator<AGUIEvent, void, undefined> {
     let recorded: RecordedRun | undefined;
     const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
+    // Until this run has its session, no spare is opened: spares must not take the harness ahead of it.
+    const spareHold = this.#spares?.hold();
     try {
       // Every RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model
       // errors quote upstream text, which can hold a key, a path or a stack. (Here rather than in a
@@ -201,12 +203,14 @@ export class AgentCore {
       for await (const produced of this.#run(input, signal, origin)) {
         const event = produced.type === EventType.RUN_ERROR ? { ...produced, message: this.#redactor.text(produced.message) } : produced;
         if (recorded === undefined && event.type === EventType.RUN_STARTED) {
+          spareHold?.release();
           recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
         }
         recorded?.record(event);
         yield event;
       }
     } finally {
+      spareHold?.release();
       if (recorded !== undefined) channel().finish(recorded);
     }
   }
@@ -350,10 +354,8 @@ export class AgentCore {
     const signature = this.#sparesToRefill.get(threadId);
     if (signature === undefined) return;
     this.#sparesToRefill.delete(threadId);
-    // On the next turn of the event loop, once the run's last event and the end of its response are
-    // out: opening a spare starts with synchronous work (a session, its bridge, the conversation's
-    // open frames) that would otherwise hold up the end of the stream the client waits for.
-    setImmediate(() => this.#spares?.refill(signature));
+    // Opened later, once no run waits for its session (see SpareSessions).
+    this.#spares?.refill(signature);
   }
 
   /** Closes every session and, when the agent owns it, the pool. Idempotent. */
