@@ -43,22 +43,23 @@ export class AntigravityAgent extends AbstractAgent {
     return new Observable<BaseEvent>((subscriber) => {
       const controller = new AbortController();
       const detachable = this.core.continuesDetachedRuns;
-      // Once the run's generator is done there is nothing left to halt: completing would otherwise
-      // abort the signal (and build its DOMException, stack and all) on every run.
+      // A subscriber that is gone gets nothing more; without `continue` the abort below ends the run.
+      const emit = (event: BaseEvent): void => {
+        if (!subscriber.closed) subscriber.next(event);
+      };
+      // Once the run is done there is nothing left to halt: completing would otherwise abort the
+      // signal (and build its DOMException, stack and all) on every run.
       let ended = false;
-      void (async () => {
-        try {
-          for await (const event of this.core.run(input, controller.signal)) {
-            if (!subscriber.closed) subscriber.next(event);
-            else if (!detachable) break;
-          }
+      this.core.run(input, controller.signal, emit).then(
+        () => {
           ended = true;
           subscriber.complete();
-        } catch (error) {
+        },
+        (error: unknown) => {
           ended = true;
           subscriber.error(error);
-        }
-      })();
+        },
+      );
       return () => {
         if (!detachable && !ended) controller.abort();
       };
