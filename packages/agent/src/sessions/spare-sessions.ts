@@ -1,24 +1,41 @@
 import type { Tool } from "@ag-ui/client";
 import type { AntigravitySession } from "./antigravity-session.js";
+import type { SessionCloseReason } from "./session-manager.js";
 
-export interface SpareSessionsOptions {
+/** What the stock needs from a spare. */
+export interface SpareSession {
+  /** Set when its harness died while it waited. */
+  readonly harnessLost: boolean;
+  close(reason: SessionCloseReason): Promise<void>;
+}
+
+export interface SpareSessionsOptions<Spare extends SpareSession = AntigravitySession> {
   /** Spare sessions kept ready per tool contract. */
   spares: number;
   /** Spares of a tool contract no new thread asked for in this long are closed. */
   idleTimeoutMs: number;
   /** Opens one spare: a session with its conversation open on `tools`, not yet any thread's. */
-  open(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<AntigravitySession>;
+  open(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<Spare>;
   warn(details: Record<string, unknown>, message: string): void;
 }
 
 /** Tool contracts whose spares are kept at once; the least recently asked for is dropped past it. */
 export const MAX_SPARE_CONTRACTS = 8;
 
-interface Stock {
+interface Stock<Spare> {
   readonly tools: readonly Tool[];
-  readonly ready: AntigravitySession[];
+  readonly ready: Spare[];
   opening: number;
   idleTimer: NodeJS.Timeout;
+}
+
+/** Spares opened at once, over every contract: refilling never floods the harness with opens. */
+export const MAX_SPARES_OPENING = 1;
+
+/** Held by a run from its start until its session is ready: while any is held, no spare is opened. */
+export interface SpareHold {
+  /** Idempotent. */
+  release(): void;
 }
 
 /**
@@ -28,13 +45,26 @@ interface Stock {
  * the contracts new threads asked for: the first new thread of a contract starts the stock, each
  * taken spare is replaced in the background. Bounded (spares per contract, contracts at once), and a
  * contract no new thread asked for within `idleTimeoutMs` gives its spares back.
+ *
+ * Refilling yields to live work: a spare is opened only while no run waits for its session (each
+ * run holds a `hold()` until then), and one at a time. A crowd of new threads therefore gets the
+ * harness's slots and processes first, and the stocks are topped up once it has been served,
+ * instead of spare opens queueing ahead of the very runs they are meant to speed up.
  */
-export class SpareSessions {
-  readonly #options: SpareSessionsOptions;
-  readonly #stocks = new Map<string, Stock>();
+export class SpareSessions<Spare extends SpareSession = AntigravitySession> {
+  readonly #options: SpareSessionsOptions<Spare>;
+  readonly #stocks = new Map<string, Stock<Spare>>();
   readonly #lifetime = new AbortController();
+  /** Runs waiting for their session. */
+  #holds = 0;
+  /** Spares being opened, over every contract. */
+  #opening = 0;
+  /** Contracts whose stock is below `spares`, in the order they asked; topped up when nothing is held. */
+  readonly #wanted = new Set<string>();
+  /** The next look at the wanted contracts, on a later turn of the event loop. */
+  #pumpTimer: NodeJS.Immediate | undefined;
 
-  constructor(options: SpareSessionsOptions) {
+  constructor(options: SpareSessionsOptions<Spare>) {
     this.#options = options;
   }
 
@@ -45,13 +75,32 @@ export class SpareSessions {
     return count;
   }
 
+  /** Spares being opened now, over every contract. */
+  get opening(): number {
+    return this.#opening;
+  }
+
+  /** Holds refills back until the returned hold is released (a run whose session is not ready yet). */
+  hold(): SpareHold {
+    this.#holds += 1;
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.#holds -= 1;
+        if (this.#holds === 0) this.#pumpSoon();
+      },
+    };
+  }
+
   /**
    * A ready spare for a new thread with this tool contract, or undefined. Without one, the stock of
-   * the contract is (re)filled in the background at once; a taken spare is replaced when the taker
-   * calls `refill` (after its first turn), so opening the replacement does not compete with that
-   * turn for the harness process and this one.
+   * the contract is (re)filled once no run waits for its session; a taken spare is replaced when the
+   * taker calls `refill` (after its first turn), so opening the replacement does not compete with
+   * that turn for the harness process and this one.
    */
-  take(signature: string, tools: readonly Tool[]): AntigravitySession | undefined {
+  take(signature: string, tools: readonly Tool[]): Spare | undefined {
     if (this.#lifetime.signal.aborted) return undefined;
     const stock = this.#stockOf(signature, tools);
     let spare = stock.ready.shift();
@@ -60,20 +109,22 @@ export class SpareSessions {
       void spare.close("evicted");
       spare = stock.ready.shift();
     }
-    if (spare === undefined) this.#refill(signature, stock);
+    if (spare === undefined) this.#want(signature);
     return spare;
   }
 
   /** Tops up the stock of a contract a spare was taken from. */
   refill(signature: string): void {
-    const stock = this.#stocks.get(signature);
-    if (stock !== undefined && !this.#lifetime.signal.aborted) this.#refill(signature, stock);
+    if (this.#stocks.has(signature) && !this.#lifetime.signal.aborted) this.#want(signature);
   }
 
   /** Closes every spare and stops refilling. Idempotent. */
   async close(): Promise<void> {
     this.#lifetime.abort();
-    const spares: AntigravitySession[] = [];
+    this.#wanted.clear();
+    if (this.#pumpTimer !== undefined) clearImmediate(this.#pumpTimer);
+    this.#pumpTimer = undefined;
+    const spares: Spare[] = [];
     for (const stock of this.#stocks.values()) {
       clearTimeout(stock.idleTimer);
       spares.push(...stock.ready.splice(0));
@@ -82,7 +133,7 @@ export class SpareSessions {
     await Promise.all(spares.map((spare) => spare.close("manager-closed")));
   }
 
-  #stockOf(signature: string, tools: readonly Tool[]): Stock {
+  #stockOf(signature: string, tools: readonly Tool[]): Stock<Spare> {
     let stock = this.#stocks.get(signature);
     if (stock !== undefined) {
       // Most recently asked for last, so the first entry is the one to drop.
@@ -105,29 +156,70 @@ export class SpareSessions {
     const stock = this.#stocks.get(signature);
     if (stock === undefined) return;
     this.#stocks.delete(signature);
+    this.#wanted.delete(signature);
     clearTimeout(stock.idleTimer);
     for (const spare of stock.ready.splice(0)) void spare.close("idle-timeout");
   }
 
-  #refill(signature: string, stock: Stock): void {
-    while (stock.ready.length + stock.opening < this.#options.spares && !this.#lifetime.signal.aborted) {
-      stock.opening += 1;
-      this.#options
-        .open(signature, stock.tools, this.#lifetime.signal)
-        .then(
-          (spare) => {
-            // Dropped or closed while it opened: it has no stock to join.
-            if (this.#stocks.get(signature) !== stock || this.#lifetime.signal.aborted) void spare.close("evicted");
-            else stock.ready.push(spare);
-          },
-          (error: unknown) => {
-            // A failing harness must not be retried in a loop: the next new thread asks again.
-            if (!this.#lifetime.signal.aborted) this.#options.warn({ error }, "a spare session could not be opened");
-          },
-        )
-        .finally(() => {
-          stock.opening -= 1;
-        });
+  #want(signature: string): void {
+    this.#wanted.add(signature);
+    this.#pumpSoon();
+  }
+
+  /**
+   * On a later turn of the event loop: opening a spare starts with synchronous work (a session, its
+   * bridge, the conversation's open frames) that would otherwise hold up the run whose end or whose
+   * start let it go, before that run's events are out.
+   */
+  #pumpSoon(): void {
+    if (this.#pumpTimer !== undefined || this.#lifetime.signal.aborted) return;
+    this.#pumpTimer = setImmediate(() => {
+      this.#pumpTimer = undefined;
+      this.#pump();
+    });
+  }
+
+  /** Opens the next wanted spare, if nothing holds refills back and the bound on opens allows. */
+  #pump(): void {
+    while (this.#holds === 0 && this.#opening < MAX_SPARES_OPENING && !this.#lifetime.signal.aborted) {
+      const next = this.#nextWanted();
+      if (next === undefined) return;
+      this.#open(next.signature, next.stock);
     }
+  }
+
+  /** The oldest wanted contract still short of spares; contracts already full are no longer wanted. */
+  #nextWanted(): { signature: string; stock: Stock<Spare> } | undefined {
+    for (const signature of this.#wanted) {
+      const stock = this.#stocks.get(signature);
+      if (stock !== undefined && stock.ready.length + stock.opening < this.#options.spares) return { signature, stock };
+      this.#wanted.delete(signature);
+    }
+    return undefined;
+  }
+
+  #open(signature: string, stock: Stock<Spare>): void {
+    stock.opening += 1;
+    this.#opening += 1;
+    this.#options
+      .open(signature, stock.tools, this.#lifetime.signal)
+      .then(
+        (spare) => {
+          // Dropped or closed while it opened: it has no stock to join.
+          if (this.#stocks.get(signature) !== stock || this.#lifetime.signal.aborted) void spare.close("evicted");
+          else stock.ready.push(spare);
+        },
+        (error: unknown) => {
+          // A failing harness must not be retried in a loop: the next new thread asks again.
+          this.#wanted.delete(signature);
+          if (!this.#lifetime.signal.aborted) this.#options.warn({ error }, "a spare session could not be opened");
+        },
+      )
+      .finally(() => {
+        stock.opening -= 1;
+        this.#opening -= 1;
+        // The failed contract is no longer wanted, so this never retries it in a loop.
+        this.#pumpSoon();
+      });
   }
 }
