@@ -13,7 +13,7 @@ import { capabilitiesOf } from "./capabilities.js";
 import { AgentError } from "./errors/agent-error.js";
 import { OutboundRedactor, publicModelName } from "./errors/outbound-redaction.js";
 import { resolveHarnessBinary } from "./harness-binary.js";
-import { runSession } from "./run/run-session.js";
+import { type EmitEvent, runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
 import { SessionManager, type SessionStats } from "./sessions/session-manager.js";
@@ -189,26 +189,28 @@ export class AgentCore {
 
   /**
    * One run, recorded on the thread's channel from its RUN_STARTED on, so that `connect` can replay
-   * it and the thread's transcript follows it.
+   * it and the thread's transcript follows it. Its events go to `emit` as they are produced; resolves
+   * once the run has ended.
    */
-  async *run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin = {}): AsyncGenerator<AGUIEvent, void, undefined> {
+  async run(input: RunAgentInput, signal: AbortSignal, emit: EmitEvent, origin: RunOrigin = {}): Promise<void> {
     let recorded: RecordedRun | undefined;
     const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
     // Until this run has its session, no spare is opened: spares must not take the harness ahead of it.
     const spareHold = this.#spares?.hold();
-    try {
-      // Every RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model
-      // errors quote upstream text, which can hold a key, a path or a stack. (Here rather than in a
-      // generator of its own: every event of a burst passes this loop.)
-      for await (const produced of this.#run(input, signal, origin)) {
-        const event = produced.type === EventType.RUN_ERROR ? { ...produced, message: this.#redactor.text(produced.message) } : produced;
-        if (recorded === undefined && event.type === EventType.RUN_STARTED) {
-          spareHold?.release();
-          recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
-        }
-        recorded?.record(event);
-        yield event;
+    // Every RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model
+    // errors quote upstream text, which can hold a key, a path or a stack. (One function for every
+    // event of a burst: no generator or closure per event.)
+    const forward = (produced: AGUIEvent): void => {
+      const event = produced.type === EventType.RUN_ERROR ? { ...produced, message: this.#redactor.text(produced.message) } : produced;
+      if (recorded === undefined && event.type === EventType.RUN_STARTED) {
+        spareHold?.release();
+        recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
       }
+      recorded?.record(event);
+      emit(event);
+    };
+    try {
+      await this.#run(input, signal, origin, forward);
     } finally {
       spareHold?.release();
       if (recorded !== undefined) channel().finish(recorded);
@@ -250,10 +252,11 @@ export class AgentCore {
       };
       let started = false;
       let refusal: { code?: string; message: string } | undefined;
-      for await (const event of this.run(input, signal, { injected: [{ text: `[Automated notification; the user did not write this] ${text}` }], serverInitiated: true })) {
+      const note = (event: AGUIEvent): void => {
         if (event.type === EventType.RUN_STARTED) started = true;
         if (event.type === EventType.RUN_ERROR && !started) refusal = { ...(event.code === undefined ? {} : { code: event.code }), message: event.message };
-      }
+      };
+      await this.run(input, signal, note, { injected: [{ text: `[Automated notification; the user did not write this] ${text}` }], serverInitiated: true });
       if (started) return runId;
       // A run slipped in between the check and the acquire: wait for it like any other.
       if (refusal?.code === "THREAD_BUSY") continue;
@@ -310,7 +313,7 @@ export class AgentCore {
   }
 
   /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
-  async *#run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin): AsyncGenerator<AGUIEvent, void, undefined> {
+  async #run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin, emit: EmitEvent): Promise<void> {
     let signature: string;
     let lease;
     try {
@@ -329,21 +332,24 @@ export class AgentCore {
       const mapped = toRunError(error);
       const details = { threadId: input.threadId, correlationId: mapped.correlationId };
       if (!this.#startupFailure.report(error, details)) this.#logger.warn?.({ ...details, error }, "run refused");
-      yield mapped.event;
+      emit(mapped.event);
       return;
     } finally {
       this.#pendingSignature.delete(input.threadId);
       if (lease === undefined) this.#refillSpareTakenBy(input.threadId);
     }
     try {
-      yield* runSession({
-        session: lease.session,
-        input,
-        signal,
-        touch: () => lease.touch(),
-        log: (level, details, message) => this.#logger[level]?.(details, message),
-        ...(origin.injected === undefined ? {} : { injected: origin.injected }),
-      });
+      await runSession(
+        {
+          session: lease.session,
+          input,
+          signal,
+          touch: () => lease.touch(),
+          log: (level, details, message) => this.#logger[level]?.(details, message),
+          ...(origin.injected === undefined ? {} : { injected: origin.injected }),
+        },
+        emit,
+      );
     } finally {
       lease.release();
       this.#refillSpareTakenBy(input.threadId);

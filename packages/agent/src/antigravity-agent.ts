@@ -43,17 +43,14 @@ export class AntigravityAgent extends AbstractAgent {
     return new Observable<BaseEvent>((subscriber) => {
       const controller = new AbortController();
       const detachable = this.core.continuesDetachedRuns;
-      void (async () => {
-        try {
-          for await (const event of this.core.run(input, controller.signal)) {
-            if (!subscriber.closed) subscriber.next(event);
-            else if (!detachable) break;
-          }
-          subscriber.complete();
-        } catch (error) {
-          subscriber.error(error);
-        }
-      })();
+      // A subscriber that is gone gets nothing more; without `continue` the abort below ends the run.
+      const emit = (event: BaseEvent): void => {
+        if (!subscriber.closed) subscriber.next(event);
+      };
+      this.core.run(input, controller.signal, emit).then(
+        () => subscriber.complete(),
+        (error: unknown) => subscriber.error(error),
+      );
       return () => {
         if (!detachable) controller.abort();
       };

@@ -20,15 +20,21 @@ export interface RunSessionOptions {
   injected?: UserInputPart[];
 }
 
+/** Takes a run's events in order, as they are produced (synchronously: it must not throw). */
+export type EmitEvent = (event: AGUIEvent) => void;
+
 /**
- * One AG-UI run on a thread's session, as a stream of events with exactly one terminal event.
+ * One AG-UI run on a thread's session: its events go to `emit` as they are produced, with exactly
+ * one terminal event. Pushed rather than yielded: every event of a burst would otherwise pass
+ * through an async generator per layer (run, agent, observable), each with its own promises and
+ * iterator results for the collector to chase. Resolves when the run has ended.
  *
  * Refusals (the client's answers do not apply, the history diverged mid-turn, the harness cannot
  * be reached) come as a lone RUN_ERROR *before* RUN_STARTED, so the HTTP binding can answer with a
  * 4xx instead of a stream. Once RUN_STARTED is out, a failure closes what is open and ends the run
  * with RUN_ERROR.
  */
-export async function* runSession(options: RunSessionOptions): AsyncGenerator<AGUIEvent, void, undefined> {
+export async function runSession(options: RunSessionOptions, emit: EmitEvent): Promise<void> {
   const { session, input, signal } = options;
   const translator = session.translator;
   let hitlRun;
@@ -54,14 +60,14 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
     const mapped = toRunError(error);
     if (mapped.harnessLost) session.harnessLost = true;
     options.log("warn", { threadId: input.threadId, runId: input.runId, correlationId: mapped.correlationId, error }, "run refused before it started");
-    yield mapped.event;
+    emit(mapped.event);
     return;
   }
 
-  yield runStarted(input);
+  emit(runStarted(input));
   // The conversation was rebuilt from the client's history: that history is now the thread's
   // transcript, said as a snapshot so every client (and a later `connect`) holds the same one.
-  if (plan.rebuild) yield { type: EventType.MESSAGES_SNAPSHOT, messages: input.messages };
+  if (plan.rebuild) emit({ type: EventType.MESSAGES_SNAPSHOT, messages: input.messages });
   translator.startRun();
   session.markParked(false);
   const pendingForwarded = plan.prompt === undefined ? undefined : plan.forwarded;
@@ -85,36 +91,38 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
         await deliver();
         if (isModelError(item.step)) lastModelError = new StepFailure(item.step);
       }
-      yield* eventsOf(item, session);
-      if (session.subagentEnds.length > 0) yield* subagentEndsOf(session);
+      emitEventsOf(item, session, emit);
+      if (session.subagentEnds.length > 0) emitSubagentEnds(session, emit);
     }
     if (signal.aborted) throw Object.assign(new Error("The client disconnected."), { name: "AbortError" });
     const conclusion = hitlRun.finish();
     session.markParked(conclusion.type !== "completed");
     const conversation = session.conversation;
     if (conversation !== undefined) translator.recordUsage(cumulativeUsageOf(conversation.usage));
-    yield* subagentEndsOf(session);
+    emitSubagentEnds(session, emit);
     if (conclusion.type === "interrupt" && conclusion.stateSnapshot !== undefined) {
-      yield { type: EventType.STATE_SNAPSHOT, snapshot: conclusion.stateSnapshot };
+      emit({ type: EventType.STATE_SNAPSHOT, snapshot: conclusion.stateSnapshot });
     }
-    yield* translator.closeRun();
+    emitAll(translator.closeRun(), emit);
     if (conclusion.type === "completed") await deliver();
     // A new thread's record (written while the turn ran) is stored before its client sees the turn end.
     await session.recorded();
-    yield runFinished({
-      threadId: input.threadId,
+    emit(
+      runFinished({
+        threadId: input.threadId,
       runId: input.runId,
-      usage: translator.settleRunUsage(),
-      ...(conclusion.type === "interrupt" ? { outcome: { type: "interrupt" as const, interrupts: conclusion.interrupts } } : {}),
-    });
+        usage: translator.settleRunUsage(),
+        ...(conclusion.type === "interrupt" ? { outcome: { type: "interrupt" as const, interrupts: conclusion.interrupts } } : {}),
+      }),
+    );
   } catch (error) {
     hitlRun.finish();
     session.markParked(session.isParked);
     const closing = translator.closeRun();
     if (lastModelError !== undefined && HarnessError.isInstance(error) && error.code === "TURN_FAILED") {
       options.log("warn", { threadId: input.threadId, runId: input.runId, error }, "the model call failed");
-      yield* closing;
-      yield lastModelError.runError();
+      emitAll(closing, emit);
+      emit(lastModelError.runError());
       return;
     }
     const aborted = signal.aborted;
@@ -124,8 +132,8 @@ export async function* runSession(options: RunSessionOptions): AsyncGenerator<AG
       options.log("warn", { threadId: input.threadId, correlationId: mapped.correlationId }, "the thread's harness conversation was lost; the next run rebuilds it (history may be lost upstream)");
     }
     options.log(aborted ? "info" : "error", { threadId: input.threadId, runId: input.runId, correlationId: mapped.correlationId, error }, aborted ? "run cancelled by the client" : "run failed");
-    yield* closing;
-    yield aborted ? { type: EventType.RUN_ERROR, code: "CANCELLED", message: "The run was cancelled." } : mapped.event;
+    emitAll(closing, emit);
+    emit(aborted ? { type: EventType.RUN_ERROR, code: "CANCELLED", message: "The run was cancelled." } : mapped.event);
   }
 }
 
@@ -144,7 +152,7 @@ function refuseAnswerToLostTurn(input: RunAgentInput, parkedIds: readonly string
   );
 }
 
-function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEvent, void, undefined> {
+function emitEventsOf(item: RunItem, session: AntigravitySession, emit: EmitEvent): void {
   const translator = session.translator;
   switch (item.type) {
     case "step": {
@@ -154,49 +162,49 @@ function* eventsOf(item: RunItem, session: AntigravitySession): Generator<AGUIEv
         // duplicate them. Except a call that never ran because it was refused (a denied approval, a
         // policy): nobody else reports that, and the client's card must not wait forever.
         if (step.status === "error" && step.tool.callId !== undefined) {
-          yield* translator.toolCall({ toolCallId: step.tool.callId, toolCallName: step.tool.name, arguments: step.tool.arguments });
+          emitAll(translator.toolCall({ toolCallId: step.tool.callId, toolCallName: step.tool.name, arguments: step.tool.arguments }), emit);
           // A refusal is not an execution error: say plainly that the call did not run, and why.
-          yield* translator.refuseCall({ toolCallId: step.tool.callId, toolName: step.tool.name, reason: step.error?.message ?? "" });
+          emitAll(translator.refuseCall({ toolCallId: step.tool.callId, toolName: step.tool.name, reason: step.error?.message ?? "" }), emit);
         }
         return;
       }
-      yield* translator.translate(step);
+      emitAll(translator.translate(step), emit);
       return;
     }
     case "turn-ended": {
       const conversation = session.conversation;
       if (conversation !== undefined) translator.recordUsage(cumulativeUsageOf(conversation.usage));
-      yield* translator.settleUnreportedCalls();
+      emitAll(translator.settleUnreportedCalls(), emit);
       translator.reset();
       return;
     }
     case "tool-call":
-      yield* translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments });
+      emitAll(translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments }), emit);
       return;
     case "tool-denied":
       // The bridge denied it, so the card is closed from that knowledge, not from whatever the
       // harness reports next (docs/protocol.md, "Assumptions and how we hedge them").
       if (session.hostToolNames.has(item.toolName)) {
-        yield* translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments });
+        emitAll(translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments }), emit);
       }
-      yield* translator.refuseCall({ toolCallId: item.toolCallId, toolName: item.toolName, reason: item.reason });
+      emitAll(translator.refuseCall({ toolCallId: item.toolCallId, toolName: item.toolName, reason: item.reason }), emit);
       return;
     case "tool-result":
-      yield* translator.toolCallResult(
+      emitAll(translator.toolCallResult(
         item.failed ? { toolCallId: item.toolCallId, errorMessage: item.content } : { toolCallId: item.toolCallId, output: item.content },
-      );
+      ), emit);
       return;
     case "interrupt":
       // The interrupt travels in RUN_FINISHED's outcome. An approval of a host tool shows its pending
       // call now, so the client can render what it is asked to approve; when the call then runs, the
       // translator recognises the id and does not start it twice.
       if (item.approval !== undefined && session.hostToolNames.has(item.approval.toolName)) {
-        yield* translator.toolCall({ toolCallId: item.approval.toolCallId, toolCallName: item.approval.toolName, arguments: item.approval.arguments });
+        emitAll(translator.toolCall({ toolCallId: item.approval.toolCallId, toolCallName: item.approval.toolName, arguments: item.approval.arguments }), emit);
       }
       return;
     case "state":
       // The translator owns the base the client was sent, whoever changes the state.
-      yield* translator.updateState(item.state);
+      emitAll(translator.updateState(item.state), emit);
       return;
   }
 }
@@ -206,8 +214,10 @@ function isModelError(step: NormalizedStep): boolean {
   return step.status === "error" && step.isMainTrajectory && step.tool === undefined && step.error !== undefined;
 }
 
-function* subagentEndsOf(session: AntigravitySession): Generator<AGUIEvent, void, undefined> {
-  for (const end of session.subagentEnds.splice(0)) {
-    yield* session.translator.finishSubagent(end);
-  }
+function emitSubagentEnds(session: AntigravitySession, emit: EmitEvent): void {
+  for (const end of session.subagentEnds.splice(0)) emitAll(session.translator.finishSubagent(end), emit);
+}
+
+function emitAll(events: readonly AGUIEvent[], emit: EmitEvent): void {
+  for (const event of events) emit(event);
 }
