@@ -363,7 +363,7 @@ function turnCostSection(result) {
   };
   const relayEcho = { label: "bare relay, same turn", value: (stack) => stack.relayEchoMs };
   const relayBurst = { label: "bare relay, same turn", value: (stack) => stack.relayBurstMs };
-  const warmTurn = { label: "warm turn", value: (stack) => stack.echoMs };
+  const warmAfterPause = { label: "warm turn after the same pause", value: (stack) => stack.warmAfterPauseMs };
   const warmFirstText = { label: "warm turn, p99", value: (stack) => stack.echoFirstTextP99Ms };
   const rows = [
     row("warm echo turn, request → end of stream, p50 (ms)", (stack) => stack.echoMs, 1, relayEcho),
@@ -371,7 +371,8 @@ function turnCostSection(result) {
     row("warm echo turn, first text p99 (ms)", (stack) => stack.echoFirstTextP99Ms, 1),
     row("server CPU per warm echo turn (ms)", (stack) => stack.echoCpuMs, 2),
     row("allocated per event, echo turn (KiB)", (stack) => stack.echoBytesPerEvent / 1024, 1),
-    row("first turn of a new thread, one at a time, p50 (ms)", (stack) => stack.newThreadMs, 1, warmTurn),
+    row(`warm echo turn after a ${result.newThreadPauseMs ?? 400} ms pause, p50 (ms)`, (stack) => stack.warmAfterPauseMs, 1),
+    row(`first turn of a new thread, one at a time after a ${result.newThreadPauseMs ?? 400} ms pause, p50 (ms)`, (stack) => stack.newThreadMs, 1, warmAfterPause),
     row("10 000-delta burst, request → end of stream (ms)", (stack) => stack.burstMs, 0, relayBurst),
     row("server CPU per 1 000 events, burst (ms)", (stack) => stack.burstCpuPer1000Ms, 1),
     row("allocated per event, burst (KiB)", (stack) => stack.bytesPerEvent / 1024, 1),
@@ -399,7 +400,9 @@ binding, and a bare relay on its own emulator beside it), driven from another pr
 builds and relays, so they share the machine's noise. Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included) over one
 turn, divided by the SSE events sent. ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
-(the current build with \`prewarm: { spares: 2 }\`${baseline === undefined ? "" : ", the baseline has no such option"}), ${result.burstRounds} bursts of 10 000 deltas, then
+(the current build with \`prewarm: { spares: 2 }\`${baseline === undefined ? "" : ", the baseline has no such option"}), each after a pause and beside a warm
+turn after the same pause (a turn after an idle pause costs more than one right after another, on any
+thread, so that is the warm figure a first turn compares with), ${result.burstRounds} bursts of 10 000 deltas, then
 ${result.crowd} new threads at once${result.pacedRounds === undefined ? "" : `, then ${result.pacedRounds} paced turn${result.pacedRounds === 1 ? "" : "s"} of 10 000 deltas at one per millisecond (an event's latency runs from its frame's arrival in the server process, a tap on \`ws\` there, to its arrival at the client, both on the machine's monotonic clock)`}. Medians unless a percentile is named.
 
 ${table(columns, rows)}

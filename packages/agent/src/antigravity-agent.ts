@@ -47,12 +47,21 @@ export class AntigravityAgent extends AbstractAgent {
       const emit = (event: BaseEvent): void => {
         if (!subscriber.closed) subscriber.next(event);
       };
+      // Once the run is done there is nothing left to halt: completing would otherwise abort the
+      // signal (and build its DOMException, stack and all) on every run.
+      let ended = false;
       this.core.run(input, controller.signal, emit).then(
-        () => subscriber.complete(),
-        (error: unknown) => subscriber.error(error),
+        () => {
+          ended = true;
+          subscriber.complete();
+        },
+        (error: unknown) => {
+          ended = true;
+          subscriber.error(error);
+        },
       );
       return () => {
-        if (!detachable) controller.abort();
+        if (!detachable && !ended) controller.abort();
       };
     });
   }

@@ -40,6 +40,22 @@ describe("refusals before the stream starts are JSON errors", () => {
     expect((await readJson(empty)).error.code).toBe("INVALID_JSON");
   });
 
+  it("refuses a body nested deeper than 512 levels with 400 INVALID_INPUT, small or large", async () => {
+    const probe = new AgentProbe();
+    const server = await serveAgents(new ScriptedAgent(echoScript, { probe }));
+    const nested = `${"[".repeat(600)}${"]".repeat(600)}`;
+    // Under 64 KiB the body is checked at once; over it, after yielding the event loop.
+    for (const padding of ["", "x".repeat(100_000)]) {
+      const response = await postJson(server.url, `{"threadId":"t","runId":"r","messages":[],"tools":[],"context":[],"state":{},"forwardedProps":{"deep":${nested},"padding":"${padding}"}}`);
+      expect(response.status).toBe(400);
+      expect((await readJson(response)).error).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("512") });
+    }
+    expect(probe.subscriptions).toBe(0);
+    const fine = await postJson(server.url, runInputBody({ forwardedProps: { padding: "x".repeat(100_000) } }));
+    expect(fine.status).toBe(200);
+    await fine.text();
+  });
+
   it("rejects a body that is not JSON with 415", async () => {
     const server = await serveAgents(new ScriptedAgent(echoScript));
     const response = await fetch(server.url, { method: "POST", headers: { "Content-Type": "text/plain" }, body: JSON.stringify(runInputBody()) });

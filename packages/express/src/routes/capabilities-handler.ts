@@ -1,11 +1,10 @@
 import type { AgentCapabilities } from "@ag-ui/core";
 import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
 import type { Request, Response } from "express";
-import { authorizeRequest } from "../auth/authorize-request.js";
 import { sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { referenceFailure } from "../run/failure-reference.js";
-import type { ResolveAgent } from "./run-handler.js";
+import { resolveAuthorizedTarget, type ResolveAgent } from "./authorized-target.js";
 
 /**
  * GET handler for `<path>/capabilities`. An agent without `getCapabilities()` answers `{}`: every
@@ -18,16 +17,9 @@ export function createCapabilitiesHandler(
 ): (request: Request, response: Response) => Promise<void> {
   const logger = options.logger;
   return async (request, response) => {
-    const target = resolveAgent(request);
-    if (target === undefined) {
-      sendHttpError(response, { status: 404, code: "AGENT_NOT_FOUND", message: "No agent is served at this path." });
-      return;
-    }
-    const authorization = await authorizeRequest(request, options.authorize, logger);
-    if (!authorization.allowed) {
-      sendHttpError(response, authorization.refusal);
-      return;
-    }
+    const authorized = await resolveAuthorizedTarget(request, response, resolveAgent, options);
+    if (authorized === undefined) return;
+    const { target } = authorized;
     let capabilities: AgentCapabilities;
     try {
       const reported: unknown = target.agent.getCapabilities === undefined ? {} : await target.agent.getCapabilities();

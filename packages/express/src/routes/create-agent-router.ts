@@ -6,7 +6,8 @@ import { resolveAgentRouterOptions, type AgentRouterOptions } from "../options/b
 import { createCapabilitiesHandler } from "./capabilities-handler.js";
 import { healthHandler } from "./health-handler.js";
 import { PrincipalBudget } from "../limits/principal-budget.js";
-import { createRunHandler, type ResolveAgent } from "./run-handler.js";
+import type { ResolveAgent } from "./authorized-target.js";
+import { createRunHandler } from "./run-handler.js";
 import { RouterLifetime, type AgentRouterLifetime } from "./router-lifetime.js";
 
 /** The router, with `close()`, `signal` and `closed` for its owner. */

@@ -1,6 +1,5 @@
-import type { AbstractAgent } from "@ag-ui/client";
 import type { Request, Response } from "express";
-import { authorizeRequest, FORBIDDEN_REPLY } from "../auth/authorize-request.js";
+import { FORBIDDEN_REPLY } from "../auth/authorize-request.js";
 import { principalId } from "../auth/principal.js";
 import type { OwnershipKey, ThreadClaim, ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { sendHttpError } from "../errors/http-error.js";
@@ -12,12 +11,11 @@ import { checkThreadIdHeader } from "../request/thread-id-header.js";
 import { connectSourceOf } from "../run/connect-source.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { isRefusal, type PrincipalBudget } from "../limits/principal-budget.js";
+import { resolveAuthorizedTarget, type AgentTarget, type ResolveAgent } from "./authorized-target.js";
 import { streamAgentRun, type StreamAgentRunOutcome, type StreamAgentRunRequest } from "../run/stream-agent-run.js";
 
-export type ResolveAgent = (request: Request) => { agent: AbstractAgent; name: string | undefined } | undefined;
-
 /** The agent id a thread is owned under: the route name, else the agent's own id. */
-function ownershipAgentId(target: { agent: AbstractAgent; name: string | undefined }): string {
+function ownershipAgentId(target: AgentTarget): string {
   return target.name ?? target.agent.agentId ?? "agent";
 }
 
@@ -39,17 +37,10 @@ export function createRunHandler(
   const logger = options.logger;
   return async (request, response) => {
     try {
-      const target = resolveAgent(request);
-      if (target === undefined) {
-        sendHttpError(response, { status: 404, code: "AGENT_NOT_FOUND", message: "No agent is served at this path." });
-        return;
-      }
-      // Authorize before reading the body, so an anonymous caller cannot make us parse a megabyte.
-      const authorization = await authorizeRequest(request, options.authorize, logger);
-      if (!authorization.allowed) {
-        sendHttpError(response, authorization.refusal);
-        return;
-      }
+      // Authorized before the body is read, so an anonymous caller cannot make us parse a megabyte.
+      const authorized = await resolveAuthorizedTarget(request, response, resolveAgent, options);
+      if (authorized === undefined) return;
+      const { target, principal } = authorized;
       const body = await readJsonBody(request, response);
       if (!body.ok) {
         sendHttpError(response, body.reply);
@@ -90,7 +81,7 @@ export function createRunHandler(
       const admission =
         kind === "run"
           ? budget?.begin(
-              authorization.principal === undefined ? `address:${request.socket.remoteAddress ?? "unknown"}` : `principal:${principalId(authorization.principal)}`,
+              principal === undefined ? `address:${request.socket.remoteAddress ?? "unknown"}` : `principal:${principalId(principal)}`,
               `${target.name ?? ""}\u0000${input.threadId}`,
             )
           : undefined;
@@ -102,8 +93,8 @@ export function createRunHandler(
       let outcome: StreamAgentRunOutcome = "refused";
       try {
         let claim: { key: OwnershipKey; owner: string; result: ThreadClaim } | undefined;
-        if (authorization.principal !== undefined) {
-          const owner = principalId(authorization.principal);
+        if (principal !== undefined) {
+          const owner = principalId(principal);
           const key: OwnershipKey = { agentId: ownershipAgentId(target), threadId: input.threadId };
           let result: ThreadClaim;
           try {

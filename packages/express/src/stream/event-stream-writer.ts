@@ -1,6 +1,7 @@
 import type { BaseEvent } from "@ag-ui/core";
 import type { EventEncoder } from "@ag-ui/encoder";
 import type { Response } from "express";
+import { encodeSseEvent } from "./sse-encoding.js";
 import { startEventStreamResponse } from "./sse-headers.js";
 import { waitForDrain } from "./wait-for-drain.js";
 
@@ -81,7 +82,7 @@ export class EventStreamWriter {
    */
   enqueue(event: BaseEvent, id?: string): EnqueueResult {
     if (this.#closed) return "closed";
-    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : `${sseIdLine(id)}${this.#encoder.encodeSSE(event)}`;
+    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : `${sseIdLine(id)}${encodeSseEvent(this.#encoder, event)}`;
     const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
     if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
     if (!this.#draining && this.#endOfTick === undefined) {

@@ -63,7 +63,13 @@ export class TurnTracker {
   #postTurnHookSeen = false;
   #endedOnIdle = false;
   #usageAtStart: TokenUsage | undefined;
-  readonly #stopController = new AbortController();
+  /**
+   * Made when a tool handler or an answer first asks for `stopSignal`: most turns run no handler,
+   * and they end without building a signal and an error (with its stack) that nobody would see.
+   */
+  #stopController: AbortController | undefined;
+  /** Why `stopSignal` is (or, once made, would be) aborted; set once. */
+  #stopSignalReason: (() => HarnessError) | undefined;
   readonly #stepIds = new Set<string>();
   readonly #errorSteps = new Map<string, NormalizedStep>();
   readonly #warnedStates = new Set<string | number>();
@@ -126,6 +132,10 @@ export class TurnTracker {
 
   /** Aborted when the turn is cancelled or times out; tool handlers of the turn see it. */
   get stopSignal(): AbortSignal {
+    if (this.#stopController === undefined) {
+      this.#stopController = new AbortController();
+      if (this.#stopSignalReason !== undefined) this.#stopController.abort(this.#stopSignalReason());
+    }
     return this.#stopController.signal;
   }
 
@@ -272,7 +282,7 @@ export class TurnTracker {
   #stop(reason: StopReason): void {
     if (this.#settled || this.#stopReason !== undefined) return;
     this.#stopReason = reason;
-    this.#stopController.abort(new HarnessError(reason === "cancel" ? "CANCELLED" : "TIMEOUT", `the turn was ${reason === "cancel" ? "cancelled" : "timed out"}`));
+    this.#abortStopSignal(() => new HarnessError(reason === "cancel" ? "CANCELLED" : "TIMEOUT", `the turn was ${reason === "cancel" ? "cancelled" : "timed out"}`));
     if (!this.#started) {
       // Never sent: nothing to halt.
       if (reason === "cancel") this.#finishWithResult(true);
@@ -342,6 +352,13 @@ export class TurnTracker {
     this.#settleTimer = undefined;
   }
 
+  /** Aborts `stopSignal` with the first reason given (at once if it was made, else when it is). */
+  #abortStopSignal(reason: () => HarnessError): void {
+    if (this.#stopSignalReason !== undefined) return;
+    this.#stopSignalReason = reason;
+    this.#stopController?.abort(reason());
+  }
+
   #timeoutError(): HarnessError {
     const timeoutMs = this.#options.timeoutMs === false ? 0 : this.#options.timeoutMs;
     return new HarnessError("TIMEOUT", `the turn did not finish within ${timeoutMs} ms; it was halted`);
@@ -382,7 +399,7 @@ export class TurnTracker {
 
   #cleanup(): void {
     this.#settled = true;
-    if (!this.#stopController.signal.aborted) this.#stopController.abort(new HarnessError("CANCELLED", "the turn ended"));
+    this.#abortStopSignal(() => new HarnessError("CANCELLED", "the turn ended"));
     this.#timer?.stop();
     this.#cancelSettle();
     this.#cancelEarlyIdle();

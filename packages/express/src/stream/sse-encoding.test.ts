@@ -1,0 +1,37 @@
+import { EventType, type BaseEvent } from "@ag-ui/core";
+import { EventEncoder } from "@ag-ui/encoder";
+import { describe, expect, it, vi } from "vitest";
+import { encodeSseEvent } from "./sse-encoding.js";
+
+const history = Array.from({ length: 40 }, (_, index) => ({ id: `m${index}`, role: index % 2 === 0 ? "user" : "assistant", content: `text ${index}` }));
+const runStarted = (messages: unknown[]): BaseEvent =>
+  ({
+    type: EventType.RUN_STARTED,
+    threadId: "t",
+    runId: "r",
+    input: { threadId: "t", runId: "r", state: {}, messages, tools: [], context: [], forwardedProps: {} },
+  }) as BaseEvent;
+
+describe("encodeSseEvent", () => {
+  const encoder = new EventEncoder();
+  const events: Array<[string, BaseEvent]> = [
+    ["a text delta", { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m", delta: "hello" } as BaseEvent],
+    ["RUN_STARTED with a history", runStarted(history)],
+    ["RUN_STARTED whose messages carry optional nulls", runStarted([{ id: "u", role: "user", content: "hi", name: null }, { id: "a", role: "assistant", content: null, toolCalls: null }])],
+    ['a delta that says "null"', { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m", delta: "null and void" } as BaseEvent],
+    ["an optional null at the top", { type: EventType.TEXT_MESSAGE_START, messageId: "m", role: "assistant", name: null } as unknown as BaseEvent],
+  ];
+
+  it.each(events)("writes exactly what the encoder writes: %s", (_name, event) => {
+    expect(encodeSseEvent(encoder, event)).toBe(encoder.encodeSSE(event));
+  });
+
+  it("leaves events with a null to the encoder, and serialises the others itself", () => {
+    const spy = vi.spyOn(encoder, "encodeSSE");
+    encodeSseEvent(encoder, runStarted(history));
+    expect(spy).not.toHaveBeenCalled();
+    const withNull = runStarted([{ id: "u", role: "user", content: "hi", name: null }]);
+    expect(encodeSseEvent(encoder, withNull)).not.toContain('"name"');
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+});
