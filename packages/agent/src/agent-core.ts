@@ -141,6 +141,7 @@ export class AgentCore {
 
   /** Tool contracts (signature, and the run's client tools) of runs whose session is being acquired, read by the session factory. */
   readonly #pendingSignature = new Map<string, { signature: string; tools: readonly Tool[] }>();
+  #serverToolsSignature: string | undefined;
 
   capabilities(): AgentCapabilities {
     return capabilitiesOf(this.options);
@@ -324,7 +325,8 @@ export class AgentCore {
       if (this.#lifetime.isClosing) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
       // Client schemas are checked against their size limits before anything hashes or stores them.
       checkFrontendTools(input.tools);
-      signature = toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
+      // A run with no frontend tools (most) has the server tools' signature, hashed once.
+      signature = input.tools.length === 0 ? (this.#serverToolsSignature ??= toolSignature(this.options.serverTools ?? [])) : toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
       this.#pendingSignature.set(input.threadId, { signature, tools: input.tools });
       lease = await this.#sessions.acquire(input.threadId, {
         signal,

@@ -13,7 +13,9 @@ export interface ForwardedMessage {
 }
 
 /** Ids up to this length are kept as sent (readable in the store); longer ones are digested. */
-const maxKeptIdLength = 128;
+export const maxKeptIdLength = 128;
+/** How a digested id starts. */
+export const digestIdPrefix = "sha256:";
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("base64url");
@@ -21,7 +23,7 @@ function sha256(text: string): string {
 
 /** The bounded form of a message id, as the thread store keeps it. */
 export function boundedMessageId(id: string): string {
-  return id.length <= maxKeptIdLength ? id : `sha256:${sha256(id)}`;
+  return id.length <= maxKeptIdLength ? id : `${digestIdPrefix}${sha256(id)}`;
 }
 
 /**

@@ -40,6 +40,34 @@ describe("readHistory", () => {
     expect(readHistory({ messages: [user("u1", "one"), user("u9", "new")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited" });
     expect(readHistory({ messages: [user("u0", "zero"), user("u1", "one"), user("u2", "two")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited", userMessageIndex: 0 });
   });
+
+  it("reads a history that extends the forwarded one as the same, whatever the shape of its ids", () => {
+    const longId = `u-${"x".repeat(200)}`;
+    const cases: Array<{ ids: [string, string, string]; note: string }> = [
+      { ids: ["u1", "u2", "u3"], note: "short ids" },
+      { ids: [longId, "u2", `${longId}-2`], note: "ids kept as digests" },
+      { ids: ["sha256:abc", "u2", "u3"], note: "an id that looks like a digest" },
+    ];
+    for (const { ids, note } of cases) {
+      const [first, second, third] = ids;
+      const forwarded = [fingerprintMessage(first, "one"), fingerprintMessage(second, "two")];
+      const history = [user(first, "one"), assistant("a1", "ok"), user(second, "two"), assistant("a2", "ok")];
+      expect(readHistory({ messages: [...history, user(third, "three")], forwarded, carriesAnswers: false }), note).toEqual({ kind: "continue", newUserMessages: [user(third, "three")] });
+      expect(readHistory({ messages: [...history, user(third, " ")], forwarded, carriesAnswers: false }), note).toEqual({ kind: "continue", newUserMessages: [] });
+      expect(readHistory({ messages: history, forwarded, carriesAnswers: false }), note).toEqual({ kind: "continue", newUserMessages: [] });
+      expect(readHistory({ messages: history.slice(0, 3), forwarded, carriesAnswers: false }), note).toEqual({ kind: "diverged", reason: "regenerate", userMessageIndex: 1 });
+      expect(readHistory({ messages: [user(first, "one"), user(second, "TWO"), user(third, "three")], forwarded, carriesAnswers: false }), note).toMatchObject({ kind: "diverged", reason: "edited", userMessageIndex: 1 });
+    }
+  });
+
+  it("tells a digest-like id from the long id it would stand for", () => {
+    const longId = `u-${"y".repeat(200)}`;
+    const forwarded = [fingerprintMessage(longId, "one")];
+    const spoof = forwarded[0]?.id ?? "";
+    expect(spoof.startsWith("sha256:")).toBe(true);
+    // The digest of the long id, sent as an id of its own, is that forwarded message as the thread stores it.
+    expect(readHistory({ messages: [user(spoof, "one"), user("u2", "two")], forwarded, carriesAnswers: false })).toEqual({ kind: "continue", newUserMessages: [user("u2", "two")] });
+  });
 });
 
 describe("transcriptUpTo", () => {

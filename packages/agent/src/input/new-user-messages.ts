@@ -1,5 +1,5 @@
 import type { Message, UserMessage } from "@ag-ui/client";
-import { boundedMessageId, type ForwardedMessage, textDigest } from "./message-fingerprint.js";
+import { boundedMessageId, digestIdPrefix, type ForwardedMessage, maxKeptIdLength, textDigest } from "./message-fingerprint.js";
 import { contentText } from "./prompt-parts.js";
 
 /** What a run's message history means for the thread's conversation. */
@@ -24,6 +24,8 @@ export function readHistory(options: {
   carriesAnswers: boolean;
 }): HistoryReading {
   const userMessages = options.messages.filter((message): message is UserMessage => message.role === "user");
+  const extended = readExtendedHistory(options, userMessages);
+  if (extended !== undefined) return extended;
   const forwardedById = new Map(options.forwarded.map((message) => [message.id, message]));
   // The thread keeps bounded ids and digests, never the text (see message-fingerprint.ts).
   const idOf = (message: UserMessage): string => boundedMessageId(message.id);
@@ -50,6 +52,35 @@ export function readHistory(options: {
 
   const last = options.messages.at(-1);
   if (!options.carriesAnswers && last?.role === "user" && forwardedById.has(boundedMessageId(last.id))) {
+    return { kind: "diverged", reason: "regenerate", userMessageIndex: userMessages.length - 1 };
+  }
+  return { kind: "continue", newUserMessages: [] };
+}
+
+/**
+ * The common case, read without building an index of either side: the client's user messages
+ * start with exactly the ones forwarded, in order and unedited, with any new ones after them.
+ * Undefined for any other history (the general reading decides it). Ids that are bounded to a
+ * digest, or that look like one, are left to the general reading too: only there are they compared
+ * as the thread stores them.
+ */
+function readExtendedHistory(options: { messages: readonly Message[]; forwarded: readonly ForwardedMessage[]; carriesAnswers: boolean }, userMessages: UserMessage[]): HistoryReading | undefined {
+  const { forwarded } = options;
+  if (userMessages.length < forwarded.length) return undefined;
+  for (let index = 0; index < userMessages.length; index += 1) {
+    const id = (userMessages[index] as UserMessage).id;
+    if (id.length > maxKeptIdLength || id.startsWith(digestIdPrefix)) return undefined;
+  }
+  for (let index = 0; index < forwarded.length; index += 1) {
+    const message = userMessages[index] as UserMessage;
+    const seen = forwarded[index] as ForwardedMessage;
+    if (message.id !== seen.id || seen.digest !== textDigest(contentText(message.content))) return undefined;
+  }
+  // Message ids are unique (checkHistory), so none after the forwarded prefix was forwarded.
+  const newUserMessages = userMessages.slice(forwarded.length).filter(hasContent);
+  if (newUserMessages.length > 0) return { kind: "continue", newUserMessages };
+  const last = options.messages.at(-1);
+  if (!options.carriesAnswers && last?.role === "user" && userMessages.length === forwarded.length && forwarded.length > 0) {
     return { kind: "diverged", reason: "regenerate", userMessageIndex: userMessages.length - 1 };
   }
   return { kind: "continue", newUserMessages: [] };

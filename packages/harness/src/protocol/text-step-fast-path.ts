@@ -18,15 +18,7 @@ const stringFields: ReadonlySet<string> = new Set(["cascadeId", "trajectoryId", 
  * string index) returns undefined and takes the full path.
  */
 export function plainTextStepEvent(value: unknown): OutputEvent | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  let stepUpdate: unknown;
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key];
-    if (key === "stepUpdate") stepUpdate = field;
-    else if (key !== "seqNum" && key !== "timestampMicros") return undefined;
-    // The envelope's int64 fields: a decimal string, or a whole number.
-    else if (!(typeof field === "string" ? decimal.test(field) : Number.isInteger(field))) return undefined;
-  }
+  const stepUpdate = soleEnvelopeField(value, "stepUpdate");
   if (typeof stepUpdate !== "object" || stepUpdate === null || Array.isArray(stepUpdate)) return undefined;
   const fields = stepUpdate as Record<string, unknown>;
   for (const key in fields) {
@@ -46,4 +38,21 @@ export function plainTextStepEvent(value: unknown): OutputEvent | undefined {
     }
   }
   return value as OutputEvent;
+}
+
+/**
+ * The `name` field of a frame that holds nothing else but the envelope's `seqNum` and
+ * `timestampMicros` (each a decimal string or a whole number); undefined for any other frame.
+ */
+export function soleEnvelopeField(value: unknown, name: string): unknown {
+  if (typeof value !== "object" || value === null) return undefined;
+  let found: unknown;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    if (key === name) found = field;
+    else if (key !== "seqNum" && key !== "timestampMicros") return undefined;
+    // The envelope's int64 fields: a decimal string, or a whole number.
+    else if (!(typeof field === "string" ? decimal.test(field) : Number.isInteger(field))) return undefined;
+  }
+  return found;
 }
