@@ -367,6 +367,7 @@ function turnCostSection(result) {
     row("allocated per event, burst (KiB)", (stack) => stack.bytesPerEvent / 1024, 1),
     row(`${result.crowd} new threads at once: first text p50 (ms)`, (stack) => stack.crowd?.firstTextP50Ms, 0),
     row(`${result.crowd} new threads at once: first text p99 (ms)`, (stack) => stack.crowd?.firstTextP99Ms, 0, warmFirstText),
+    row(`${result.crowd} new threads at once: first event (RUN_STARTED) p99 (ms)`, (stack) => stack.crowd?.firstEventP99Ms, 0),
     row("apps/server (8 agents, emulator) idle RSS 3 s after start (MiB)", (stack) => stack.rss?.idleMiB, 1),
     row("apps/server idle RSS 6 s after start, after full GCs (MiB)", (stack) => stack.rss?.idleCollectedMiB, 1),
     row("apps/server RSS after one turn on each agent (MiB)", (stack) => stack.rss?.afterTurnsMiB, 1),
