@@ -378,6 +378,7 @@ function turnCostSection(result) {
     row("allocated per event, burst (KiB)", (stack) => stack.bytesPerEvent / 1024, 1),
     row(`${result.crowd} new threads at once: first text p50 (ms)`, (stack) => stack.crowd?.firstTextP50Ms, 0),
     row(`${result.crowd} new threads at once: first text p99 (ms)`, (stack) => stack.crowd?.firstTextP99Ms, 0, warmFirstText),
+    row(`${result.crowd} new threads at once: first event (RUN_STARTED) p99 (ms)`, (stack) => stack.crowd?.firstEventP99Ms, 0),
     ...(current.pacedP99Ms === undefined
       ? []
       : [

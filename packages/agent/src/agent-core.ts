@@ -196,16 +196,20 @@ export class AgentCore {
   async run(input: RunAgentInput, signal: AbortSignal, emit: EmitEvent, origin: RunOrigin = {}): Promise<void> {
     let recorded: RecordedRun | undefined;
     const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
-    // Until this run has its session, no spare is opened: spares must not take the harness ahead of it.
-    const spareHold = this.#spares?.hold();
+    // Until this run has its session and its conversation, no spare is opened: spares must not take
+    // the harness ahead of it. Released by the first event after RUN_STARTED (which a cold session
+    // sends before its conversation opens), or when the run ends.
+    let spareHold = this.#spares?.hold();
     // Every RUN_ERROR message passes the outbound redaction here, whichever layer wrote it: model
     // errors quote upstream text, which can hold a key, a path or a stack. (One function for every
     // event of a burst: no generator or closure per event.)
     const forward = (produced: AGUIEvent): void => {
       const event = produced.type === EventType.RUN_ERROR ? { ...produced, message: this.#redactor.text(produced.message) } : produced;
-      if (recorded === undefined && event.type === EventType.RUN_STARTED) {
-        spareHold?.release();
-        recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
+      if (recorded === undefined) {
+        if (event.type === EventType.RUN_STARTED) recorded = channel().begin(input, { serverInitiated: origin.serverInitiated === true });
+      } else if (spareHold !== undefined) {
+        spareHold.release();
+        spareHold = undefined;
       }
       recorded?.record(event);
       emit(event);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EventType, type RunErrorEvent } from "@ag-ui/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -55,6 +55,21 @@ describe("a harness that cannot be found", () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: "error", details: { code: "HARNESS_NOT_FOUND" } });
     expect(logged[0]?.message).toContain("cannot start the Antigravity harness");
+  });
+});
+
+describe("a harness that starts and dies at once", () => {
+  it("a new thread's run says RUN_STARTED before its conversation opens, then ends with a streamed RUN_ERROR naming the failure", async () => {
+    const binaryPath = join(tempDir(), "dies-at-once");
+    writeFileSync(binaryPath, "#!/bin/sh\nexit 3\n");
+    chmodSync(binaryPath, 0o755);
+    const agent = makeAgent({ harness: { path: binaryPath } });
+    agent.addMessage(user("hello"));
+    const { events } = await runWith(agent);
+    expect(events.map((event) => event.type)).toEqual([EventType.RUN_STARTED, EventType.RUN_ERROR]);
+    const error = events[1] as RunErrorEvent;
+    expect(["SPAWN_FAILED", "HANDSHAKE_FAILED", "PROCESS_DIED", "OPEN_FAILED"]).toContain(error.code);
+    expect(error.message).not.toContain(binaryPath);
   });
 });
 

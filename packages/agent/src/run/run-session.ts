@@ -3,7 +3,7 @@ import { HarnessError, type NormalizedStep, type UserInputPart } from "@ag-ui-an
 import type { RunItem } from "@ag-ui-antigravity/hitl";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
-import { planRun, transcriptPlan } from "./run-input.js";
+import { carriesAnswers, planRun, transcriptPlan } from "./run-input.js";
 import { toRunError } from "./run-error.js";
 import { StepFailure } from "./step-failure.js";
 import { AgentError } from "../errors/agent-error.js";
@@ -29,16 +29,20 @@ export type EmitEvent = (event: AGUIEvent) => void;
  * through an async generator per layer (run, agent, observable), each with its own promises and
  * iterator results for the collector to chase. Resolves when the run has ended.
  *
- * Refusals (the client's answers do not apply, the history diverged mid-turn, the harness cannot
- * be reached) come as a lone RUN_ERROR *before* RUN_STARTED, so the HTTP binding can answer with a
- * 4xx instead of a stream. Once RUN_STARTED is out, a failure closes what is open and ends the run
- * with RUN_ERROR.
+ * Refusals decided from the request and the session (the client's answers do not apply, the
+ * history diverged, the answered turn is gone) come as a lone RUN_ERROR *before* RUN_STARTED, so the
+ * HTTP binding can answer with a 4xx instead of a stream. A run that brings new input to a session
+ * whose harness conversation is not open yet says RUN_STARTED before waiting for it (a harness
+ * process may have to start: seconds), so its client sees progress at once; that open failing
+ * (SPAWN_FAILED, HANDSHAKE_FAILED, OPEN_FAILED, …) then ends the run with a streamed RUN_ERROR. Once
+ * RUN_STARTED is out, a failure closes what is open and ends the run with RUN_ERROR.
  */
 export async function runSession(options: RunSessionOptions, emit: EmitEvent): Promise<void> {
   const { session, input, signal } = options;
   const translator = session.translator;
   let hitlRun;
   let plan;
+  let started = false;
   try {
     plan =
       options.injected === undefined
@@ -46,8 +50,15 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
         : { prompt: options.injected, forwarded: [...session.forwarded], rebuild: false };
     if (plan.rebuild) await session.dropConversation({ forgetId: true });
     const cold = session.conversation === undefined;
-    await session.openConversation(input.tools, { signal });
+    // Decided before the open: a conversation opened anew holds none of the thread's parked turns.
     if (cold && plan.prompt === undefined) refuseAnswerToLostTurn(input, session.bridge.parkedIds);
+    // Only waiting for the conversation is left. A run carrying answers keeps its refusals (the
+    // bridge's, after the open) as HTTP errors; a notification keeps its refusal as NOTIFY_REFUSED.
+    if (cold && plan.prompt !== undefined && options.injected === undefined && !carriesAnswers(input)) {
+      emit(runStarted(input));
+      started = true;
+    }
+    await session.openConversation(input.tools, { signal });
     if (session.historyLost) {
       session.historyLost = false;
       if (!plan.rebuild && !session.hasTurn) plan = transcriptPlan(input, "lost");
@@ -59,12 +70,17 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
   } catch (error) {
     const mapped = toRunError(error);
     if (mapped.harnessLost) session.harnessLost = true;
-    options.log("warn", { threadId: input.threadId, runId: input.runId, correlationId: mapped.correlationId, error }, "run refused before it started");
-    emit(mapped.event);
+    const aborted = started && signal.aborted;
+    options.log(
+      "warn",
+      { threadId: input.threadId, runId: input.runId, correlationId: mapped.correlationId, error },
+      started ? "run failed while its conversation opened" : "run refused before it started",
+    );
+    emit(aborted ? { type: EventType.RUN_ERROR, code: "CANCELLED", message: "The run was cancelled." } : mapped.event);
     return;
   }
 
-  emit(runStarted(input));
+  if (!started) emit(runStarted(input));
   // The conversation was rebuilt from the client's history: that history is now the thread's
   // transcript, said as a snapshot so every client (and a later `connect`) holds the same one.
   if (plan.rebuild) emit({ type: EventType.MESSAGES_SNAPSHOT, messages: input.messages });

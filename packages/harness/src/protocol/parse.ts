@@ -15,6 +15,7 @@ import { ProtocolError, type ProtocolIssue } from "./protocol-error.js";
 import { normalizeWireValue } from "./schema-walk.js";
 import { plainTextStepEvent } from "./text-step-fast-path.js";
 import { plainTrajectoryStateEvent } from "./trajectory-state-fast-path.js";
+import { plainUsageUpdateEvent } from "./usage-update-fast-path.js";
 
 export interface ParseOptions {
   /** Receives every unknown field and unknown enum value of a message that parsed. */
@@ -31,7 +32,7 @@ export interface ParseOptions {
  */
 export function parseOutputEvent(input: unknown, options: ParseOptions = {}): OutputEvent {
   const value = typeof input === "string" ? parseJson(input, "OutputEvent") : input;
-  return plainTextStepEvent(value) ?? plainTrajectoryStateEvent(value) ?? parseMessage(OutputEventSchema, "OutputEvent", value, options);
+  return plainTextStepEvent(value) ?? plainTrajectoryStateEvent(value) ?? plainUsageUpdateEvent(value) ?? parseMessage(OutputEventSchema, "OutputEvent", value, options);
 }
 
 /**

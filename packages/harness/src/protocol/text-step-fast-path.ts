@@ -52,7 +52,7 @@ export function soleEnvelopeField(value: unknown, name: string): unknown {
     if (key === name) found = field;
     else if (key !== "seqNum" && key !== "timestampMicros") return undefined;
     // The envelope's int64 fields: a decimal string, or a whole number.
-    else if (!(typeof field === "string" ? decimal.test(field) : Number.isInteger(field))) return undefined;
+    else if (!(typeof field === "string" ? decimal.test(field) : Number.isSafeInteger(field))) return undefined;
   }
   return found;
 }

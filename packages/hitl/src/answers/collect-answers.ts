@@ -29,7 +29,12 @@ export interface CollectedAnswers {
  * `forwardedProps.command` is not read, so one answer can never arrive twice through two channels.
  */
 export function collectAnswers(input: Pick<RunAgentInput, "messages" | "resume" | "forwardedProps">): CollectedAnswers {
-  const toolResults = input.messages.flatMap(toolResultOf);
+  // Every run carries the whole history, and most of it is not tool results: one pass, no array per message.
+  const toolResults: ToolResultOffer[] = [];
+  for (const message of input.messages) {
+    const result = toolResultOf(message);
+    if (result !== undefined) toolResults.push(result);
+  }
   const resume = input.resume ?? [];
   const command: unknown = isPlainObject(input.forwardedProps) ? input.forwardedProps.command : undefined;
   if (resume.length > 0) {
@@ -84,11 +89,11 @@ function interruptIdFromEvent(event: unknown, depth = 0): string | undefined {
   return interruptIdFromEvent(value.value, depth + 1);
 }
 
-function toolResultOf(message: Message): ToolResultOffer[] {
-  if (message.role !== "tool" || message.toolCallId === "") return [];
+function toolResultOf(message: Message): ToolResultOffer | undefined {
+  if (message.role !== "tool" || message.toolCallId === "") return undefined;
   const result: ToolResultOffer = { toolCallId: message.toolCallId, content: contentText(message.content) };
   if (message.error !== undefined) result.error = message.error;
-  return [result];
+  return result;
 }
 
 /** A ToolMessage's content as the text the model reads; media parts are named, not dropped silently. */
