@@ -1,4 +1,5 @@
 import { STEP_SOURCE_VALUES, STEP_STATE_VALUES, STEP_TARGET_VALUES } from "./enums.js";
+import { isPlainRecord, soleEnvelopeField } from "./fast-path-shapes.js";
 import type { OutputEvent } from "./messages.js";
 
 const knownStates: ReadonlySet<string> = new Set(STEP_STATE_VALUES);
@@ -6,7 +7,6 @@ const knownSources: ReadonlySet<string> = new Set(STEP_SOURCE_VALUES);
 const knownTargets: ReadonlySet<string> = new Set(STEP_TARGET_VALUES);
 
 /** The fields of a text or thinking step update, and what each must be to need no further check. */
-const decimal = /^-?\d+$/;
 const stringFields: ReadonlySet<string> = new Set(["cascadeId", "trajectoryId", "text", "textDelta", "thinking", "thinkingDelta"]);
 
 /**
@@ -19,8 +19,8 @@ const stringFields: ReadonlySet<string> = new Set(["cascadeId", "trajectoryId", 
  */
 export function plainTextStepEvent(value: unknown): OutputEvent | undefined {
   const stepUpdate = soleEnvelopeField(value, "stepUpdate");
-  if (typeof stepUpdate !== "object" || stepUpdate === null || Array.isArray(stepUpdate)) return undefined;
-  const fields = stepUpdate as Record<string, unknown>;
+  if (!isPlainRecord(stepUpdate)) return undefined;
+  const fields = stepUpdate;
   for (const key in fields) {
     const field = fields[key];
     if (stringFields.has(key)) {
@@ -38,21 +38,4 @@ export function plainTextStepEvent(value: unknown): OutputEvent | undefined {
     }
   }
   return value as OutputEvent;
-}
-
-/**
- * The `name` field of a frame that holds nothing else but the envelope's `seqNum` and
- * `timestampMicros` (each a decimal string or a whole number); undefined for any other frame.
- */
-export function soleEnvelopeField(value: unknown, name: string): unknown {
-  if (typeof value !== "object" || value === null) return undefined;
-  let found: unknown;
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key];
-    if (key === name) found = field;
-    else if (key !== "seqNum" && key !== "timestampMicros") return undefined;
-    // The envelope's int64 fields: a decimal string, or a whole number.
-    else if (!(typeof field === "string" ? decimal.test(field) : Number.isSafeInteger(field))) return undefined;
-  }
-  return found;
 }

@@ -1,6 +1,6 @@
 import { TRAJECTORY_STATE_VALUES } from "./enums.js";
+import { isPlainRecord, soleEnvelopeField } from "./fast-path-shapes.js";
 import type { OutputEvent } from "./messages.js";
-import { soleEnvelopeField } from "./text-step-fast-path.js";
 
 const knownStates: ReadonlySet<string> = new Set(TRAJECTORY_STATE_VALUES);
 
@@ -13,8 +13,8 @@ const knownStates: ReadonlySet<string> = new Set(TRAJECTORY_STATE_VALUES);
  */
 export function plainTrajectoryStateEvent(value: unknown): OutputEvent | undefined {
   const update = soleEnvelopeField(value, "trajectoryStateUpdate");
-  if (typeof update !== "object" || update === null || Array.isArray(update)) return undefined;
-  const fields = update as Record<string, unknown>;
+  if (!isPlainRecord(update)) return undefined;
+  const fields = update;
   for (const key in fields) {
     const field = fields[key];
     if (key === "state") {

@@ -1,7 +1,6 @@
+import { isPlainInt64, isPlainRecord, soleEnvelopeField } from "./fast-path-shapes.js";
 import type { OutputEvent } from "./messages.js";
-import { soleEnvelopeField } from "./text-step-fast-path.js";
 
-const decimal = /^-?\d+$/;
 const countFields: ReadonlySet<string> = new Set(["promptTokenCount", "candidatesTokenCount", "totalTokenCount", "thoughtsTokenCount", "cachedContentTokenCount"]);
 
 /**
@@ -12,7 +11,7 @@ const countFields: ReadonlySet<string> = new Set(["promptTokenCount", "candidate
  */
 export function plainUsageUpdateEvent(value: unknown): OutputEvent | undefined {
   const update = soleEnvelopeField(value, "usageUpdate");
-  if (!isRecord(update)) return undefined;
+  if (!isPlainRecord(update)) return undefined;
   for (const key in update) {
     const field = update[key];
     if (key === "total") {
@@ -27,7 +26,7 @@ export function plainUsageUpdateEvent(value: unknown): OutputEvent | undefined {
 }
 
 function isPlainAgentUsage(entry: unknown): boolean {
-  if (!isRecord(entry)) return false;
+  if (!isPlainRecord(entry)) return false;
   for (const key in entry) {
     const field = entry[key];
     if (key === "trajectoryId") {
@@ -40,18 +39,14 @@ function isPlainAgentUsage(entry: unknown): boolean {
 }
 
 function isPlainUsage(usage: unknown): boolean {
-  if (!isRecord(usage)) return false;
+  if (!isPlainRecord(usage)) return false;
   for (const key in usage) {
     const field = usage[key];
     if (countFields.has(key)) {
-      if (!(typeof field === "string" ? decimal.test(field) : Number.isSafeInteger(field))) return false;
+      if (!isPlainInt64(field)) return false;
     } else if (key !== "serviceTier" || typeof field !== "string") {
       return false;
     }
   }
   return true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
