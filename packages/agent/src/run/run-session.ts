@@ -128,7 +128,7 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     emit(
       runFinished({
         threadId: input.threadId,
-      runId: input.runId,
+        runId: input.runId,
         usage: translator.settleRunUsage(),
         ...(conclusion.type === "interrupt" ? { outcome: { type: "interrupt" as const, interrupts: conclusion.interrupts } } : {}),
       }),
