@@ -98,8 +98,9 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     if (delivered || pendingForwarded === undefined) return;
     delivered = true;
     session.forwarded = pendingForwarded;
-    // Not awaited: the store writes each thread's changes in order and never fails a run, so the
-    // stream need not wait on the disk or on Redis (the session's close waits for its last write).
+    // Not awaited, and begun only once this tick's events are out: the store writes each thread's
+    // changes in order and never fails a run, so the stream need not wait on the disk or on Redis
+    // (the session's close waits for its last write; a new thread's first one is awaited below).
     session.rememberInBackground();
   };
 
