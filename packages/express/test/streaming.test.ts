@@ -3,7 +3,7 @@ import { EventType } from "@ag-ui/core";
 import express from "express";
 import { describe, expect, it } from "vitest";
 import { createAgentRouter } from "../src/index.js";
-import { AgentProbe, ScriptedAgent, echoScript } from "./helpers/fake-agents.js";
+import { AgentProbe, ScriptedAgent, echoScript, runFinished, runStarted } from "./helpers/fake-agents.js";
 import { clientWithMessage, postJson, runInputBody, serveAgents, parseSseFrames, readJson, serveListener, closeServersAfterEach } from "./helpers/server.js";
 
 closeServersAfterEach();
@@ -72,6 +72,27 @@ describe("POST <path> streams the agent's events", () => {
     expect(writes[0]).toMatch(/^HTTP\/1\.1 200 /);
     expect(writes[0]).toContain('"type":"RUN_STARTED"');
     await router.close();
+  });
+
+  it("ends the stream with the run's terminal event, not when the agent's observable completes later", async () => {
+    const probe = new AgentProbe();
+    let complete: (() => void) | undefined;
+    const agent = new ScriptedAgent(
+      (input, subscriber) => {
+        subscriber.next(runStarted(input));
+        subscriber.next(runFinished(input));
+        // The agent's own bookkeeping after its last event: the client must not wait for it.
+        complete = () => subscriber.complete();
+      },
+      { probe },
+    );
+    const server = await serveAgents(agent);
+    const response = await postJson(server.url, runInputBody());
+    expect(parseSseFrames(await response.text()).map((event) => event.type)).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
+    // Ending the response did not unsubscribe: a run that completes on its own is not cancelled.
+    expect(probe.teardowns).toBe(0);
+    complete?.();
+    expect(probe.teardowns).toBe(1);
   });
 
   it("clones the agent for every request and hands it the validated input, unknown top-level fields kept", async () => {

@@ -102,15 +102,17 @@ export class EventStreamWriter {
     return "queued";
   }
 
-  /** Writes what is queued, then ends the response. */
+  /** Writes what is queued, then ends the response: the last chunk goes with the end, in one call. */
   async end(): Promise<void> {
     this.#cancelEndOfTick();
-    if (!this.#draining) this.#flushPending();
     while (this.#draining) await this.#drained;
     this.#stopKeepAlive();
     if (this.#closed) return;
     this.#closed = true;
-    if (!this.#response.writableEnded) this.#response.end();
+    if (this.#response.writableEnded) return;
+    const last = this.#response.destroyed ? undefined : this.#takePending();
+    if (last === undefined) this.#response.end();
+    else this.#response.end(last);
   }
 
   /** Drops what is queued and stops writing; used when the client has gone. */
