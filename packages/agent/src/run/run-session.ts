@@ -80,6 +80,9 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     return;
   }
 
+  // The harness starts on the turn while RUN_STARTED is encoded and written; its steps are read
+  // below, so the client still sees RUN_STARTED first.
+  hitlRun.startTurn();
   if (!started) emit(runStarted(input));
   // The conversation was rebuilt from the client's history: that history is now the thread's
   // transcript, said as a snapshot so every client (and a later `connect`) holds the same one.

@@ -102,11 +102,11 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     settle();
   };
 
-  const startStream = (): void => {
+  const startStream = (firstEventFollows = false): void => {
     if (phase !== "waiting") return;
     phase = "streaming";
     clearFirstEventTimer();
-    writer.start();
+    writer.start({ firstEventFollows });
   };
 
   const write = (event: BaseEvent): void => {
@@ -162,7 +162,8 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
           return;
         }
       }
-      startStream();
+      // Its headers go out with this event, unless it may be one the client already has (a resume).
+      startStream(run.resumeAfter === undefined);
     }
     write(event);
   };

@@ -63,11 +63,14 @@ export class EventStreamWriter {
     return this.#started;
   }
 
-  /** Sends the stream's headers and arms the keep-alive timer. Idempotent. */
-  start(): void {
+  /**
+   * Sends the stream's headers and arms the keep-alive timer. Idempotent. With `firstEventFollows`
+   * (an event is enqueued right after, in the same tick), the headers wait for it and go out in its write.
+   */
+  start(options: { firstEventFollows?: boolean } = {}): void {
     if (this.#started || this.#closed) return;
     this.#started = true;
-    startEventStreamResponse(this.#response, this.#encoder.getContentType());
+    startEventStreamResponse(this.#response, this.#encoder.getContentType(), options);
     // Protobuf framing has no comment syntax, so a binary stream gets no keep-alives.
     if (!this.#binary && this.#options.keepAliveIntervalMs > 0) {
       this.#keepAliveTimer = setTimeout(() => this.#writeKeepAlive(), this.#options.keepAliveIntervalMs);
