@@ -123,7 +123,8 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     }
     emitAll(translator.closeRun(), emit);
     if (conclusion.type === "completed") deliver();
-    // A new thread's record (written while the turn ran) is stored before its client sees the turn end.
+    // The record of a conversation opened or adopted for this run (written while the turn ran) is
+    // stored before its client sees the turn end.
     await session.recorded();
     emit(
       runFinished({
