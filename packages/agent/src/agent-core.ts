@@ -211,6 +211,14 @@ export class AgentCore {
         spareHold.release();
         spareHold = undefined;
       }
+      if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
+        // The client's stream ends with it first: recording it ends the run on the thread's channel,
+        // whose transcript then sizes the run's whole input (the thread's history), and nobody
+        // following the channel needs it before the client that started the run.
+        emit(event);
+        recorded?.record(event);
+        return;
+      }
       recorded?.record(event);
       emit(event);
     };

@@ -1,5 +1,9 @@
-import { EventType } from "@ag-ui/core";
+import { randomUUID } from "node:crypto";
+import { EventType, type Message } from "@ag-ui/core";
+import { emulatorBinaryPath } from "@ag-ui-antigravity/harness-emulator/binary-path";
+import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { describe, expect, it } from "vitest";
+import type { AntigravityAgent } from "../src/index.js";
 import { runWith, useAgents, user } from "./support/agent-fixture.js";
 
 const { makeAgent } = useAgents();
@@ -30,4 +34,51 @@ describe("AntigravityAgent in process (the client library drives it as an Abstra
     expect(replies[1]).toContain("third message");
     expect(agent.stats().sessions.liveSessions).toBe(1);
   });
+
+  it("on a warm thread, sends the turn's input to the harness before RUN_STARTED goes out, and RUN_STARTED still comes first", async () => {
+    const seen: string[] = [];
+    const pool = new HarnessPool({
+      healthCheckIntervalMs: 0,
+      harness: {
+        binaryPath: emulatorBinaryPath(),
+        inspector: (record) => {
+          if (record.direction === "send" && record.messageKey.endsWith("serInput")) seen.push(`harness ${record.messageKey}`);
+        },
+      },
+    });
+    try {
+      const agent = makeAgent({ pool });
+      const threadId = randomUUID();
+      const messages: Message[] = [user("first")];
+      const runOnce = async (): Promise<string[]> => {
+        const events: string[] = [];
+        await new Promise<void>((resolve, reject) => {
+          runEvents(agent, threadId, messages).subscribe({
+            next: (event) => {
+              seen.push(event.type);
+              events.push(event.type);
+            },
+            error: reject,
+            complete: resolve,
+          });
+        });
+        return events;
+      };
+      await runOnce();
+      seen.length = 0;
+      messages.push({ id: randomUUID(), role: "assistant", content: "an answer" }, user("second"));
+      const events = await runOnce();
+      expect(seen.slice(0, 2)).toEqual(["harness userInput", EventType.RUN_STARTED]);
+      expect(events[0]).toBe(EventType.RUN_STARTED);
+      expect(events.at(-1)).toBe(EventType.RUN_FINISHED);
+      expect(events).toContain(EventType.TEXT_MESSAGE_CONTENT);
+    } finally {
+      await pool.close();
+    }
+  });
 });
+
+/** The agent's own event stream for one run (no client library in between, so the order is the emit order). */
+function runEvents(agent: AntigravityAgent, threadId: string, messages: Message[]) {
+  return agent.run({ threadId, runId: randomUUID(), messages: [...messages], tools: [], context: [], state: {}, forwardedProps: {} });
+}

@@ -1,8 +1,9 @@
+import type { Socket } from "node:net";
 import { EventType } from "@ag-ui/core";
 import express from "express";
 import { describe, expect, it } from "vitest";
 import { createAgentRouter } from "../src/index.js";
-import { AgentProbe, ScriptedAgent, echoScript } from "./helpers/fake-agents.js";
+import { AgentProbe, ScriptedAgent, echoScript, runFinished, runStarted } from "./helpers/fake-agents.js";
 import { clientWithMessage, postJson, runInputBody, serveAgents, parseSseFrames, readJson, serveListener, closeServersAfterEach } from "./helpers/server.js";
 
 closeServersAfterEach();
@@ -40,6 +41,58 @@ describe("POST <path> streams the agent's events", () => {
     const events = parseSseFrames(await response.text());
     expect(events.map((event) => event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
     expect(events[2]).toMatchObject({ delta: "echo: hello" });
+  });
+
+  it("sends the headers in the same socket write as the first event, not in one of their own", async () => {
+    const writes: string[] = [];
+    const app = express();
+    app.use((request, _response, next) => {
+      // What reaches the socket, write by write (a corked run of writes is one writev).
+      const socket = request.socket as Socket & { _writev?: (chunks: { chunk: unknown }[], callback: (error?: Error | null) => void) => void };
+      const write = socket._write.bind(socket);
+      const writev = socket._writev?.bind(socket);
+      socket._write = (chunk: unknown, encoding: BufferEncoding, callback: (error?: Error | null) => void) => {
+        writes.push(String(chunk));
+        write(chunk, encoding, callback);
+      };
+      if (writev !== undefined) {
+        socket._writev = (chunks, callback) => {
+          writes.push(chunks.map((entry) => String(entry.chunk)).join(""));
+          writev(chunks, callback);
+        };
+      }
+      next();
+    });
+    const router = createAgentRouter(new ScriptedAgent(echoScript));
+    app.use(router);
+    const server = await serveListener(app);
+
+    const response = await postJson(server.url, runInputBody());
+    expect(parseSseFrames(await response.text()).map((event) => event.type)).toContain("RUN_FINISHED");
+    expect(writes[0]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(writes[0]).toContain('"type":"RUN_STARTED"');
+    await router.close();
+  });
+
+  it("ends the stream with the run's terminal event, not when the agent's observable completes later", async () => {
+    const probe = new AgentProbe();
+    let complete: (() => void) | undefined;
+    const agent = new ScriptedAgent(
+      (input, subscriber) => {
+        subscriber.next(runStarted(input));
+        subscriber.next(runFinished(input));
+        // The agent's own bookkeeping after its last event: the client must not wait for it.
+        complete = () => subscriber.complete();
+      },
+      { probe },
+    );
+    const server = await serveAgents(agent);
+    const response = await postJson(server.url, runInputBody());
+    expect(parseSseFrames(await response.text()).map((event) => event.type)).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
+    // Ending the response did not unsubscribe: a run that completes on its own is not cancelled.
+    expect(probe.teardowns).toBe(0);
+    complete?.();
+    expect(probe.teardowns).toBe(1);
   });
 
   it("clones the agent for every request and hands it the validated input, unknown top-level fields kept", async () => {

@@ -80,6 +80,9 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     return;
   }
 
+  // The harness starts on the turn while RUN_STARTED is encoded and written; its steps are read
+  // below, so the client still sees RUN_STARTED first.
+  hitlRun.startTurn();
   if (!started) emit(runStarted(input));
   // The conversation was rebuilt from the client's history: that history is now the thread's
   // transcript, said as a snapshot so every client (and a later `connect`) holds the same one.
@@ -95,8 +98,10 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     if (delivered || pendingForwarded === undefined) return;
     delivered = true;
     session.forwarded = pendingForwarded;
-    // Not awaited: the store writes each thread's changes in order and never fails a run, so the
-    // stream need not wait on the disk or on Redis (the session's close waits for its last write).
+    // Not awaited, and begun only once this tick's events are out: the store writes each thread's
+    // changes in order and never fails a run, so the stream need not wait on the disk or on Redis
+    // (the session's close waits for its last write; the record of a conversation just opened or
+    // adopted is awaited below).
     session.rememberInBackground();
   };
 

@@ -76,6 +76,8 @@ export class AntigravitySession implements ManagedSession {
    * `openConversation`): the turn starts without waiting for it, but does not end before it.
    */
   #conversationRecord: Promise<void> | undefined;
+  /** The record `rememberInBackground` asked for, due at the end of the tick. */
+  #rememberSoon: NodeJS.Immediate | undefined;
 
   constructor(identity: SessionIdentity, seed: SessionSeed, environment: SessionEnvironment) {
     this.identity = identity;
@@ -259,14 +261,26 @@ export class AntigravitySession implements ManagedSession {
     await this.#environment.threadStore.set(this.#threadKey, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
   }
 
-  /** `remember()` without waiting for the write; a store that rejects anyway is logged. */
+  /**
+   * `remember()` without waiting for the write, and only once the current tick's work is done: a
+   * turn asks at its first step, and a warm turn's events (often all read in that same tick) go
+   * to the client first. Asks within one tick make one write; a store that rejects is logged.
+   */
   rememberInBackground(): void {
-    this.remember().catch((error: unknown) => this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"));
+    this.#rememberSoon ??= setImmediate(this.#rememberNow);
   }
+
+  readonly #rememberNow = (): void => {
+    this.#rememberSoon = undefined;
+    this.remember().catch((error: unknown) => this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"));
+  };
 
   async close(reason: SessionCloseReason): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // The record below is the latest: a write still due at the end of the tick would only repeat it.
+    clearImmediate(this.#rememberSoon);
+    this.#rememberSoon = undefined;
     this.#stopBackgroundTurns?.();
     this.#stopBackgroundTurns = undefined;
     // Parked callers are released at once; the halted turn drains while the conversation closes below.

@@ -1,3 +1,4 @@
+import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { describe, expect, it } from "vitest";
 import { validateRunInput } from "./run-input-schema.js";
 
@@ -48,5 +49,40 @@ describe("validateRunInput", () => {
     const invalidEnvelope = validateRunInput({ ...minimal, runId: 7, messages });
     expect(invalidEnvelope.valid).toBe(false);
     if (!invalidEnvelope.valid) expect(invalidEnvelope.issues.map((issue) => issue.path)).toEqual(["/runId"]);
+  });
+
+  it("takes a plain envelope without the schema, with the very result the schema gives, and leaves every other envelope to it", () => {
+    const messages = [{ id: "u", role: "user", content: "hello" }];
+    const tool = { name: "pick", description: "picks", parameters: { type: "object" } };
+    const accepted = [
+      { ...minimal, messages },
+      { ...minimal, messages, tools: [], context: [], state: {}, forwardedProps: {} },
+      { ...minimal, messages, protocolVersion: "1.0", parentRunId: "p", state: { count: 1 }, forwardedProps: { command: { resume: 1 } }, later: [1] },
+      { ...minimal, messages, tools: [tool, { name: "bare", description: "" }, { ...tool, metadata: { a: 1 }, extra: true }], context: [{ description: "d", value: "v", more: 1 }] },
+      { ...minimal, messages, state: null },
+      { ...minimal, messages, resume: [{ interruptId: "i", status: "resolved", payload: 1 }] },
+    ];
+    for (const body of accepted) {
+      const schema = RunAgentInputSchema.loose().safeParse(body);
+      expect(schema.success, JSON.stringify(body)).toBe(true);
+      expect(validateRunInput(body), JSON.stringify(body)).toEqual({ valid: true, input: schema.data });
+    }
+    const refused = [
+      { ...minimal, messages, threadId: 1 },
+      { ...minimal, messages, protocolVersion: 1 },
+      { ...minimal, messages, parentRunId: null },
+      { ...minimal, messages, forwardedProps: null },
+      { ...minimal, messages, tools: {} },
+      { ...minimal, messages, tools: [{ name: "n" }] },
+      { ...minimal, messages, tools: [{ ...tool, parameters: null }] },
+      { ...minimal, messages, tools: [{ ...tool, metadata: [] }] },
+      { ...minimal, messages, context: [{ description: "d" }] },
+      { ...minimal, messages, context: [{ description: "d", value: 2 }] },
+      { ...minimal, messages, resume: [{ interruptId: "i", status: "maybe" }] },
+    ];
+    for (const body of refused) {
+      expect(RunAgentInputSchema.loose().safeParse(body).success, JSON.stringify(body)).toBe(false);
+      expect(validateRunInput(body).valid, JSON.stringify(body)).toBe(false);
+    }
   });
 });

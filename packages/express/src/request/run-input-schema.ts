@@ -32,18 +32,52 @@ function isPlainTextMessage(value: unknown): boolean {
   return Object.getPrototypeOf(message) === Object.prototype;
 }
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === "string";
+
+/** A tool as the schema takes it: string `name` and `description`, a non-null `parameters` and an object `metadata` when present. */
+function isPlainTool(value: unknown): boolean {
+  if (!isPlainObject(value) || typeof value.name !== "string" || typeof value.description !== "string" || value.parameters === null) return false;
+  const metadata = value.metadata;
+  return metadata === undefined || (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata));
+}
+
+function isPlainContext(value: unknown): boolean {
+  return isPlainObject(value) && typeof value.description === "string" && typeof value.value === "string";
+}
+
+/**
+ * An input envelope (everything but `messages`) in the shapes the schema accepts without changing
+ * anything but filling absent `tools` and `context` with `[]`: no `null` state to drop, no resume
+ * entries. An exact subset of what the schema accepts; anything else is left to the schema.
+ */
+function isPlainEnvelope(body: Record<string, unknown>): boolean {
+  if (typeof body.threadId !== "string" || typeof body.runId !== "string") return false;
+  if (!isOptionalString(body.protocolVersion) || !isOptionalString(body.parentRunId)) return false;
+  if (body.state === null || body.forwardedProps === null || body.resume !== undefined) return false;
+  const { tools, context } = body;
+  return (tools === undefined || (Array.isArray(tools) && tools.every(isPlainTool))) && (context === undefined || (Array.isArray(context) && context.every(isPlainContext)));
+}
+
 /**
  * Checks a parsed body against @ag-ui/core's `RunAgentInputSchema`. Issues never echo values.
  *
  * Every request carries the thread's whole history, and the schema copies each message it checks:
  * for a text-only history (the common chat) the messages are checked by `isPlainTextMessage`, an
- * exact subset of what the schema accepts, and the rest of the input by the schema itself. Any other
- * message, or any failure, goes through the schema whole, which also names the issues.
+ * exact subset of what the schema accepts, and the envelope by `isPlainEnvelope` (likewise) or else
+ * by the schema itself. Any other message, or any failure, goes through the schema whole, which also
+ * names the issues.
  */
 export function validateRunInput(body: unknown): RunInputValidation {
-  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
-    const messages = (body as { messages?: unknown }).messages;
+  if (isPlainObject(body)) {
+    const messages = body.messages;
     if (Array.isArray(messages) && messages.every(isPlainTextMessage)) {
+      if (isPlainEnvelope(body)) {
+        const input = { ...body, tools: body.tools ?? [], context: body.context ?? [] };
+        return { valid: true, input: input as unknown as RunAgentInput };
+      }
       const envelope = runAgentInputSchema.safeParse({ ...body, messages: [] });
       // The schema's output type spells `state` and `forwardedProps` as `any`; it is the same shape.
       if (envelope.success) return { valid: true, input: { ...(envelope.data as RunAgentInput), messages: messages as RunAgentInput["messages"] } };

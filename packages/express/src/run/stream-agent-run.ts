@@ -102,11 +102,11 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     settle();
   };
 
-  const startStream = (): void => {
+  const startStream = (firstEventFollows = false): void => {
     if (phase !== "waiting") return;
     phase = "streaming";
     clearFirstEventTimer();
-    writer.start();
+    writer.start({ firstEventFollows });
   };
 
   const write = (event: BaseEvent): void => {
@@ -132,7 +132,11 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
       writer.abort();
       response.destroy();
       finish();
+      return;
     }
+    // A run's terminal event is its last: its stream ends with it, not after the agent's own
+    // bookkeeping that follows (a connect stream may carry several runs; it ends with its source).
+    if (runTerminated && run.source === undefined) finish();
   };
 
   function onClose(): void {
@@ -158,14 +162,19 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
           return;
         }
       }
-      startStream();
+      // Its headers go out with this event, unless it may be one the client already has (a resume).
+      startStream(run.resumeAfter === undefined);
     }
     write(event);
   };
 
   const onError = (error: unknown): void => {
     sourceEnded = true;
-    if (phase === "finished") return;
+    if (phase === "finished") {
+      // The stream already ended with the run's terminal event; what failed after it is still told.
+      if (runTerminated) logger.error({ ...runFields, err: error }, "agent failed after its run ended");
+      return;
+    }
     const code = errorCodeOf(error);
     const status = phase === "waiting" ? httpStatusForRunErrorCode(code, settings.runErrorStatuses) : undefined;
     const failure = referenceFailure(status === undefined ? "The agent failed unexpectedly." : `The agent refused the run (${code}).`);

@@ -8,6 +8,8 @@ import { EventStreamWriter, KEEP_ALIVE_COMMENT } from "./event-stream-writer.js"
 /** Just enough of a Response: records writes and reports a full buffer while `full` is set. */
 class FakeResponse extends EventEmitter {
   readonly writes: string[] = [];
+  /** How each end() was called. */
+  readonly ends: string[] = [];
   readonly headers = new Map<string, string>();
   full = false;
   destroyed = false;
@@ -29,7 +31,9 @@ class FakeResponse extends EventEmitter {
     this.writes.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("hex"));
     return !this.full;
   }
-  end(): void {
+  end(chunk?: string | Uint8Array): void {
+    if (chunk !== undefined) this.write(chunk);
+    this.ends.push(chunk === undefined ? "" : "with the last chunk");
     this.writableEnded = true;
   }
 }
@@ -116,6 +120,9 @@ describe("EventStreamWriter", () => {
     writer.enqueue(event("f"));
     await writer.end();
     expect(deltasOf(response.writes)).toEqual(["a", "b", "c", "d", "e", "f"]);
+    // What the tick still held goes with the end: one call, not a write and then an end.
+    expect(response.ends).toEqual(["with the last chunk"]);
+    expect(response.writes).toHaveLength(4);
     expect(response.writableEnded).toBe(true);
   });
 

@@ -63,11 +63,14 @@ export class EventStreamWriter {
     return this.#started;
   }
 
-  /** Sends the stream's headers and arms the keep-alive timer. Idempotent. */
-  start(): void {
+  /**
+   * Sends the stream's headers and arms the keep-alive timer. Idempotent. With `firstEventFollows`
+   * (an event is enqueued right after, in the same tick), the headers wait for it and go out in its write.
+   */
+  start(options: { firstEventFollows?: boolean } = {}): void {
     if (this.#started || this.#closed) return;
     this.#started = true;
-    startEventStreamResponse(this.#response, this.#encoder.getContentType());
+    startEventStreamResponse(this.#response, this.#encoder.getContentType(), options);
     // Protobuf framing has no comment syntax, so a binary stream gets no keep-alives.
     if (!this.#binary && this.#options.keepAliveIntervalMs > 0) {
       this.#keepAliveTimer = setTimeout(() => this.#writeKeepAlive(), this.#options.keepAliveIntervalMs);
@@ -99,15 +102,17 @@ export class EventStreamWriter {
     return "queued";
   }
 
-  /** Writes what is queued, then ends the response. */
+  /** Writes what is queued, then ends the response: the last chunk goes with the end, in one call. */
   async end(): Promise<void> {
     this.#cancelEndOfTick();
-    if (!this.#draining) this.#flushPending();
     while (this.#draining) await this.#drained;
     this.#stopKeepAlive();
     if (this.#closed) return;
     this.#closed = true;
-    if (!this.#response.writableEnded) this.#response.end();
+    if (this.#response.writableEnded) return;
+    const last = this.#response.destroyed ? undefined : this.#takePending();
+    if (last === undefined) this.#response.end();
+    else this.#response.end(last);
   }
 
   /** Drops what is queued and stops writing; used when the client has gone. */

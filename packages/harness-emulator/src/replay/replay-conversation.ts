@@ -66,7 +66,7 @@ export class ReplayConversation {
     if (this.#diverged || this.#closed) return;
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = asTurnInput(JSON.parse(text));
     } catch {
       this.#diverge(this.#options.frames[this.#cursor], `the client sent a frame that is not JSON: ${text.slice(0, 80)}`);
       return;
@@ -79,16 +79,16 @@ export class ReplayConversation {
     }
     // Replies the recording shows back to back (two tool results, say) may arrive in either order.
     const key = topLevelKey(message);
-    const candidates = run.filter((frame) => frame.messageKey === key || topLevelKey(frame.message) === key);
+    const candidates = run.filter((frame) => frame.messageKey === key || topLevelKey(asTurnInput(frame.message)) === key);
     for (const frame of candidates) {
-      if (firstDifference(frame.message, message, this.#options.ignore) === undefined) {
+      if (firstDifference(asTurnInput(frame.message), message, this.#options.ignore) === undefined) {
         this.#consume(frame);
         return;
       }
     }
     const expected = candidates[0] ?? run[0];
     if (expected === undefined) return;
-    const difference = candidates[0] === undefined ? undefined : firstDifference(expected.message, message, this.#options.ignore);
+    const difference = candidates[0] === undefined ? undefined : firstDifference(asTurnInput(expected.message), message, this.#options.ignore);
     this.#diverge(
       expected,
       difference === undefined
@@ -163,6 +163,22 @@ export class ReplayConversation {
     this.#timer = undefined;
     this.#resolveClosed();
   }
+}
+
+/**
+ * A turn's input as the harness takes it: a `complexUserInput` of one text part starts the same
+ * turn as `userInput` with that text (docs/protocol.md, "Messages"), so a recording of either form
+ * matches a client that sends the other.
+ */
+function asTurnInput(message: unknown): unknown {
+  if (message === null || typeof message !== "object") return message;
+  const { complexUserInput, ...envelope } = message as { complexUserInput?: unknown };
+  const parts = (complexUserInput as { parts?: unknown } | null | undefined)?.parts;
+  if (!Array.isArray(parts) || parts.length !== 1 || Object.keys(complexUserInput as object).length !== 1) return message;
+  const part: unknown = parts[0];
+  if (part === null || typeof part !== "object" || Object.keys(part).length !== 1) return message;
+  const text = (part as { text?: unknown }).text;
+  return typeof text === "string" && text !== "" ? { ...envelope, userInput: text } : message;
 }
 
 function topLevelKey(message: unknown): string {

@@ -347,6 +347,18 @@ describe("turns", () => {
     expect(fake.drift.snapshot().enumValues.some((entry) => entry.value === "STATE_SOMETHING_NEW")).toBe(true);
   });
 
+  it("sends a lone text part as plain userInput (the harness wraps text into a part itself); an empty one keeps its part", async () => {
+    const { conversation, connection } = await openConversation();
+    const turn = conversation.send([{ text: "hello" }]);
+    expect(await connection.next("userInput")).toEqual({ userInput: "hello" });
+    connection.send(idle());
+    await turn.result;
+    const empty = conversation.send([{ text: "" }]);
+    expect((await connection.next("complexUserInput")).complexUserInput.parts).toEqual([{ text: "" }]);
+    connection.send(idle());
+    await empty.result;
+  });
+
   it("sends text and media parts as complexUserInput", async () => {
     const { conversation, connection } = await openConversation();
     const turn = conversation.send([{ text: "look" }, { media: { mimeType: "image/png", data: new Uint8Array([1, 2, 3]) } }]);

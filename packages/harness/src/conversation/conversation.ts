@@ -457,8 +457,9 @@ export class Conversation {
       // Only a turn the harness finished can have steps still on their way; a halted one's are not wanted.
       this.#endedTurnTrajectory = tracker.endedOnIdle ? tracker.mainTrajectoryId : undefined;
     }
-    // Deferred: the next turn must not start inside the previous one's settle path.
-    queueMicrotask(() => {
+    // Deferred: the next turn must not start inside the previous one's settle path. A resolved
+    // promise's reaction rather than queueMicrotask, which builds an AsyncResource every turn.
+    void Promise.resolve().then(() => {
       if (this.#terminated || this.#closing !== undefined) return;
       const queued = this.#queuedTurn;
       // A queued turn cancelled before it started leaves the queue at once, so `send` is free again.

@@ -26,8 +26,17 @@ const userInputPartSchema = z.union([
 
 const userInputSchema = z.union([z.string(), z.array(userInputPartSchema).min(1, "give at least one part")]);
 
-/** The InputEvent that starts a turn: plain text as `userInput`, parts as `complexUserInput`. */
+/**
+ * The InputEvent that starts a turn: plain text as `userInput`, parts as `complexUserInput`. Parts
+ * that are one non-empty text go as `userInput` too: the harness wraps plain text into a text part
+ * itself (docs/protocol.md, "Messages"), so the model sees the same input, in a smaller frame.
+ */
 export function userInputEvent(input: string | readonly UserInputPart[]): InputEvent {
+  // The common chat turn, recognised without the schema walk (which accepts every string and every
+  // plain `{ text: string }` part alike).
+  if (typeof input === "string") return { userInput: input };
+  const loneText = loneTextOf(input);
+  if (loneText !== undefined) return { userInput: loneText };
   const parsed = userInputSchema.safeParse(input);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => `${issue.path.map(String).join(".") || "(input)"}: ${issue.message}`);
@@ -47,4 +56,15 @@ export function userInputEvent(input: string | readonly UserInputPart[]): InputE
       }),
     },
   };
+}
+
+/** The text of parts that are exactly one non-empty `{ text }` plain object, else undefined. */
+function loneTextOf(parts: readonly UserInputPart[]): string | undefined {
+  if (!Array.isArray(parts) || parts.length !== 1) return undefined;
+  const part: unknown = parts[0];
+  if (typeof part !== "object" || part === null || Object.getPrototypeOf(part) !== Object.prototype) return undefined;
+  const text = (part as { text?: unknown }).text;
+  if (typeof text !== "string" || text === "") return undefined;
+  for (const key in part) if (key !== "text") return undefined;
+  return text;
 }

@@ -61,6 +61,23 @@ describe("wire recording and replay", () => {
     await driveRecording(harness, path);
   });
 
+  it("matches a recorded one-text-part complexUserInput with the plain userInput the client now sends", async () => {
+    const path = join(directory, "session.jsonl");
+    await recordSession(path);
+    const lines = (await readFile(path, "utf8")).split("\n");
+    const index = lines.findIndex((line) => line.includes('"messageKey":"userInput"'));
+    const frame = JSON.parse(lines[index] ?? "{}") as { messageKey: string; message: Record<string, unknown> };
+    const text = frame.message["userInput"];
+    expect(typeof text).toBe("string");
+    frame.messageKey = "complexUserInput";
+    frame.message = { complexUserInput: { parts: [{ text }] } };
+    lines[index] = JSON.stringify(frame);
+    const older = join(directory, "older-client.jsonl");
+    await writeFile(older, lines.join("\n"));
+    const harness = await fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: older } });
+    await driveRecording(harness, older);
+  });
+
   it("fails at the first divergence, naming the frame and the field", async () => {
     const path = join(directory, "session.jsonl");
     await recordSession(path);

@@ -148,6 +148,86 @@ describe("turn scope", () => {
   });
 });
 
+describe("starting the turn before the first pull", () => {
+  const textsOf = (items: { type: string; step?: { text: string } }[]): string[] => items.flatMap((item) => (item.type === "step" && item.step !== undefined ? [item.step.text] : []));
+
+  it("startTurn() sends the new input at once; items() then streams that turn, and the next run's input starts a turn of its own", async () => {
+    const { bridge, harness } = setup([async (turn) => turn.say("first reply"), async (turn) => turn.say("second reply")]);
+    const run = bridge.beginRun(runInput(), { newInput: "first", startTurn: harness.startTurn });
+    expect(harness.turns).toEqual([]);
+    run.startTurn();
+    expect(harness.turns.map((turn) => turn.input)).toEqual(["first"]);
+    run.startTurn();
+    const items = [];
+    for await (const item of run.items()) items.push(item);
+    run.finish();
+    expect(textsOf(items)).toEqual(["first reply"]);
+    expect(items.at(-1)).toEqual({ type: "turn-ended" });
+    expect(harness.turns).toHaveLength(1);
+
+    const next = bridge.beginRun(runInput(), { newInput: "second", startTurn: harness.startTurn });
+    next.startTurn();
+    const nextItems = [];
+    for await (const item of next.items()) nextItems.push(item);
+    next.finish();
+    expect(textsOf(nextItems)).toEqual(["second reply"]);
+    expect(harness.turns.map((turn) => turn.input)).toEqual(["first", "second"]);
+  });
+
+  it("a start that fails is thrown by items(), not by startTurn(), and leaves no turn behind", async () => {
+    const bridge = new HitlBridge({ settleMs: 20 });
+    const startTurn = (): never => {
+      throw new Error("the conversation is not open");
+    };
+    const run = bridge.beginRun(runInput(), { newInput: "hello", startTurn });
+    expect(() => run.startTurn()).not.toThrow();
+    expect(bridge.hasTurn).toBe(false);
+    await expect((async () => {
+      for await (const item of run.items()) void item;
+    })()).rejects.toThrow("the conversation is not open");
+    run.finish();
+  });
+
+  it("does nothing for a run that answers a parked turn: items() goes on with that turn", async () => {
+    const { bridge, harness } = setup([
+      async (turn) => {
+        const colour = await turn.callTool("pick_colour", {}, "call-1");
+        turn.say(`got ${String(colour)}`);
+      },
+    ]);
+    const first = await driveRun(bridge, runInput({ tools: [pick] }), { newInput: "go", startTurn: harness.startTurn });
+    expect(first.conclusion).toEqual({ type: "pending-tools", pendingToolCallIds: ["call-1"] });
+    const run = bridge.beginRun(runInput({ tools: [pick], messages: [{ id: "t", role: "tool", toolCallId: "call-1", content: "teal" }] }), { startTurn: harness.startTurn });
+    run.startTurn();
+    const items = [];
+    for await (const item of run.items()) items.push(item);
+    run.finish();
+    expect(textsOf(items)).toEqual(["got teal"]);
+    expect(harness.turns).toHaveLength(1);
+  });
+
+  it("after a halted turn has drained, the next run's turn starts at once", async () => {
+    const { bridge, harness } = setup([
+      async (turn) => {
+        turn.say("working");
+        await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
+      },
+      async (turn) => turn.say("fresh start"),
+    ]);
+    const controller = new AbortController();
+    await driveRun(bridge, runInput(), { newInput: "go", startTurn: harness.startTurn, signal: controller.signal, onItem: () => controller.abort() });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(bridge.hasTurn).toBe(false);
+    const run = bridge.beginRun(runInput(), { newInput: "again", startTurn: harness.startTurn });
+    run.startTurn();
+    expect(harness.turns.map((turn) => turn.input)).toEqual(["go", "again"]);
+    const items = [];
+    for await (const item of run.items()) items.push(item);
+    run.finish();
+    expect(textsOf(items)).toEqual(["fresh start"]);
+  });
+});
+
 describe("client detaching", () => {
   it("a run aborted while parked leaves the turn parked and its in-flight read for the next run", async () => {
     const { bridge, harness } = setup([

@@ -263,7 +263,12 @@ export class HitlBridge {
       startNextTurn: () => this.#startNextTurn(),
       turnEnded: (turn) => this.#retire(turn),
       haltTurn: (turn) => {
-        this.#draining = turn.halt();
+        const draining = turn.halt();
+        this.#draining = draining;
+        // Once drained it is forgotten, so later turns start at once rather than a microtask later.
+        void draining.then(() => {
+          if (this.#draining === draining) this.#draining = undefined;
+        });
         this.#retire(turn);
       },
       conclude: (run) => this.#conclude(run),

@@ -76,6 +76,8 @@ export class HitlRun {
   readonly #onSettleWindow = (): void => this.#settleRace(SETTLED);
   #finished = false;
   #conclusion: RunConclusion | undefined;
+  // The turn `startTurn()` began (or its failure), for `items()` to take up.
+  #earlyStart: Promise<TurnScope | undefined> | undefined;
   readonly #unsubscribePark: () => void;
 
   /** @internal Runs come from `HitlBridge.beginRun`. */
@@ -87,6 +89,20 @@ export class HitlRun {
 
   get finished(): boolean {
     return this.#finished;
+  }
+
+  /**
+   * Starts the run's queued input as a turn now rather than on the first pull of `items()`, so the
+   * harness works on it while the caller writes its first events (RUN_STARTED); the turn's steps
+   * still come only from `items()`. A start that fails is thrown by `items()`, where it would have
+   * been. Does nothing when a turn is running already or the run has finished.
+   */
+  startTurn(): void {
+    if (this.#finished || this.#earlyStart !== undefined || this.#host.currentTurn() !== undefined) return;
+    const starting = this.#host.startNextTurn();
+    // Rejections are taken up by `items()`; a run that never reads its items must not leave one unhandled.
+    starting.catch(() => undefined);
+    this.#earlyStart = starting;
   }
 
   /** Queues a notification for this run's stream. */
@@ -123,7 +139,7 @@ export class HitlRun {
           continue;
         }
         if (this.#finished) return;
-        const turn = current ?? (await this.#host.startNextTurn());
+        const turn = current ?? (await this.#startNextTurn());
         if (turn === undefined) return;
         // Starting the turn may already have queued notifications (a tool called before send returned).
         if (this.#queue.length > 0) continue;
@@ -144,6 +160,15 @@ export class HitlRun {
     } finally {
       signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** The turn `startTurn()` began, unless it has already run its course; else the next queued input's. */
+  async #startNextTurn(): Promise<TurnScope | undefined> {
+    const early = this.#earlyStart;
+    if (early === undefined) return this.#host.startNextTurn();
+    this.#earlyStart = undefined;
+    const turn = await early;
+    return turn === undefined || turn.retired ? this.#host.startNextTurn() : turn;
   }
 
   async *#deliver(turn: TurnScope, race: Extract<Race, { kind: "read" | "read-failed" }>): AsyncGenerator<RunItem, void, undefined> {
