@@ -24,38 +24,25 @@ export function readHistory(options: {
   carriesAnswers: boolean;
 }): HistoryReading {
   const userMessages = options.messages.filter((message): message is UserMessage => message.role === "user");
-  const extended = readExtendedHistory(options, userMessages);
-  if (extended !== undefined) return extended;
-  const forwardedById = new Map(options.forwarded.map((message) => [message.id, message]));
-  // The thread keeps bounded ids and digests, never the text (see message-fingerprint.ts).
-  const idOf = (message: UserMessage): string => boundedMessageId(message.id);
-  const clientIds = new Set(userMessages.map(idOf));
-
-  for (let index = 0; index < userMessages.length; index += 1) {
-    const message = userMessages[index] as UserMessage;
-    const seen = forwardedById.get(idOf(message));
-    if (seen !== undefined && seen.digest !== textDigest(contentText(message.content))) {
-      return { kind: "diverged", reason: "edited", userMessageIndex: index };
-    }
-  }
-  const missing = options.forwarded.findIndex((message) => !clientIds.has(message.id));
-  if (missing !== -1) return { kind: "diverged", reason: "edited", userMessageIndex: Math.max(0, missing) };
-
-  const newUserMessages = userMessages.filter((message) => !forwardedById.has(idOf(message)) && hasContent(message));
-  if (newUserMessages.length > 0) {
-    // A new message placed before one already forwarded rewrites the past, not the future.
-    const lastForwardedIndex = userMessages.findLastIndex((message) => forwardedById.has(idOf(message)));
-    const firstNewIndex = userMessages.findIndex((message) => newUserMessages[0]?.id === message.id);
-    if (lastForwardedIndex > firstNewIndex) return { kind: "diverged", reason: "edited", userMessageIndex: firstNewIndex };
-    return { kind: "continue", newUserMessages };
-  }
-
-  const last = options.messages.at(-1);
-  if (!options.carriesAnswers && last?.role === "user" && forwardedById.has(boundedMessageId(last.id))) {
+  const reading = readExtendedHistory(options.forwarded, userMessages) ?? readAnyHistory(options.forwarded, userMessages);
+  if (reading.kind === "diverged") return reading;
+  if (reading.newUserMessages.length > 0) return { kind: "continue", newUserMessages: reading.newUserMessages };
+  // Nothing new, and the history ends with a user message the conversation already has: the client
+  // asks for a new answer to it.
+  if (!options.carriesAnswers && options.messages.at(-1)?.role === "user" && reading.lastForwarded) {
     return { kind: "diverged", reason: "regenerate", userMessageIndex: userMessages.length - 1 };
   }
   return { kind: "continue", newUserMessages: [] };
 }
+
+/** A client history that extends what was forwarded: its new user messages, and whether its last user message was forwarded already. */
+interface Extension {
+  kind: "extends";
+  newUserMessages: UserMessage[];
+  lastForwarded: boolean;
+}
+
+type Divergence = Extract<HistoryReading, { kind: "diverged" }>;
 
 /**
  * The common case, read without building an index of either side: the client's user messages
@@ -64,8 +51,7 @@ export function readHistory(options: {
  * digest, or that look like one, are left to the general reading too: only there are they compared
  * as the thread stores them.
  */
-function readExtendedHistory(options: { messages: readonly Message[]; forwarded: readonly ForwardedMessage[]; carriesAnswers: boolean }, userMessages: UserMessage[]): HistoryReading | undefined {
-  const { forwarded } = options;
+function readExtendedHistory(forwarded: readonly ForwardedMessage[], userMessages: UserMessage[]): Extension | undefined {
   if (userMessages.length < forwarded.length) return undefined;
   for (let index = 0; index < userMessages.length; index += 1) {
     const id = (userMessages[index] as UserMessage).id;
@@ -77,13 +63,35 @@ function readExtendedHistory(options: { messages: readonly Message[]; forwarded:
     if (message.id !== seen.id || seen.digest !== textDigest(contentText(message.content))) return undefined;
   }
   // Message ids are unique (checkHistory), so none after the forwarded prefix was forwarded.
-  const newUserMessages = userMessages.slice(forwarded.length).filter(hasContent);
-  if (newUserMessages.length > 0) return { kind: "continue", newUserMessages };
-  const last = options.messages.at(-1);
-  if (!options.carriesAnswers && last?.role === "user" && userMessages.length === forwarded.length && forwarded.length > 0) {
-    return { kind: "diverged", reason: "regenerate", userMessageIndex: userMessages.length - 1 };
+  return { kind: "extends", newUserMessages: userMessages.slice(forwarded.length).filter(hasContent), lastForwarded: userMessages.length === forwarded.length && forwarded.length > 0 };
+}
+
+/** Any history: by id (bounded as the thread stores it) and content digest, in whatever order. */
+function readAnyHistory(forwarded: readonly ForwardedMessage[], userMessages: UserMessage[]): Extension | Divergence {
+  const forwardedById = new Map(forwarded.map((message) => [message.id, message]));
+  // The thread keeps bounded ids and digests, never the text (see message-fingerprint.ts).
+  const idOf = (message: UserMessage): string => boundedMessageId(message.id);
+  const clientIds = new Set(userMessages.map(idOf));
+
+  for (let index = 0; index < userMessages.length; index += 1) {
+    const message = userMessages[index] as UserMessage;
+    const seen = forwardedById.get(idOf(message));
+    if (seen !== undefined && seen.digest !== textDigest(contentText(message.content))) {
+      return { kind: "diverged", reason: "edited", userMessageIndex: index };
+    }
   }
-  return { kind: "continue", newUserMessages: [] };
+  const missing = forwarded.findIndex((message) => !clientIds.has(message.id));
+  if (missing !== -1) return { kind: "diverged", reason: "edited", userMessageIndex: Math.max(0, missing) };
+
+  const newUserMessages = userMessages.filter((message) => !forwardedById.has(idOf(message)) && hasContent(message));
+  if (newUserMessages.length > 0) {
+    // A new message placed before one already forwarded rewrites the past, not the future.
+    const lastForwardedIndex = userMessages.findLastIndex((message) => forwardedById.has(idOf(message)));
+    const firstNewIndex = userMessages.findIndex((message) => newUserMessages[0]?.id === message.id);
+    if (lastForwardedIndex > firstNewIndex) return { kind: "diverged", reason: "edited", userMessageIndex: firstNewIndex };
+  }
+  const last = userMessages.at(-1);
+  return { kind: "extends", newUserMessages, lastForwarded: last !== undefined && forwardedById.has(idOf(last)) };
 }
 
 function hasContent(message: UserMessage): boolean {
