@@ -86,14 +86,16 @@ export class EventStreamWriter {
   enqueue(event: BaseEvent, id?: string): EnqueueResult {
     if (this.#closed) return "closed";
     const chunk = this.#binary ? this.#encoder.encodeBinary(event) : `${sseIdLine(id)}${encodeSseEvent(this.#encoder, event)}`;
-    const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
     if (!this.#draining && this.#endOfTick === undefined) {
       // The first event of a tick goes out at once; the rest of the tick's events join it at its end.
+      // Nothing is queued then, so its size bounds nothing and is not counted (RUN_STARTED carries
+      // the thread's whole history).
       this.#endOfTick = setImmediate(this.#flushAtEndOfTick);
       this.#write(chunk);
       return "queued";
     }
+    const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+    if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
     if (typeof chunk === "string") this.#pendingText += chunk;
     else this.#pendingBinary.push(chunk);
     this.#queuedBytes += size;
