@@ -140,7 +140,9 @@ describe("the thread map", () => {
     }
     expect(lost).toBe(0);
     expect(crossed).toBe(0);
-    expect(threadFiles(saveDir)).toHaveLength(200);
+    // One record per (agent, thread): one or two slot files each, no temporary file left.
+    expect(threadFiles(saveDir).filter((path) => path.endsWith(".tmp"))).toEqual([]);
+    expect(new Set(threadFiles(saveDir).map((path) => path.replace(/\.1$/, ""))).size).toBe(200);
 
     // Cold resumes (new agent objects, new harness processes) of alpha's threads, from the map: the
     // recap lists alpha's message, never beta's.
@@ -200,7 +202,7 @@ describe("the thread map", () => {
     );
   }, 900_000);
 
-  it("a process killed mid-write leaves an intact store: every record parses, and an agent resumes from it", async () => {
+  it("a process killed mid-write leaves an intact store: every thread's record reads back whole, and an agent resumes from it", async () => {
     const saveDir = saveDirectory();
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const writer = spawn(process.execPath, [worker, "write-loop", saveDir], { stdio: ["ignore", "pipe", "inherit"] });
@@ -214,15 +216,24 @@ describe("the thread map", () => {
       writer.kill("SIGKILL");
       await exited;
     }
-    const records = threadFiles(saveDir).filter((path) => path.endsWith(".json"));
-    expect(records).toHaveLength(20);
-    for (const path of records) expect(() => JSON.parse(readFileSync(path, "utf8")) as unknown, path).not.toThrow();
+    // A thread's record is one or two slot files (`<digest>.json`, `<digest>.json.1`) written in turn
+    // in place: a slot the kill cut off mid-write is torn, and the thread is read from its other one.
+    const slots = threadFiles(saveDir).filter((path) => !path.endsWith(".tmp"));
+    expect(new Set(slots.map((path) => path.replace(/\.1$/, ""))).size).toBe(20);
+    const torn = slots.filter((path) => {
+      try {
+        const { serial, seal } = JSON.parse(readFileSync(path, "utf8")) as { serial?: number; seal?: number };
+        return serial !== seal;
+      } catch {
+        return true;
+      }
+    }).length;
     const store = new FileThreadStore({ directory: saveDir });
     for (let index = 0; index < 20; index += 1) expect(await store.get({ agentId: "alpha", threadId: `thread-${index}` })).toBeDefined();
     const leftovers = threadFiles(saveDir).filter((path) => path.endsWith(".tmp")).length;
     const agent = demoAgent({ agentId: "alpha", saveDir });
     expect(succeeded(await runOnce(agent, { threadId: "thread-0", messages: [userMessage("hello after the crash")] }))).toBe(true);
-    console.info(`killed mid-write 5 times: 20/20 records intact, ${leftovers} orphaned temporary file(s) (removed by the next clean-up)`);
+    console.info(`killed mid-write 5 times: 20/20 records read back whole from ${slots.length} slot files (${torn} torn by a kill), ${leftovers} orphaned temporary file(s) (removed by the next clean-up)`);
   }, 120_000);
 });
 

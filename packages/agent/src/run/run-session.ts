@@ -100,7 +100,8 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     session.forwarded = pendingForwarded;
     // Not awaited, and begun only once this tick's events are out: the store writes each thread's
     // changes in order and never fails a run, so the stream need not wait on the disk or on Redis
-    // (the session's close waits for its last write; a new thread's first one is awaited below).
+    // (the session's close waits for its last write; the record of a conversation just opened or
+    // adopted is awaited below).
     session.rememberInBackground();
   };
 
@@ -127,7 +128,8 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     }
     emitAll(translator.closeRun(), emit);
     if (conclusion.type === "completed") deliver();
-    // A new thread's record (written while the turn ran) is stored before its client sees the turn end.
+    // The record of a conversation opened or adopted for this run (written while the turn ran) is
+    // stored before its client sees the turn end.
     await session.recorded();
     emit(
       runFinished({

@@ -71,8 +71,11 @@ export class AntigravitySession implements ManagedSession {
   #closed = false;
   #threadKey: ThreadKey;
   #spare: { workspace: string | undefined } | undefined;
-  /** The write recording the thread that adopted this spare (see `adopt`). */
-  #adoptionRecord: Promise<void> | undefined;
+  /**
+   * The write recording the thread's conversation when it was opened or adopted (see `adopt`,
+   * `openConversation`): the turn starts without waiting for it, but does not end before it.
+   */
+  #conversationRecord: Promise<void> | undefined;
   /** The record `rememberInBackground` asked for, due at the end of the tick. */
   #rememberSoon: NodeJS.Immediate | undefined;
 
@@ -149,7 +152,7 @@ export class AntigravitySession implements ManagedSession {
     const resumedId = this.#conversationId;
     this.#conversationId = lease.conversation.id;
     if (this.historyLost) {
-      await this.remember();
+      this.#recordConversation();
       return lease.conversation;
     }
     // A resumed conversation that comes back empty although messages were forwarded lost its
@@ -161,7 +164,7 @@ export class AntigravitySession implements ManagedSession {
     if (lease.conversation.history.length > 0 || this.forwarded.length > 0) {
       this.#environment.warn({ threadId: this.threadId, conversationId: lease.conversation.id, historySteps: lease.conversation.history.length }, "thread resumed its conversation");
     }
-    await this.remember();
+    this.#recordConversation();
     return lease.conversation;
   }
 
@@ -227,18 +230,28 @@ export class AntigravitySession implements ManagedSession {
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
     this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
-    // Submitted now, before the first turn can submit its own record: the store writes one thread's
-    // changes in submission order, so this one never lands over the turn's. The turn starts without
-    // waiting for the disk, but does not end before this write did (`recorded()`): a thread whose
-    // client saw its first turn finish resumes after a kill -9.
-    this.#adoptionRecord = this.remember().catch((error: unknown) =>
-      this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"),
-    );
+    this.#recordConversation();
   }
 
-  /** Resolves once the record written when this session was adopted is stored (at once for a session that was never a spare). Never rejects. */
+  /**
+   * Records the thread's (new or resumed) conversation without holding up the turn that follows:
+   * waiting for the disk (or Redis) before sending the prompt cost a new thread's first turn the
+   * store's round trips, and a crowd of new threads queued them all behind each other's writes.
+   * Submitted now, before the turn can submit its own record: the store writes one thread's changes
+   * in submission order, so this one never lands over the turn's. The turn does not end before this
+   * write did (`recorded()`): a thread whose client saw its turn finish resumes after a kill -9.
+   */
+  #recordConversation(): void {
+    const previous = this.#conversationRecord;
+    const written = this.remember().catch((error: unknown) =>
+      this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"),
+    );
+    this.#conversationRecord = previous === undefined ? written : Promise.all([previous, written]).then(() => undefined);
+  }
+
+  /** Resolves once the record written when the conversation was opened or adopted is stored (at once when there was none). Never rejects. */
   async recorded(): Promise<void> {
-    await this.#adoptionRecord;
+    await this.#conversationRecord;
   }
 
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */

@@ -17,7 +17,7 @@ export const TEMPORARY_SUFFIX = ".tmp";
  * write here, and what a power cut could lose is the latest update of a thread, which costs a cold
  * start from the client's transcript, not a wrong conversation (every record is validated on read).
  */
-export async function writeFileAtomically(path: string, text: string): Promise<void> {
+export async function writeFileAtomically(path: string, text: string | Uint8Array): Promise<void> {
   const temporary = `${path}.${process.pid}.${randomUUID()}${TEMPORARY_SUFFIX}`;
   try {
     try {

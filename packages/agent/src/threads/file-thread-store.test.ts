@@ -158,6 +158,46 @@ describe("FileThreadStore", () => {
     await store.close();
   });
 
+  it("writes a thread's record to two slot files in turn, in place, and reads the newest whole one: a torn slot gives the one before", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory });
+    for (const conversationId of ["c1", "c2", "c3"]) await store.set(key("t"), record(conversationId));
+    const path = join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest("t")}.json`);
+    expect(threadFiles(directory).sort()).toEqual([`${threadDigest("t")}.json`, `${threadDigest("t")}.json.1`]);
+    // The third write went over the first slot: c3 there, c2 in the second.
+    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ serial: 3, conversationId: "c3", seal: 3 });
+    expect(await new FileThreadStore({ directory }).get(key("t"))).toMatchObject({ conversationId: "c3" });
+    // A write cut off halfway (the process killed mid-write) leaves that slot torn: the other one is read.
+    const whole = readFileSync(path, "utf8");
+    writeFileSync(path, whole.slice(0, Math.floor(whole.length / 2)));
+    const reader = new FileThreadStore({ directory });
+    expect(await reader.get(key("t"))).toMatchObject({ conversationId: "c2" });
+    // Ends that disagree (a new beginning over an old end) are torn too, even when the text parses.
+    writeFileSync(path, whole.replace('"seal":3', '"seal":1'));
+    expect(await new FileThreadStore({ directory }).get(key("t"))).toMatchObject({ conversationId: "c2" });
+    // The next write goes over the torn slot, never over the whole one.
+    await reader.set(key("t"), record("c4"));
+    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ serial: 3, conversationId: "c4" });
+    expect(await new FileThreadStore({ directory }).get(key("t"))).toMatchObject({ conversationId: "c4" });
+    await Promise.all([store.close(), reader.close()]);
+  });
+
+  it("reads a record written before slots, and writes the next one beside it", async () => {
+    const directory = tempDir();
+    const path = join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest("t")}.json`);
+    mkdirSync(join(path, ".."), { recursive: true });
+    const legacy = { version: 2, agentId: "chat", thread: threadDigest("t"), conversationId: "old", forwarded: [], toolSignature: "sig", updatedAt: Date.now() };
+    writeFileSync(path, JSON.stringify(legacy));
+    const store = new FileThreadStore({ directory });
+    expect(await store.get(key("t"))).toMatchObject({ conversationId: "old" });
+    await store.set(key("t"), record("new"));
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(legacy);
+    expect(await new FileThreadStore({ directory }).get(key("t"))).toMatchObject({ conversationId: "new" });
+    await store.delete(key("t"));
+    expect(threadFiles(directory)).toEqual([]);
+    await store.close();
+  });
+
   it("prunes the oldest threads beyond maxThreads, and temporary files of dead writers", async () => {
     const directory = tempDir();
     const store = new FileThreadStore({ directory, maxThreads: 10, pruneEveryWrites: 1_000_000 });
@@ -165,9 +205,14 @@ describe("FileThreadStore", () => {
     const orphan = join(directory, "ag-ui-threads", agentDigest("chat"), `x.json.1.dead.tmp`);
     writeFileSync(orphan, "{");
     utimesSync(orphan, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    // A thread written twice has two slot files: still one thread, the most recently updated here.
+    await store.set(key("t29"), record("c29-again"));
+    const later = new Date(Date.now() + 60_000);
+    for (const name of threadFiles(directory).filter((file) => file.startsWith(threadDigest("t29")))) utimesSync(join(directory, "ag-ui-threads", agentDigest("chat"), name), later, later);
     await store.prune();
-    expect(threadFiles(directory)).toHaveLength(10);
+    expect(threadFiles(directory)).toHaveLength(11);
     expect(store.stats().rememberedThreads).toBe(10);
+    expect(await store.get(key("t29"))).toMatchObject({ conversationId: "c29-again" });
     await store.close();
   });
 });

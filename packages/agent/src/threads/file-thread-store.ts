@@ -1,14 +1,15 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
-import { removeFile, TEMPORARY_SUFFIX, writeFileAtomically } from "./atomic-file.js";
+import { removeFile, TEMPORARY_SUFFIX } from "./atomic-file.js";
 import { RetryingWriter, type PendingChange } from "./retrying-writer.js";
 import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
 import { threadNames } from "./thread-digest.js";
+import { recordPathOfSlot, TwoSlotRecords } from "./two-slot-record.js";
 import { type ThreadKey, type ThreadRecord, type ThreadRecordInput, type ThreadStore, type ThreadStoreCommonOptions, type ThreadStoreLogger, type ThreadStoreStats, threadStoreClosed } from "./thread-store.js";
 
 export interface FileThreadStoreOptions extends ThreadStoreCommonOptions {
-  /** The save dir. Threads live under `<directory>/ag-ui-threads/<agent>/<thread digest>.json`. */
+  /** The save dir. Threads live under `<directory>/ag-ui-threads/<agent>/<thread digest>.json` (and `.json.1`, its second slot). */
   directory: string;
   /** Threads kept per agent; past it the least recently updated files are removed. Default 10 000. */
   maxThreads?: number;
@@ -20,11 +21,12 @@ export interface FileThreadStoreOptions extends ThreadStoreCommonOptions {
 const orphanAgeMs = 60_000;
 
 /**
- * The embedded default: one small file per (agent, thread), written atomically (unique temporary
- * file, fsync, rename). Writers never share a file, so several agents and several processes on one
- * save dir never lose each other's entries; an update rewrites one thread, never the whole map, so
- * write time does not grow with the number of threads; reads always come from disk, so a thread
- * that moved to another process on the same machine resumes from what that process wrote.
+ * The embedded default: one small record per (agent, thread), in two slot files written in turn
+ * (two-slot-record.ts: a reader always gets the old record or the new one, never a torn one). Each
+ * thread has its own files, so several agents and several processes on one save dir never lose
+ * each other's entries; an update rewrites one thread, never the whole map, so write time does not
+ * grow with the number of threads; reads always come from disk, so a thread that moved to another
+ * process on the same machine resumes from what that process wrote.
  */
 export class FileThreadStore implements ThreadStore {
   readonly #root: string;
@@ -33,6 +35,7 @@ export class FileThreadStore implements ThreadStore {
   readonly #pruneEveryWrites: number;
   readonly #logger: ThreadStoreLogger;
   readonly #writer: RetryingWriter<StoredThread>;
+  readonly #slots: TwoSlotRecords;
   readonly #agentsSeen = new Set<string>();
   #writesSincePrune = 0;
   #pruning: Promise<void> | undefined;
@@ -49,8 +52,9 @@ export class FileThreadStore implements ThreadStore {
     this.#policy = new ThreadRecordPolicy(options);
     this.#pruneEveryWrites = options.pruneEveryWrites ?? 1_000;
     this.#logger = options.logger ?? {};
+    this.#slots = new TwoSlotRecords({ maxRemembered: this.#maxThreads });
     this.#writer = new RetryingWriter<StoredThread>({
-      write: (path, change) => (change === null ? removeFile(path) : writeFileAtomically(path, JSON.stringify(change))),
+      write: (path, change) => (change === null ? this.#slots.remove(path) : this.#slots.write(path, change)),
       onFailure: (error) =>
         this.#logger.warn?.({ error, pendingWrites: this.#writer.pending }, "the thread map could not be written; retrying with the next change"),
     });
@@ -60,16 +64,8 @@ export class FileThreadStore implements ThreadStore {
     const path = this.#pathOf(key);
     const pending = this.#writer.peek(path);
     if (pending !== undefined) return pending === null ? undefined : this.#policy.read(JSON.stringify(pending), key);
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      // No file, or a path that cannot hold one (a file where the directory should be): no record.
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-      throw error;
-    }
-    return this.#policy.read(text, key);
+    const text = await this.#slots.read(path);
+    return text === undefined ? undefined : this.#policy.read(text, key);
   }
 
   async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
@@ -127,7 +123,8 @@ export class FileThreadStore implements ThreadStore {
       throw error;
     }
     const now = this.#policy.now();
-    const threads: Array<{ path: string; updatedAt: number }> = [];
+    // A thread's record is one or two slot files: it was last updated when its newer one was.
+    const threads = new Map<string, { files: string[]; updatedAt: number }>();
     for (const name of names) {
       const path = join(directory, name);
       const modified = await stat(path).then((stats) => stats.mtimeMs, () => undefined);
@@ -136,13 +133,27 @@ export class FileThreadStore implements ThreadStore {
         if (now - modified > orphanAgeMs) await removeFile(path);
         continue;
       }
-      if (now - modified > this.#policy.ttlMs) await removeFile(path);
-      else threads.push({ path, updatedAt: modified });
+      const record = recordPathOfSlot(path);
+      const thread = threads.get(record);
+      if (thread === undefined) threads.set(record, { files: [path], updatedAt: modified });
+      else {
+        thread.files.push(path);
+        thread.updatedAt = Math.max(thread.updatedAt, modified);
+      }
     }
-    threads.sort((left, right) => left.updatedAt - right.updatedAt);
-    const surplus = threads.length - this.#maxThreads;
-    for (const thread of threads.slice(0, Math.max(0, surplus))) await removeFile(thread.path);
-    return Math.min(threads.length, this.#maxThreads);
+    const removeThread = async (record: string, files: string[]): Promise<void> => {
+      this.#slots.forget(record);
+      for (const file of files) await removeFile(file);
+    };
+    const kept: Array<{ record: string; files: string[]; updatedAt: number }> = [];
+    for (const [record, thread] of threads) {
+      if (now - thread.updatedAt > this.#policy.ttlMs) await removeThread(record, thread.files);
+      else kept.push({ record, ...thread });
+    }
+    kept.sort((left, right) => left.updatedAt - right.updatedAt);
+    const surplus = kept.length - this.#maxThreads;
+    for (const thread of kept.slice(0, Math.max(0, surplus))) await removeThread(thread.record, thread.files);
+    return Math.min(kept.length, this.#maxThreads);
   }
 
   #pathOf(key: ThreadKey): string {

@@ -1,9 +1,37 @@
 import { linkSignals } from "@ag-ui-antigravity/foundation";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
+
+/**
+ * The MCP SDK's client, loaded on the first MCP server a conversation configures: importing it took
+ * a third of a second at start-up, paid by every emulator process (a crowd of new threads starts
+ * one per 8 conversations) although most conversations configure no MCP server.
+ */
+let mcpSdk: Promise<McpSdk> | undefined;
+
+interface McpSdk {
+  Client: typeof Client;
+  StdioClientTransport: typeof StdioClientTransport;
+  getDefaultEnvironment: typeof getDefaultEnvironment;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+}
+
+function loadMcpSdk(): Promise<McpSdk> {
+  mcpSdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+  ]).then(([client, stdio, streamableHttp]) => ({
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    getDefaultEnvironment: stdio.getDefaultEnvironment,
+    StreamableHTTPClientTransport: streamableHttp.StreamableHTTPClientTransport,
+  }));
+  return mcpSdk;
+}
 
 /** A tool one MCP server offers, as the model sees it. */
 export interface McpToolInfo {
@@ -62,8 +90,9 @@ export class McpConnection {
 
   /** Connects, initializes and lists the tools the config lets through; throws with the reason on any failure. */
   static async open(config: McpServerConfig, options: { signal: AbortSignal }): Promise<McpConnection> {
-    const transport = createTransport(config);
-    const client = new Client(clientInfo, { capabilities: {} });
+    const sdk = await loadMcpSdk();
+    const transport = createTransport(sdk, config);
+    const client = new sdk.Client(clientInfo, { capabilities: {} });
     // Linked, not AbortSignal.any: the conversation's signal outlives many loads (linkSignals).
     const link = linkSignals([options.signal, AbortSignal.timeout(loadTimeoutMs)]);
     const signal = link.signal;
@@ -105,18 +134,18 @@ export class McpConnection {
   }
 }
 
-function createTransport(config: McpServerConfig): Transport {
+function createTransport(sdk: McpSdk, config: McpServerConfig): Transport {
   if (config.stdio !== undefined && config.http !== undefined) throw new Error("both stdio and http are set");
   if (config.stdio !== undefined) {
     const command = config.stdio.command ?? "";
     if (command.trim() === "") throw new Error("no command to start");
     // The server's stderr joins the emulator's: diagnostics never reach stdout, which carries the handshake.
-    return new StdioClientTransport({ command, args: config.stdio.args ?? [], env: { ...getDefaultEnvironment(), ...config.stdio.env }, stderr: "inherit" });
+    return new sdk.StdioClientTransport({ command, args: config.stdio.args ?? [], env: { ...sdk.getDefaultEnvironment(), ...config.stdio.env }, stderr: "inherit" });
   }
   if (config.http !== undefined) {
     const url = URL.parse(config.http.url ?? "");
     if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) throw new Error(`invalid URL "${config.http.url ?? ""}"`);
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.http.headers ?? {} } });
+    return new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers: config.http.headers ?? {} } });
   }
   throw new Error("neither stdio nor http is set");
 }
