@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import express, { type Request, type Response } from "express";
 import type { HttpErrorReply } from "../errors/http-error.js";
+import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, readPlainJsonBody } from "./plain-json-body.js";
 
 /**
  * Deepest nesting of arrays and objects a body may have. Deeper bodies are refused before any
@@ -21,6 +22,8 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 /**
  * Reads a JSON body with a byte limit, answering the ways it can go wrong with the binding's own
  * replies. A body an app-level parser already read (`express.json()` mounted earlier) is used as is.
+ * A small body in the common shape (a chat turn) is read without body-parser (`plain-json-body.ts`),
+ * with the same results.
  */
 export function createJsonBodyReader(options: { maxBodyBytes: number }): (request: Request, response: Response) => Promise<JsonBodyResult> {
   // The media type is checked before the parser runs, so the parser accepts whatever reaches it.
@@ -38,16 +41,7 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
         resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
         return;
       }
-      parse(request, response, (error?: unknown) => {
-        if (error !== undefined && error !== null) {
-          resolve({ ok: false, reply: replyForParserError(error) });
-          return;
-        }
-        const body: unknown = request.body;
-        if (body === undefined) {
-          resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
-          return;
-        }
+      const checked = (body: unknown): void => {
         const checkDepth = (): void => {
           if (exceedsDepth(body, MAX_BODY_DEPTH)) {
             resolve({ ok: false, reply: { status: 400, code: "INVALID_INPUT", message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.` } });
@@ -63,6 +57,30 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
         const small = declaredLength(request) <= YIELD_ABOVE_BYTES;
         if (small) checkDepth();
         else setImmediate(checkDepth);
+      };
+      const plainLength = plainBodyLength(request, Math.min(options.maxBodyBytes, YIELD_ABOVE_BYTES));
+      if (plainLength !== undefined) {
+        void readPlainJsonBody(request, plainLength).then((read) => {
+          if (!read.ok) {
+            resolve(read);
+            return;
+          }
+          request.body = read.body;
+          checked(read.body);
+        });
+        return;
+      }
+      parse(request, response, (error?: unknown) => {
+        if (error !== undefined && error !== null) {
+          resolve({ ok: false, reply: replyForParserError(error) });
+          return;
+        }
+        const body: unknown = request.body;
+        if (body === undefined) {
+          resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
+          return;
+        }
+        checked(body);
       });
     });
 }
@@ -134,15 +152,15 @@ function replyForParserError(error: unknown): HttpErrorReply {
     case "entity.too.large":
       return { status: 413, code: "BODY_TOO_LARGE", message: "The request body is larger than this server accepts." };
     case "entity.parse.failed":
-      return { status: 400, code: "INVALID_JSON", message: "The request body is not valid JSON." };
+      return NOT_JSON_REPLY;
     case "encoding.unsupported":
     case "charset.unsupported":
       return { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "The request body's encoding or charset is not supported." };
     case "entity.invalid.utf8":
-      return { status: 400, code: "INVALID_JSON", message: "The request body is not valid UTF-8." };
+      return NOT_UTF8_REPLY;
     case "request.size.invalid":
     case "request.aborted":
-      return { status: 400, code: "INVALID_JSON", message: "The request body ended early." };
+      return ENDED_EARLY_REPLY;
     default:
       // A Content-Encoding the client declared but did not honour (gzip that is not gzip): zlib's
       // error, which body-parser passes on with a 400 status and no type.
