@@ -21,6 +21,8 @@ const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 10);
 const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
 const crowd = Number(process.env.BENCH_NEW_THREAD_CROWD ?? 100);
 const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
+/** Echo turns sampled together for allocations: one turn is a few samples of the sampler's 1 KiB interval. */
+const echoAllocationTurns = 10;
 /** The pause before each new thread's first turn (and its warm twin): spares are refilled meanwhile. */
 const newThreadPauseMs = 400;
 const baselineRoot = process.env.BENCH_BASELINE_ROOT;
@@ -140,8 +142,9 @@ for (const stack of stacks) {
   results[stack.name].bytesPerEvent = burstAllocations.bytes / allocated.events;
   results[stack.name].burstAllocationSites = burstAllocations.sites;
   await stack.call("alloc-start");
-  const echo = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
-  results[stack.name].echoBytesPerEvent = (await stack.call("alloc-stop")).bytes / echo.events;
+  let echoEvents = 0;
+  for (let turn = 0; turn < echoAllocationTurns; turn += 1) echoEvents += (await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello")).events;
+  results[stack.name].echoBytesPerEvent = (await stack.call("alloc-stop")).bytes / echoEvents;
   await stack.call("profile-start");
   await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
   results[stack.name].burstProfile = await stack.call("profile-stop");

@@ -53,11 +53,16 @@ function topSelfTime(profile, count = 10) {
   return [...totals].sort((left, right) => right[1] - left[1]).slice(0, count).map(([name, samples]) => ({ name, share: samples / all }));
 }
 
-/** Bytes allocated while sampling (collected objects included), and the functions that allocated most. */
+/**
+ * Bytes allocated while sampling (collected objects included), and the functions that allocated most.
+ * What the inspector session itself allocates (its `post` handing the sampler's result back, a few
+ * hundred KiB whatever was measured) is the measuring tool's, not the server's: it is left out.
+ */
 function allocations(profile) {
   let bytes = 0;
   const bySite = new Map();
   const walk = (node) => {
+    if (node.callFrame.url === "node:inspector" || node.callFrame.url === "node:inspector/promises") return;
     bytes += node.selfSize;
     const { functionName, url, lineNumber } = node.callFrame;
     const site = `${functionName || "(anonymous)"} ${url.replace(/^file:\/\//, "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "")}:${lineNumber + 1}`;
