@@ -182,6 +182,32 @@ describe("FileThreadStore", () => {
     await Promise.all([store.close(), reader.close()]);
   });
 
+  it("creates a slot a read found missing in place (no temporary file), overwrites one another writer made meanwhile, and reads a half-made one as missing", async () => {
+    const directory = tempDir();
+    const path = join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest("t")}.json`);
+    const store = new FileThreadStore({ directory });
+    // The read finds neither slot (nor the agent's directory): the write makes both, no temporary file.
+    expect(await store.get(key("t"))).toBeUndefined();
+    await store.set(key("t"), record("c1"));
+    expect(threadFiles(directory)).toEqual([`${threadDigest("t")}.json`]);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ serial: 1, conversationId: "c1", seal: 1 });
+    // Another writer makes the second slot after this store saw it missing: the next write goes over it.
+    const other = new FileThreadStore({ directory });
+    await other.set(key("elsewhere"), record("x"));
+    writeFileSync(`${path}.1`, "{}");
+    await store.set(key("t"), record("c2"));
+    expect(JSON.parse(readFileSync(`${path}.1`, "utf8"))).toMatchObject({ serial: 2, conversationId: "c2", seal: 2 });
+    // A slot created but cut off before its text (a writer killed mid-create) is read as missing.
+    const fresh = join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest("u")}.json`);
+    writeFileSync(fresh, '{"serial":1,"conversationId":"half');
+    const reader = new FileThreadStore({ directory });
+    expect(await reader.get(key("u"))).toBeUndefined();
+    await reader.set(key("u"), record("u1"));
+    expect(await new FileThreadStore({ directory }).get(key("u"))).toMatchObject({ conversationId: "u1" });
+    expect(threadFiles(directory).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    await Promise.all([store.close(), other.close(), reader.close()]);
+  });
+
   it("reads a record written before slots, and writes the next one beside it", async () => {
     const directory = tempDir();
     const path = join(directory, "ag-ui-threads", agentDigest("chat"), `${threadDigest("t")}.json`);

@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
-import { removeFile, TEMPORARY_SUFFIX } from "./atomic-file.js";
+import { removeFile, TEMPORARY_SUFFIX } from "./remove-file.js";
 import { RetryingWriter, type PendingChange } from "./retrying-writer.js";
 import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
 import { threadNames } from "./thread-digest.js";
