@@ -400,7 +400,8 @@ function turnCostSection(result) {
 ([\`bench/lib/stack-server.mjs\`](benchmarks/bench/lib/stack-server.mjs): one \`AntigravityAgent\` behind the Express
 binding, and a bare relay on its own emulator beside it), driven from another process by a raw SSE client (a
 \`fetch\` reader that only finds event bounds), as a user would. ${baseline === undefined ? "" : "The baseline is the same packages built from the commit before this work (`BENCH_BASELINE_ROOT`, a built checkout); "}rounds alternate between
-builds and relays, so they share the machine's noise. Server CPU is the server process's user + system time
+builds and relays, so they share the machine's noise (and in the echo rounds, whether a build's turn or its relay's
+comes first alternates, since a turn right after an idle moment costs more on any path). Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included, the
 inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
 (the current build with \`prewarm: { spares: 2 }\`${baseline === undefined ? "" : ", the baseline has no such option"}), each after a pause and beside two warm

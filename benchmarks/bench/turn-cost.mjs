@@ -79,16 +79,21 @@ for (const stack of stacks) {
   await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
 }
 
-// Warm echo turns, alternating stacks and relays.
+// Warm echo turns, alternating stacks and relays. Which of a stack's two turns comes first
+// alternates too (adapter then relay, then relay then adapter): a turn that follows an idle moment
+// (here the baseline's 100 ms settle) costs more than the one right after it, on any path, so a
+// fixed order would charge that to one side.
 for (let round = 0; round < echoRounds; round += 1) {
   for (const stack of stacks) {
+    const relayFirst = round % 2 === 1;
+    if (relayFirst) results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs);
     const before = await stack.call("cpu");
     const turn = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
     const after = await stack.call("cpu");
     results[stack.name].echo.push(turn.wallMs);
     results[stack.name].echoFirstText.push(turn.firstTextMs);
     results[stack.name].echoCpu.push(cpuMs(before, after));
-    results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs);
+    if (!relayFirst) results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs);
   }
 }
 
