@@ -59,6 +59,28 @@ describe("AntigravitySession.rememberInBackground", () => {
     await session.close("closed");
   });
 
+  it("on a conversation's first turn writes the record holding the forwarded prompt at once, and recorded() waits for it; later turns' records wait for the end of the tick", async () => {
+    const store = new WriteLog();
+    const session = sessionOn(store);
+    const thread = { agentId: "agent", threadId: "thread" };
+    // As when a spare is adopted: the conversation's record goes out before the turn forwards anything.
+    session.adopt("thread", undefined);
+    expect(store.writes).toEqual([[]]);
+    session.forwarded = [fingerprintMessage("u1", "hi")];
+    session.rememberInBackground();
+    // Not left for the end of the tick: a client that sees this turn finish must find u1 recorded after a kill -9.
+    expect(store.writes).toEqual([[], ["u1"]]);
+    await session.recorded();
+    expect((await store.get(thread))?.forwarded.map((message) => message.id)).toEqual(["u1"]);
+    session.forwarded = [...session.forwarded, fingerprintMessage("u2", "again")];
+    session.rememberInBackground();
+    expect(store.writes).toHaveLength(2);
+    await session.recorded();
+    await nextTick();
+    expect(store.writes.at(-1)).toEqual(["u1", "u2"]);
+    await session.close("closed");
+  });
+
   it("leaves no write due after close: close writes the latest record itself", async () => {
     const store = new WriteLog();
     const session = sessionOn(store);

@@ -249,9 +249,17 @@ export class AntigravitySession implements ManagedSession {
     this.#conversationRecord = previous === undefined ? written : Promise.all([previous, written]).then(() => undefined);
   }
 
-  /** Resolves once the record written when the conversation was opened or adopted is stored (at once when there was none). Never rejects. */
+  /**
+   * Resolves once the records written since the conversation was opened or adopted are stored
+   * (that one, and the turn's, which holds the prompt it forwarded); at once when there are none.
+   * Awaited before a run finishes, so it waits for the disk on a conversation's first finished run
+   * only: later turns' records do not hold up their streams. Never rejects.
+   */
   async recorded(): Promise<void> {
-    await this.#conversationRecord;
+    const record = this.#conversationRecord;
+    if (record === undefined) return;
+    await record;
+    if (this.#conversationRecord === record) this.#conversationRecord = undefined;
   }
 
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */
@@ -265,8 +273,16 @@ export class AntigravitySession implements ManagedSession {
    * `remember()` without waiting for the write, and only once the current tick's work is done: a
    * turn asks at its first step, and a warm turn's events (often all read in that same tick) go
    * to the client first. Asks within one tick make one write; a store that rejects is logged.
+   * Except on a conversation's first turn (its open's record not yet waited for): the record that
+   * holds the prompt it forwarded is then written at once, and `recorded()` waits for it too, or a
+   * client that saw that turn finish could resume, after a kill -9, a record that never forwarded
+   * anything (a harness that lost the conversation's history would then go unnoticed).
    */
   rememberInBackground(): void {
+    if (this.#conversationRecord !== undefined) {
+      this.#recordConversation();
+      return;
+    }
     this.#rememberSoon ??= setImmediate(this.#rememberNow);
   }
 
