@@ -90,6 +90,7 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
   translator.startRun();
   session.markParked(false);
   const pendingForwarded = plan.prompt === undefined ? undefined : plan.forwarded;
+  if (pendingForwarded !== undefined) session.recordPrompt(pendingForwarded);
   let delivered = false;
   // Synchronous: it runs for every step of a burst, and an async function's promise and await per
   // step would be garbage for nothing (it waits on nothing).

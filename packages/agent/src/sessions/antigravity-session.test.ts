@@ -59,25 +59,42 @@ describe("AntigravitySession.rememberInBackground", () => {
     await session.close("closed");
   });
 
-  it("on a conversation's first turn writes the record holding the forwarded prompt at once, and recorded() waits for it; later turns' records wait for the end of the tick", async () => {
+  it("records an adopted (new) conversation once, with its first prompt, when the prompt is handed over; recorded() waits for it; later turns' records wait for the end of the tick", async () => {
     const store = new WriteLog();
     const session = sessionOn(store);
     const thread = { agentId: "agent", threadId: "thread" };
-    // As when a spare is adopted: the conversation's record goes out before the turn forwards anything.
+    // As when a spare is adopted: nothing is written before there is a prompt to record.
     session.adopt("thread", undefined);
-    expect(store.writes).toEqual([[]]);
-    session.forwarded = [fingerprintMessage("u1", "hi")];
+    expect(store.writes).toEqual([]);
+    const prompt = [fingerprintMessage("u1", "hi")];
+    session.recordPrompt(prompt);
+    // Written at once, not at the end of the tick: a client that sees this turn finish must find u1 recorded after a kill -9.
+    expect(store.writes).toEqual([["u1"]]);
+    // The harness takes the prompt (its first step): the record already says so, nothing is written again.
+    session.forwarded = prompt;
     session.rememberInBackground();
-    // Not left for the end of the tick: a client that sees this turn finish must find u1 recorded after a kill -9.
-    expect(store.writes).toEqual([[], ["u1"]]);
     await session.recorded();
+    await nextTick();
+    expect(store.writes).toEqual([["u1"]]);
     expect((await store.get(thread))?.forwarded.map((message) => message.id)).toEqual(["u1"]);
+    // Only a new conversation's first prompt is recorded before the harness confirms it.
+    session.recordPrompt([...prompt, fingerprintMessage("u2", "again")]);
+    expect(store.writes).toHaveLength(1);
     session.forwarded = [...session.forwarded, fingerprintMessage("u2", "again")];
     session.rememberInBackground();
-    expect(store.writes).toHaveLength(2);
+    expect(store.writes).toHaveLength(1);
     await session.recorded();
     await nextTick();
     expect(store.writes.at(-1)).toEqual(["u1", "u2"]);
+    await session.close("closed");
+  });
+
+  it("records an adopted conversation whose run handed no prompt over before the run ends", async () => {
+    const store = new WriteLog();
+    const session = sessionOn(store);
+    session.adopt("thread", undefined);
+    await session.recorded();
+    expect(store.writes).toEqual([[]]);
     await session.close("closed");
   });
 

@@ -78,6 +78,13 @@ export class AntigravitySession implements ManagedSession {
   #conversationRecord: Promise<void> | undefined;
   /** The record `rememberInBackground` asked for, due at the end of the tick. */
   #rememberSoon: NodeJS.Immediate | undefined;
+  /**
+   * A conversation opened new for a thread that forwarded nothing yet: its first record waits for
+   * the first prompt (`recordPrompt`), so a new thread's first turn writes one record, not two.
+   */
+  #recordAwaitsPrompt = false;
+  /** What the last record submitted to the store held: a record that would say the same is not written again. */
+  #submitted: { conversationId: string; forwarded: readonly ForwardedMessage[] } | undefined;
 
   constructor(identity: SessionIdentity, seed: SessionSeed, environment: SessionEnvironment) {
     this.identity = identity;
@@ -164,7 +171,8 @@ export class AntigravitySession implements ManagedSession {
     if (lease.conversation.history.length > 0 || this.forwarded.length > 0) {
       this.#environment.warn({ threadId: this.threadId, conversationId: lease.conversation.id, historySteps: lease.conversation.history.length }, "thread resumed its conversation");
     }
-    this.#recordConversation();
+    if (resumedId === undefined && this.forwarded.length === 0) this.#recordAwaitsPrompt = true;
+    else this.#recordConversation();
     return lease.conversation;
   }
 
@@ -230,7 +238,24 @@ export class AntigravitySession implements ManagedSession {
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
     this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
-    this.#recordConversation();
+    // A spare's conversation is new and has nothing forwarded: it is recorded with the first prompt.
+    this.#recordAwaitsPrompt = true;
+  }
+
+  /**
+   * Told that a turn's prompt has just been handed to the harness, with what `forwarded` becomes
+   * once the harness takes it. A conversation opened new for this thread (nothing to lose yet) is
+   * first recorded now, already holding the prompt, while the harness works on it; the turn does
+   * not end before this write did (`recorded()`), and the write its first step would ask for is
+   * then the same record and is skipped. Recording the prompt before the harness confirmed it is
+   * safe only on a new conversation: if a kill -9 lands before the harness keeps it, the resumed
+   * conversation comes back empty while the record says something was forwarded, which
+   * `openConversation` already treats as a lost history and rebuilds from the client's transcript.
+   */
+  recordPrompt(forwarded: ForwardedMessage[]): void {
+    if (!this.#recordAwaitsPrompt) return;
+    this.#recordAwaitsPrompt = false;
+    this.#recordConversation(forwarded);
   }
 
   /**
@@ -241,9 +266,9 @@ export class AntigravitySession implements ManagedSession {
    * in submission order, so this one never lands over the turn's. The turn does not end before this
    * write did (`recorded()`): a thread whose client saw its turn finish resumes after a kill -9.
    */
-  #recordConversation(): void {
+  #recordConversation(forwarded = this.forwarded): void {
     const previous = this.#conversationRecord;
-    const written = this.remember().catch((error: unknown) =>
+    const written = this.remember(forwarded).catch((error: unknown) =>
       this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"),
     );
     this.#conversationRecord = previous === undefined ? written : Promise.all([previous, written]).then(() => undefined);
@@ -256,6 +281,11 @@ export class AntigravitySession implements ManagedSession {
    * only: later turns' records do not hold up their streams. Never rejects.
    */
   async recorded(): Promise<void> {
+    // A run that handed no prompt over still leaves its new conversation recorded.
+    if (this.#recordAwaitsPrompt) {
+      this.#recordAwaitsPrompt = false;
+      this.#recordConversation();
+    }
     const record = this.#conversationRecord;
     if (record === undefined) return;
     await record;
@@ -263,10 +293,11 @@ export class AntigravitySession implements ManagedSession {
   }
 
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */
-  async remember(): Promise<void> {
+  async remember(forwarded: ForwardedMessage[] = this.forwarded): Promise<void> {
     const conversationId = this.conversationId;
     if (conversationId === undefined || this.#spare !== undefined) return;
-    await this.#environment.threadStore.set(this.#threadKey, { conversationId, forwarded: this.forwarded, toolSignature: this.toolSignature });
+    this.#submitted = { conversationId, forwarded };
+    await this.#environment.threadStore.set(this.#threadKey, { conversationId, forwarded, toolSignature: this.toolSignature });
   }
 
   /**
@@ -276,9 +307,11 @@ export class AntigravitySession implements ManagedSession {
    * Except on a conversation's first turn (its open's record not yet waited for): the record that
    * holds the prompt it forwarded is then written at once, and `recorded()` waits for it too, or a
    * client that saw that turn finish could resume, after a kill -9, a record that never forwarded
-   * anything (a harness that lost the conversation's history would then go unnoticed).
+   * anything (a harness that lost the conversation's history would then go unnoticed). A record
+   * the store was already given (`recordPrompt`'s) is not written again.
    */
   rememberInBackground(): void {
+    if (this.#submitted !== undefined && this.#submitted.forwarded === this.forwarded && this.#submitted.conversationId === this.conversationId) return;
     if (this.#conversationRecord !== undefined) {
       this.#recordConversation();
       return;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectClosesOnce } from "@ag-ui-antigravity/testing";
@@ -19,6 +19,16 @@ function tempDir(): string {
 const record = (conversationId: string, text = "hi") => ({ conversationId, forwarded: [fingerprintMessage("u1", text)], toolSignature: "sig" });
 const key = (threadId: string, agentId = "chat") => ({ agentId, threadId });
 const threadFiles = (directory: string, agentId = "chat") => readdirSync(join(directory, "ag-ui-threads", agentDigest(agentId)));
+/** This process's open files under `directory` (Linux: /proc/self/fd), as paths. */
+const openFilesUnder = (directory: string): string[] =>
+  readdirSync("/proc/self/fd").flatMap((descriptor) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${descriptor}`);
+      return target.startsWith(directory) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
 
 describe("FileThreadStore", () => {
   it("persists across instances, so a restarted server resumes its threads", async () => {
@@ -222,6 +232,42 @@ describe("FileThreadStore", () => {
     await store.delete(key("t"));
     expect(threadFiles(directory)).toEqual([]);
     await store.close();
+  });
+
+  it.skipIf(!existsSync("/proc/self/fd"))("keeps the slot files of threads written lately open between writes, a bounded number, and closes them on delete, clean-up, a read and close (needs /proc/self/fd)", async () => {
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory, maxThreads: 1_000, pruneEveryWrites: 1_000_000 });
+    const forwarded = Array.from({ length: 30 }, (_, index) => fingerprintMessage(`u${index}`, `message ${index}`));
+    // Every turn writes the thread's record (its history growing, then shrinking): the same two files stay open.
+    for (let turn = 1; turn <= 30; turn += 1) await store.set(key("t"), { conversationId: "c", forwarded: forwarded.slice(0, turn), toolSignature: "sig" });
+    for (let turn = 29; turn >= 25; turn -= 1) await store.set(key("t"), { conversationId: "c", forwarded: forwarded.slice(0, turn), toolSignature: "sig" });
+    expect(openFilesUnder(directory).sort()).toEqual(threadFiles(directory).map((name) => join(directory, "ag-ui-threads", agentDigest("chat"), name)).sort());
+    // Each slot holds exactly its last write (a shorter record was cut to its length), readable by another reader.
+    expect(await new FileThreadStore({ directory }).get(key("t"))).toMatchObject({ forwarded: forwarded.slice(0, 25) });
+    for (const name of threadFiles(directory)) expect(() => JSON.parse(readFileSync(join(directory, "ag-ui-threads", agentDigest("chat"), name), "utf8")) as unknown).not.toThrow();
+    // Many threads: a bounded number stay open.
+    for (let index = 0; index < 150; index += 1) await store.set(key(`many-${index}`), record(`c${index}`));
+    const open = openFilesUnder(directory).length;
+    expect(open).toBeGreaterThan(0);
+    expect(open).toBeLessThanOrEqual(128);
+    // A delete closes the thread's files before removing them.
+    await store.set(key("gone"), record("c"));
+    await store.delete(key("gone"));
+    expect(openFilesUnder(directory).filter((path) => path.includes(threadDigest("gone")))).toEqual([]);
+    // A read opens them again later (another process may have made them anew): nothing of the thread stays open.
+    await store.set(key("read"), record("c1"));
+    await store.get(key("read"));
+    expect(openFilesUnder(directory).filter((path) => path.includes(threadDigest("read")))).toEqual([]);
+    await store.set(key("read"), record("c2"));
+    expect(await new FileThreadStore({ directory }).get(key("read"))).toMatchObject({ conversationId: "c2" });
+    // The clean-up closes what it removes.
+    const pruning = new FileThreadStore({ directory: tempDir(), maxThreads: 2, pruneEveryWrites: 1_000_000 });
+    for (let index = 0; index < 5; index += 1) await pruning.set(key(`p${index}`), record(`c${index}`));
+    await pruning.prune();
+    expect(openFilesUnder(directories.at(-1) as string)).toHaveLength(2);
+    await Promise.all([store.close(), pruning.close()]);
+    expect(openFilesUnder(directory)).toEqual([]);
+    expect(openFilesUnder(directories.at(-1) as string)).toEqual([]);
   });
 
   it("prunes the oldest threads beyond maxThreads, and temporary files of dead writers", async () => {

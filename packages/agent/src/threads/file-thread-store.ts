@@ -4,6 +4,7 @@ import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { removeFile, TEMPORARY_SUFFIX } from "./remove-file.js";
 import { RetryingWriter, type PendingChange } from "./retrying-writer.js";
 import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
+import { StoredThreadText } from "./stored-thread-text.js";
 import { threadNames } from "./thread-digest.js";
 import { recordPathOfSlot, TwoSlotRecords } from "./two-slot-record.js";
 import { type ThreadKey, type ThreadRecord, type ThreadRecordInput, type ThreadStore, type ThreadStoreCommonOptions, type ThreadStoreLogger, type ThreadStoreStats, threadStoreClosed } from "./thread-store.js";
@@ -19,6 +20,11 @@ export interface FileThreadStoreOptions extends ThreadStoreCommonOptions {
 
 /** A temporary file older than this was left by a writer that died mid-write. */
 const orphanAgeMs = 60_000;
+/**
+ * Records whose slot files stay open, and whose encoded text is kept, between writes (the threads
+ * written lately: at most twice as many descriptors, and a few kB each).
+ */
+const maxOpenRecords = 64;
 
 /**
  * The embedded default: one small record per (agent, thread), in two slot files written in turn
@@ -36,6 +42,7 @@ export class FileThreadStore implements ThreadStore {
   readonly #logger: ThreadStoreLogger;
   readonly #writer: RetryingWriter<StoredThread>;
   readonly #slots: TwoSlotRecords;
+  readonly #text = new StoredThreadText({ maxRecords: maxOpenRecords });
   readonly #agentsSeen = new Set<string>();
   #writesSincePrune = 0;
   #pruning: Promise<void> | undefined;
@@ -52,9 +59,13 @@ export class FileThreadStore implements ThreadStore {
     this.#policy = new ThreadRecordPolicy(options);
     this.#pruneEveryWrites = options.pruneEveryWrites ?? 1_000;
     this.#logger = options.logger ?? {};
-    this.#slots = new TwoSlotRecords({ maxRemembered: this.#maxThreads });
+    this.#slots = new TwoSlotRecords({ maxRemembered: this.#maxThreads, maxOpenRecords });
     this.#writer = new RetryingWriter<StoredThread>({
-      write: (path, change) => (change === null ? this.#slots.remove(path) : this.#slots.write(path, change)),
+      write: (path, change) => {
+        if (change !== null) return this.#slots.write(path, this.#text.members(path, change));
+        this.#text.forget(path);
+        return this.#slots.remove(path);
+      },
       onFailure: (error) =>
         this.#logger.warn?.({ error, pendingWrites: this.#writer.pending }, "the thread map could not be written; retrying with the next change"),
     });
@@ -70,7 +81,7 @@ export class FileThreadStore implements ThreadStore {
 
   async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
     this.#agentsSeen.add(threadNames(key).agent);
-    await this.#writer.submit(this.#pathOf(key), this.#policy.stored(key, record));
+    await this.#writer.submit(this.#pathOf(key), this.#policy.storedView(key, record));
     this.#writesSincePrune += 1;
     if (this.#rememberedThreads === undefined || this.#writesSincePrune >= this.#pruneEveryWrites) this.#pruneInBackground();
   }
@@ -96,11 +107,12 @@ export class FileThreadStore implements ThreadStore {
     this.#rememberedThreads = total;
   }
 
-  /** A last attempt at pending writes; waits for a clean-up in progress. Idempotent. */
+  /** A last attempt at pending writes; waits for a clean-up in progress, then closes the slot files it held open. Idempotent. */
   close(): Promise<void> {
     return this.#lifetime.close(threadStoreClosed, async () => {
       await this.#writer.flush();
       await this.#pruning;
+      await this.#slots.close();
     });
   }
 
@@ -143,6 +155,7 @@ export class FileThreadStore implements ThreadStore {
     }
     const removeThread = async (record: string, files: string[]): Promise<void> => {
       this.#slots.forget(record);
+      this.#text.forget(record);
       for (const file of files) await removeFile(file);
     };
     const kept: Array<{ record: string; files: string[]; updatedAt: number }> = [];

@@ -52,6 +52,15 @@ export class ThreadRecordPolicy {
   }
 
   /**
+   * `stored`, its forwarded fingerprints the caller's own (the newest, not copied one by one): for a
+   * store that encodes them field by field (stored-thread-text.ts) and never hands them out.
+   */
+  storedView(key: ThreadKey, input: ThreadRecordInput): StoredThread {
+    const forwarded = input.forwarded.length > this.maxForwarded ? input.forwarded.slice(-this.maxForwarded) : input.forwarded;
+    return { version: 2, agentId: key.agentId, thread: threadNames(key).thread, conversationId: input.conversationId, forwarded, toolSignature: input.toolSignature, updatedAt: this.now() };
+  }
+
+  /**
    * The record in `text` if it parses and belongs to exactly this (agent, thread) and has not
    * expired; undefined otherwise (a torn, foreign or stale record only costs a cold start).
    */

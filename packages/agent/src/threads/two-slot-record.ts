@@ -1,11 +1,8 @@
-import { close, ftruncate, open, write, writeFile as writeFileWithCallback } from "node:fs";
+import { ftruncate, open, writev } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { promisify } from "node:util";
 import { removeFile } from "./remove-file.js";
-
-/** The callback form: a record is written every turn, and it skips the FileHandle and promise per step of `fs/promises`. */
-const writeFile = promisify(writeFileWithCallback);
+import { type OpenSlots, SlotDescriptors } from "./slot-descriptors.js";
 
 /** The second slot of a record at `path` (the first is `path` itself). */
 export const SECOND_SLOT_SUFFIX = ".1";
@@ -34,18 +31,30 @@ const slotBit = (slot: 0 | 1): number => (slot === 0 ? 1 : 2);
  * thread's first turn waits for its first record; one such round trip took 0.2–1 ms on a busy
  * disk here). Writes of one record must not overlap (the caller serialises them); which slot is
  * newest, and which slots were missing, is remembered per record, learnt from the files on a read.
+ * The slot files of the records written lately stay open (slot-descriptors.ts): a record written
+ * every turn is then one positional write per turn, plus a cut when it got shorter.
  */
 export class TwoSlotRecords {
   readonly #newest = new Map<string, Newest>();
   readonly #maxRemembered: number;
+  readonly #descriptors: SlotDescriptors;
 
-  constructor(options: { maxRemembered: number }) {
+  constructor(options: { maxRemembered: number; maxOpenRecords: number }) {
     this.#maxRemembered = options.maxRemembered;
+    this.#descriptors = new SlotDescriptors({ maxRecords: options.maxOpenRecords });
+  }
+
+  /** Records whose slot files are held open. */
+  get openRecords(): number {
+    return this.#descriptors.size;
   }
 
   /** The text of the record's newest whole write (serial and seal included), or undefined when no slot holds one. */
   async read(path: string): Promise<string | undefined> {
     const texts = await Promise.all([readSlot(path), readSlot(`${path}${SECOND_SLOT_SUFFIX}`)]);
+    // What the files say now may be another process's doing (it may even have removed and made them
+    // anew): the next write opens them again.
+    this.#descriptors.forget(path);
     const missing = (texts[0] === undefined ? slotBit(0) : 0) | (texts[1] === undefined ? slotBit(1) : 0);
     let newest: { slot: 0 | 1; serial: number; text: string } | undefined;
     for (const slot of [0, 1] as const) {
@@ -62,28 +71,67 @@ export class TwoSlotRecords {
     return newest?.text;
   }
 
-  /** Writes `record` (a JSON object) over the slot that does not hold the newest write. */
-  async write(path: string, record: object): Promise<void> {
+  /**
+   * Writes a record over the slot that does not hold the newest write. `members` is the text of
+   * the record's JSON object without its braces, in chunks (written as they are, not joined).
+   */
+  async write(path: string, members: readonly Uint8Array[]): Promise<void> {
     const newest = this.#newest.get(path) ?? (await this.read(path), this.#newest.get(path)) ?? { slot: 1, serial: 0, missing: 0 };
     const slot = newest.slot === 0 ? 1 : 0;
     const serial = newest.serial + 1;
-    const body = JSON.stringify(record);
-    const text = Buffer.from(`{"serial":${serial},${body.slice(1, -1)}${body.length > 2 ? "," : ""}"seal":${serial}}`);
+    let length = 0;
+    for (const chunk of members) length += chunk.byteLength;
+    const chunks = [Buffer.from(`{"serial":${serial},`), ...members, Buffer.from(`${length > 0 ? "," : ""}"seal":${serial}}`)];
+    length += (chunks[0] as Uint8Array).byteLength + (chunks.at(-1) as Uint8Array).byteLength;
     const target = slot === 0 ? path : `${path}${SECOND_SLOT_SUFFIX}`;
-    if ((newest.missing & slotBit(slot)) !== 0) await createInPlace(target, text);
-    else if (!(await overwriteInPlace(target, text))) await createInPlace(target, text);
+    const slots = this.#descriptors.hold(path);
+    try {
+      await this.#writeSlot(slots, slot, target, chunks, length, (newest.missing & slotBit(slot)) !== 0);
+    } finally {
+      this.#descriptors.release(slots);
+    }
     this.#remember(path, { slot, serial, missing: newest.missing & ~slotBit(slot) });
+  }
+
+  async #writeSlot(slots: OpenSlots, slot: 0 | 1, target: string, chunks: Uint8Array[], length: number, missing: boolean): Promise<void> {
+    let descriptor = slots.descriptors[slot];
+    if (descriptor === undefined) {
+      const opened = missing ? await createSlot(target) : ((await openExisting(target)) ?? (await createSlot(target)));
+      descriptor = opened.descriptor;
+      slots.descriptors[slot] = descriptor;
+      slots.lengths[slot] = opened.created ? 0 : undefined;
+    }
+    try {
+      const written = await writeAt(descriptor, chunks);
+      // A short write leaves the slot torn: the write fails and is retried with the next change.
+      if (written !== length) throw new Error(`wrote ${written} of ${length} bytes`);
+      // Cut when the file may be longer (a longer record before, or another process's), so nothing
+      // of an older write trails this one.
+      const known = slots.lengths[slot];
+      if (known === undefined || known > length) await truncate(descriptor, length);
+      slots.lengths[slot] = length;
+    } catch (error) {
+      this.#descriptors.closeSlot(slots, slot);
+      throw error;
+    }
   }
 
   /** Removes both slots. */
   async remove(path: string): Promise<void> {
     this.#newest.delete(path);
+    this.#descriptors.forget(path);
     await Promise.all([removeFile(path), removeFile(`${path}${SECOND_SLOT_SUFFIX}`)]);
   }
 
   /** Forgets what it knew of a record whose files were removed by someone else (a clean-up). */
   forget(path: string): void {
     this.#newest.delete(path);
+    this.#descriptors.forget(path);
+  }
+
+  /** Closes the slot files held open; a write still in flight closes its own when it ends. */
+  close(): Promise<void> {
+    return this.#descriptors.close();
   }
 
   #remember(path: string, newest: Newest): void {
@@ -130,46 +178,43 @@ function serialOf(text: string): number | undefined {
 }
 
 /**
- * Creates a slot file that is not there (and its directory, on the first write into it); one that
- * another writer created meanwhile is overwritten instead.
+ * Creates a slot file that is not there (and its directory, on the first write into it), exclusively:
+ * one that another writer created meanwhile is opened to be overwritten instead.
  */
-async function createInPlace(path: string, buffer: Buffer): Promise<void> {
+async function createSlot(path: string): Promise<{ descriptor: number; created: boolean }> {
   try {
-    await writeFile(path, buffer, { flag: "wx" });
-    return;
+    return { descriptor: await openFile(path, "wx"), created: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") await mkdir(dirname(path), { recursive: true });
     else if (code !== "EEXIST") throw error;
   }
-  if (await overwriteInPlace(path, buffer)) return;
-  await writeFile(path, buffer, { flag: "wx" });
+  const existing = await openExisting(path);
+  if (existing !== undefined) return existing;
+  return { descriptor: await openFile(path, "wx"), created: true };
 }
 
-/**
- * Overwrites an existing file with `buffer` in place and cuts it to that length (always: another
- * process may have made it longer); false when there is no file to overwrite.
- */
-function overwriteInPlace(path: string, buffer: Buffer): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    open(path, "r+", (openError, descriptor) => {
-      if (openError !== null) {
-        if (openError.code === "ENOENT") resolve(false);
-        else reject(openError);
-        return;
-      }
-      const finish = (error: Error | null): void =>
-        close(descriptor, (closeError) => {
-          const failure = error ?? closeError;
-          if (failure === null) resolve(true);
-          else reject(failure);
-        });
-      write(descriptor, buffer, 0, buffer.length, 0, (writeError, written) => {
-        if (writeError !== null) return finish(writeError);
-        // A short write leaves the slot torn: the write fails and is retried with the next change.
-        if (written !== buffer.length) return finish(new Error(`wrote ${written} of ${buffer.length} bytes`));
-        ftruncate(descriptor, buffer.length, finish);
-      });
-    });
-  });
+/** Opens an existing slot file to overwrite it in place; undefined when there is none. */
+async function openExisting(path: string): Promise<{ descriptor: number; created: boolean } | undefined> {
+  try {
+    return { descriptor: await openFile(path, "r+"), created: false };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+// The callback forms, wrapped by hand: a record is written every turn, and they skip the FileHandle
+// and the promise per step of `fs/promises`.
+function openFile(path: string, flags: string): Promise<number> {
+  return new Promise((resolve, reject) => open(path, flags, (error, descriptor) => (error === null ? resolve(descriptor) : reject(error))));
+}
+
+/** Writes the chunks at the start of the file, in one call; resolves with the bytes written. */
+function writeAt(descriptor: number, chunks: Uint8Array[]): Promise<number> {
+  return new Promise((resolve, reject) => writev(descriptor, chunks, 0, (error, written) => (error === null ? resolve(written) : reject(error))));
+}
+
+function truncate(descriptor: number, length: number): Promise<void> {
+  return new Promise((resolve, reject) => ftruncate(descriptor, length, (error) => (error === null ? resolve() : reject(error))));
 }
