@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import express, { type Request, type Response } from "express";
 import type { HttpErrorReply } from "../errors/http-error.js";
-import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, readPlainJsonBody } from "./plain-json-body.js";
+import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, readPlainJsonBody, type PlainJsonBody } from "./plain-json-body.js";
 
 /**
  * Deepest nesting of arrays and objects a body may have. Deeper bodies are refused before any
@@ -60,14 +60,17 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
       };
       const plainLength = plainBodyLength(request, Math.min(options.maxBodyBytes, YIELD_ABOVE_BYTES));
       if (plainLength !== undefined) {
-        void readPlainJsonBody(request, plainLength).then((read) => {
+        const readPlain = (read: PlainJsonBody): void => {
           if (!read.ok) {
             resolve(read);
             return;
           }
           request.body = read.body;
           checked(read.body);
-        });
+        };
+        const read = readPlainJsonBody(request, plainLength);
+        if (read instanceof Promise) void read.then(readPlain);
+        else readPlain(read);
         return;
       }
       parse(request, response, (error?: unknown) => {
@@ -106,7 +109,9 @@ function exceedsDepth(value: unknown, limit: number): boolean {
     if (typeof current !== "object" || current === null) continue;
     if (depth > limit) return true;
     if (Array.isArray(current)) {
-      for (const child of current) {
+      // Indexed, not for-of: no iterator object per array.
+      for (let index = 0; index < current.length; index += 1) {
+        const child: unknown = current[index];
         if (typeof child === "object" && child !== null) {
           values.push(child);
           depths.push(depth + 1);

@@ -11,10 +11,16 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
-/** A server that reads each body with the binding's reader and answers with what it read. */
-async function serveReader(seen: JsonBodyResult[] = []): Promise<string> {
+/**
+ * A server that reads each body with the binding's reader and answers with what it read. With
+ * `afterAwait`, it reads as the run handler does, after an await: the socket read that brought the
+ * request has been parsed whole by then, so a body that came with its headers is already buffered.
+ */
+async function serveReader(seen: JsonBodyResult[] = [], options: { afterAwait?: boolean; buffered?: number[] } = {}): Promise<string> {
   const read = createJsonBodyReader({ maxBodyBytes: 1024 * 1024 });
-  const server = createServer((request, response) => {
+  const server = createServer(async (request, response) => {
+    if (options.afterAwait === true) await Promise.resolve();
+    options.buffered?.push(request.readableLength);
     void read(request as Request, response as Response).then((result) => {
       seen.push(result);
       response.setHeader("content-type", "application/json");
@@ -45,8 +51,11 @@ describe("plain JSON bodies (read without body-parser)", () => {
     expect(plainBodyLength(request(json, { readableDidRead: true }), 100)).toBeUndefined();
   });
 
-  it("reads every body as body-parser does: the same value or the same refusal", async () => {
-    const url = await serveReader();
+  it.each([
+    ["as it arrives", false],
+    ["from the buffer when it is already there", true],
+  ])("reads every body as body-parser does, %s: the same value or the same refusal", async (_how, afterAwait) => {
+    const url = await serveReader([], { afterAwait });
     const bodies = [
       '{"a":[1,"é",{"b":null}]}',
       "\uFEFF{\"bom\":true}",
@@ -66,6 +75,20 @@ describe("plain JSON bodies (read without body-parser)", () => {
       expect(plain, JSON.stringify(body.toString("latin1"))).toEqual(parsed);
     }
     expect(await post(url, Buffer.from('{"ok":1}'), "application/json")).toEqual({ ok: true, body: { ok: 1 } });
+  });
+
+  it("takes a body that came with its headers from the request's buffer", async () => {
+    const seen: JsonBodyResult[] = [];
+    const buffered: number[] = [];
+    const url = new URL(await serveReader(seen, { afterAwait: true, buffered }));
+    const socket = connect(Number(url.port), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", resolve));
+    const body = '{"threadId":"t","messages":[]}';
+    socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await expect.poll(() => seen.length).toBe(1);
+    socket.destroy();
+    expect(buffered).toEqual([body.length]);
+    expect(seen[0]).toEqual({ ok: true, body: { threadId: "t", messages: [] } });
   });
 
   it("answers a body that ends before its declared length with INVALID_JSON, and holds nothing", async () => {

@@ -13,6 +13,9 @@ export type RunInputValidation =
   | { readonly valid: true; readonly input: RunAgentInput }
   | { readonly valid: false; readonly issues: HttpErrorIssue[] };
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
 /** Roles whose messages the schema takes as `{ id, role, content: string, name? }`. */
 const PLAIN_TEXT_ROLES: ReadonlySet<unknown> = new Set(["user", "assistant", "system", "developer"]);
 
@@ -21,19 +24,15 @@ const PLAIN_TEXT_ROLES: ReadonlySet<unknown> = new Set(["user", "assistant", "sy
  * else), which the schema accepts and would only copy. Anything else is left to the schema.
  */
 function isPlainTextMessage(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  if (typeof message.id !== "string" || typeof message.content !== "string" || !PLAIN_TEXT_ROLES.has(message.role)) return false;
-  for (const key in message) {
+  if (!isPlainObject(value)) return false;
+  if (typeof value.id !== "string" || typeof value.content !== "string" || !PLAIN_TEXT_ROLES.has(value.role)) return false;
+  for (const key in value) {
     if (key === "id" || key === "role" || key === "content") continue;
-    if (key === "name" && typeof message.name === "string") continue;
+    if (key === "name" && typeof value.name === "string") continue;
     return false;
   }
-  return Object.getPrototypeOf(message) === Object.prototype;
+  return true;
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === "string";
 

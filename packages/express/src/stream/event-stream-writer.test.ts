@@ -55,6 +55,12 @@ const deltasOf = (writes: string[]): string[] =>
     .filter((text) => text.startsWith("data: "))
     .map((text) => (JSON.parse(text.slice(6)) as { delta: string }).delta);
 
+/**
+ * Resolves after the writer's end-of-tick flush for what was enqueued before the call: the flush is
+ * a tick queued from a microtask, and this resolves from a tick queued the same way, after it.
+ */
+const endOfTick = (): Promise<void> => new Promise((resolve) => queueMicrotask(() => process.nextTick(resolve)));
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -81,13 +87,16 @@ describe("EventStreamWriter", () => {
     writer.enqueue(event("one"));
     writer.enqueue(event("two"));
     writer.enqueue(event("three"));
-    await new Promise((resolve) => setImmediate(resolve));
+    await endOfTick();
+    expect(response.writes).toHaveLength(1);
+    writer.enqueue(event("four"));
+    await endOfTick();
     expect(response.writes).toHaveLength(1);
 
     response.full = false;
     response.emit("drain");
     await writer.end();
-    expect(deltasOf(response.writes)).toEqual(["one", "two", "three"]);
+    expect(deltasOf(response.writes)).toEqual(["one", "two", "three", "four"]);
     expect(response.writableEnded).toBe(true);
     expect(response.listenerCount("drain")).toBe(0);
     expect(response.listenerCount("close")).toBe(0);
@@ -99,6 +108,7 @@ describe("EventStreamWriter", () => {
     writer.start();
     response.full = true;
     writer.enqueue(event("one"));
+    await endOfTick();
     writer.enqueue(event("two"));
     response.destroyed = true;
     response.emit("close");
@@ -107,31 +117,51 @@ describe("EventStreamWriter", () => {
     expect(writer.enqueue(event("late"))).toBe("closed");
   });
 
-  it("writes the first event of a tick at once and the rest of the tick as one chunk at its end", async () => {
+  it("writes the events of a tick, promise jobs included, as one chunk once its microtasks are over", async () => {
     const response = new FakeResponse();
     const writer = writerFor(response);
     writer.start();
-    for (const delta of ["a", "b", "c", "d"]) writer.enqueue(event(delta));
-    expect(deltasOf(response.writes)).toEqual(["a"]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(response.writes).toHaveLength(2);
+    writer.enqueue(event("a"));
+    void Promise.resolve()
+      .then(() => writer.enqueue(event("b")))
+      .then(() => writer.enqueue(event("c")))
+      .then(() => writer.enqueue(event("d")));
+    expect(response.writes).toHaveLength(0);
+    await endOfTick();
+    expect(deltasOf(response.writes)).toEqual(["a", "b", "c", "d"]);
+    expect(response.writes).toHaveLength(1);
+    // Before the next I/O: a timer set now fires after the flush.
     writer.enqueue(event("e"));
-    expect(response.writes).toHaveLength(3);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(response.writes).toHaveLength(2);
     writer.enqueue(event("f"));
     await writer.end();
     expect(deltasOf(response.writes)).toEqual(["a", "b", "c", "d", "e", "f"]);
     // What the tick still held goes with the end: one call, not a write and then an end.
     expect(response.ends).toEqual(["with the last chunk"]);
-    expect(response.writes).toHaveLength(4);
+    expect(response.writes).toHaveLength(3);
     expect(response.writableEnded).toBe(true);
   });
 
-  it("reports overflow once a slow reader leaves more than maxBufferedBytes queued", () => {
+  it("writes a tick's events before its end once they pass 64 KiB", () => {
+    const response = new FakeResponse();
+    const writer = writerFor(response);
+    writer.start();
+    const delta = "x".repeat(1024);
+    for (let index = 0; index < 70; index += 1) writer.enqueue(event(delta));
+    expect(response.writes).toHaveLength(1);
+    writer.abort();
+  });
+
+  it("reports overflow once a slow reader leaves more than maxBufferedBytes queued", async () => {
     const response = new FakeResponse();
     const writer = writerFor(response, { maxBufferedBytes: 200 });
     writer.start();
     response.full = true;
-    expect(writer.enqueue(event("first is written at once"))).toBe("queued");
+    // Not a slow reader yet: a tick's events are held for the flush, whatever their size.
+    expect(writer.enqueue(event("z".repeat(300)))).toBe("queued");
+    await endOfTick();
+    expect(response.writes).toHaveLength(1);
     expect(writer.enqueue(event("x".repeat(100)))).toBe("queued");
     expect(writer.enqueue(event("y".repeat(150)))).toBe("overflow");
     writer.abort();
@@ -144,6 +174,7 @@ describe("EventStreamWriter", () => {
     writer.start();
     vi.advanceTimersByTime(600);
     writer.enqueue(event("activity"));
+    await endOfTick();
     vi.advanceTimersByTime(600);
     expect(response.writes.filter((chunk) => chunk === KEEP_ALIVE_COMMENT)).toHaveLength(0);
     vi.advanceTimersByTime(500);

@@ -9,7 +9,7 @@ import { waitForDrain } from "./wait-for-drain.js";
 export const KEEP_ALIVE_COMMENT = ": keep-alive\n\n";
 
 const SSE_CONTENT_TYPE = "text/event-stream";
-/** Queued bytes past which a tick's events are written before the tick ends. */
+/** Queued size past which a tick's events are written before the tick ends. */
 const FLUSH_WITHIN_TICK_BYTES = 64 * 1024;
 
 export interface EventStreamWriterOptions {
@@ -22,12 +22,13 @@ export interface EventStreamWriterOptions {
 export type EnqueueResult = "queued" | "overflow" | "closed";
 
 /**
- * Writes encoded events to one response in order. The first event of a tick is written at once;
- * the events that follow it in the same tick (a burst of deltas from one harness read) are joined
- * and written as one chunk when the tick ends, so a burst costs one socket write, not one per event.
- * Whenever `write` says the socket buffer is full, it waits for 'drain'; the agent's observable
- * cannot be paused, so events wait in a bounded buffer meanwhile. Owns the keep-alive timer and the
- * end-of-tick flush, and clears both on end/abort.
+ * Writes encoded events to one response in order. The events of one tick (a harness read and the
+ * promise jobs it sets off) are joined and written as one chunk once that tick's microtasks are
+ * over, before the event loop turns to I/O again: a burst costs one socket write, and an echo turn's
+ * TEXT_MESSAGE_START goes out with what follows it rather than alone. Whenever `write` says the
+ * socket buffer is full, it waits for 'drain'; the agent's observable cannot be paused, so events
+ * wait in a bounded buffer meanwhile. Owns the keep-alive timer and the end-of-tick flush, and clears
+ * both on end/abort.
  */
 export class EventStreamWriter {
   readonly #response: Response;
@@ -38,6 +39,10 @@ export class EventStreamWriter {
   // frames are kept apart and concatenated at the flush.
   #pendingText = "";
   readonly #pendingBinary: Uint8Array[] = [];
+  // While a drain is awaited, the exact encoded bytes waiting (what `maxBufferedBytes` bounds). While
+  // none is, only the 64 KiB flush reads it, and a text chunk counts by its length: sizing each event
+  // in bytes would flatten its string once more before the write flattens the joined chunk.
+  // Whichever way it counts, it is 0 whenever `#draining` flips (the queue was just taken).
   #queuedBytes = 0;
   #started = false;
   #closed = false;
@@ -46,9 +51,17 @@ export class EventStreamWriter {
   #draining = false;
   #drained: Promise<void> = Promise.resolve();
   #keepAliveTimer: NodeJS.Timeout | undefined;
-  #endOfTick: NodeJS.Immediate | undefined;
+  #flushScheduled = false;
+  // A microtask, then a tick: a tick queued from a microtask runs only once the microtask queue is
+  // empty, so the flush follows every promise job of this turn of the event loop (a tick queued
+  // directly from a synchronous callback would run before that callback's promise jobs), and still
+  // precedes the next I/O, so an event never waits for the next read or timer.
+  readonly #flushAfterMicrotasks = (): void => {
+    process.nextTick(this.#flushAtEndOfTick);
+  };
   readonly #flushAtEndOfTick = (): void => {
-    this.#endOfTick = undefined;
+    if (!this.#flushScheduled) return;
+    this.#flushScheduled = false;
     if (!this.#draining) this.#flushPending();
   };
 
@@ -86,21 +99,20 @@ export class EventStreamWriter {
   enqueue(event: BaseEvent, id?: string): EnqueueResult {
     if (this.#closed) return "closed";
     const chunk = this.#binary ? this.#encoder.encodeBinary(event) : `${sseIdLine(id)}${encodeSseEvent(this.#encoder, event)}`;
-    if (!this.#draining && this.#endOfTick === undefined) {
-      // The first event of a tick goes out at once; the rest of the tick's events join it at its end.
-      // Nothing is queued then, so its size bounds nothing and is not counted (RUN_STARTED carries
-      // the thread's whole history).
-      this.#endOfTick = setImmediate(this.#flushAtEndOfTick);
-      this.#write(chunk);
+    if (this.#draining) {
+      const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+      // An event is taken when nothing else waits, however large (RUN_STARTED carries the thread's whole history).
+      if (this.#queuedBytes > 0 && this.#queuedBytes + size > this.#options.maxBufferedBytes) return "overflow";
+      this.#queue(chunk, size);
       return "queued";
     }
-    const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (this.#queuedBytes + size > this.#options.maxBufferedBytes && this.#queuedBytes > 0) return "overflow";
-    if (typeof chunk === "string") this.#pendingText += chunk;
-    else this.#pendingBinary.push(chunk);
-    this.#queuedBytes += size;
+    this.#queue(chunk, chunk.length);
     // A tick that produces a lot is written as it goes, so the socket's backpressure still bounds it.
-    if (!this.#draining && this.#queuedBytes >= FLUSH_WITHIN_TICK_BYTES) this.#flushPending();
+    if (this.#queuedBytes >= FLUSH_WITHIN_TICK_BYTES) this.#flushPending();
+    else if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      queueMicrotask(this.#flushAfterMicrotasks);
+    }
     return "queued";
   }
 
@@ -123,6 +135,12 @@ export class EventStreamWriter {
     this.#takePending();
     this.#cancelEndOfTick();
     this.#stopKeepAlive();
+  }
+
+  #queue(chunk: string | Uint8Array, size: number): void {
+    if (typeof chunk === "string") this.#pendingText += chunk;
+    else this.#pendingBinary.push(chunk);
+    this.#queuedBytes += size;
   }
 
   /** What waits in the buffer, as one chunk (undefined when nothing does); the buffer is emptied. */
@@ -185,9 +203,7 @@ export class EventStreamWriter {
   }
 
   #cancelEndOfTick(): void {
-    if (this.#endOfTick === undefined) return;
-    clearImmediate(this.#endOfTick);
-    this.#endOfTick = undefined;
+    this.#flushScheduled = false;
   }
 
   #stopKeepAlive(): void {
