@@ -20,4 +20,15 @@ export class RunMemory {
   readonly activeSubagents = new Set<SubagentInvocation>();
   /** Subagents that finished in this run: their id cannot be announced again before the next run. */
   readonly finishedSubagents = new Set<SubagentInvocation>();
+
+  /**
+   * Forgets everything, keeping the collections: a run starts and ends once per request, most often
+   * with all of them empty. Only a non-empty one is cleared, since clearing allocates a new table.
+   */
+  clear(): void {
+    if (this.openText.size > 0) this.openText.clear();
+    if (this.openReasoning.size > 0) this.openReasoning.clear();
+    if (this.activeSubagents.size > 0) this.activeSubagents.clear();
+    if (this.finishedSubagents.size > 0) this.finishedSubagents.clear();
+  }
 }

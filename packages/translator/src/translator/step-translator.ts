@@ -54,8 +54,9 @@ export class StepTranslator {
   readonly #options: ResolvedOptions;
   readonly #usage: RunUsageMeter;
   readonly #state = new StateChannel();
-  #turn = new TurnMemory();
-  #run = new RunMemory();
+  // Cleared rather than replaced when a turn or a run ends: nothing outside this class holds them.
+  readonly #turn = new TurnMemory();
+  readonly #run = new RunMemory();
 
   constructor(options: StepTranslatorOptions = {}) {
     this.#options = resolveOptions(options);
@@ -220,7 +221,7 @@ export class StepTranslator {
     const events: AGUIEvent[] = [];
     for (const block of this.#run.openReasoning.values()) pushReasoningEnd(block, events);
     for (const block of this.#run.openText.values()) pushTextEnd(block, events);
-    const running = [...this.#run.activeSubagents].reverse();
+    const running = this.#run.activeSubagents.size === 0 ? [] : [...this.#run.activeSubagents].reverse();
     for (const invocation of running) {
       if (this.#options.subagentEvents === "subagent") {
         events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: invocation.subagentRunId, outcome: { type: "suspended" } });
@@ -238,14 +239,14 @@ export class StepTranslator {
    * the shared state carry over, since both belong to the conversation.
    */
   reset(): void {
-    this.#turn = new TurnMemory();
+    this.#turn.clear();
     // A block left open belongs to the retired turn: a new step reusing its index must not continue it.
     for (const block of this.#run.openText.values()) block.stepKey = RETIRED_STEP_KEY;
     for (const block of this.#run.openReasoning.values()) block.stepKey = RETIRED_STEP_KEY;
   }
 
   #beginRun(): void {
-    this.#run = new RunMemory();
+    this.#run.clear();
     this.#state.startRun();
   }
 

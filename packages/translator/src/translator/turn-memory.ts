@@ -67,7 +67,16 @@ export class TurnMemory {
   readonly steps = new Map<string, StepRecord>();
   readonly scopes = new Map<string, Scope>();
   /** The main agent's scope, shared by the main trajectory's steps and by host calls. */
-  mainScope?: Scope;
+  mainScope: Scope | undefined = undefined;
   readonly calls = new Map<string, CallRecord>();
   readonly invocations: SubagentInvocation[] = [];
+
+  /** Forgets the turn, keeping the collections (only a non-empty one is cleared: clearing allocates a new table). */
+  clear(): void {
+    if (this.steps.size > 0) this.steps.clear();
+    if (this.scopes.size > 0) this.scopes.clear();
+    this.mainScope = undefined;
+    if (this.calls.size > 0) this.calls.clear();
+    this.invocations.length = 0;
+  }
 }
