@@ -71,8 +71,9 @@ export class TurnTracker {
   /** Why `stopSignal` is (or, once made, would be) aborted; set once. */
   #stopSignalReason: (() => HarnessError) | undefined;
   readonly #stepIds = new Set<string>();
-  readonly #errorSteps = new Map<string, NormalizedStep>();
-  readonly #warnedStates = new Set<string | number>();
+  // Made on first use: most turns have no error step and report no unknown state.
+  #errorSteps: Map<string, NormalizedStep> | undefined;
+  #warnedStates: Set<string | number> | undefined;
   #answerText: string | undefined;
   #partialText = "";
   #finish: { outputString: string; output?: unknown } | undefined;
@@ -205,7 +206,7 @@ export class TurnTracker {
       }
     }
     if (step.status === "error") {
-      this.#errorSteps.set(step.id, step);
+      (this.#errorSteps ??= new Map()).set(step.id, step);
       const httpCode = step.error?.httpCode;
       if (step.source === "system" && httpCode !== undefined && FATAL_HTTP_CODES.has(httpCode) && this.#fatalError === undefined) {
         this.#fatalError = new HarnessError("TURN_FAILED", `the model request failed with HTTP ${httpCode}: ${step.error?.message ?? ""}`);
@@ -255,6 +256,7 @@ export class TurnTracker {
       return;
     }
     // Unknown states are reported, never silently waited on; the turn timeout still bounds the wait.
+    this.#warnedStates ??= new Set();
     if (!this.#warnedStates.has(state)) {
       this.#warnedStates.add(state);
       this.#options.logger.warn({
@@ -372,7 +374,7 @@ export class TurnTracker {
       ...(this.#finish?.output === undefined ? {} : { structuredOutput: this.#finish.output }),
       ...(this.#finish === undefined ? {} : { structuredOutputText: this.#finish.outputString }),
       cancelled,
-      errorSteps: [...this.#errorSteps.values()],
+      errorSteps: this.#errorSteps === undefined ? [] : [...this.#errorSteps.values()],
       stepCount: this.#stepIds.size,
       ...(this.#mainTrajectoryId === undefined ? {} : { trajectoryId: this.#mainTrajectoryId }),
       usage: usageDifference(cumulativeUsage, this.#usageAtStart ?? cumulativeUsage),
