@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent, type RunStartedEvent } from "@ag-ui/client";
-import { Observable, Subject } from "rxjs";
+import { Observable, type Subscriber, type TeardownLogic } from "rxjs";
 import { AgentError } from "../errors/agent-error.js";
 import { approximateSize } from "./approximate-size.js";
 
@@ -27,7 +27,12 @@ export class RecordedRun {
   readonly runId: string;
   readonly serverInitiated: boolean;
   #events: BaseEvent[] = [];
-  readonly #live = new Subject<BaseEvent>();
+  /**
+   * Who follows the run live. Replaced, never changed in place, so a delivery goes on over the
+   * followers it began with; kept by hand rather than in an rxjs Subject, whose `next` allocates a
+   * closure and an iterator for every event of the run.
+   */
+  #followers: readonly Subscriber<BaseEvent>[] = [];
   readonly #options: RecordedRunOptions;
   #sizeBytes = 0;
   #overflowed = false;
@@ -72,7 +77,8 @@ export class RecordedRun {
         this.#sizeBytes = 0;
       }
     }
-    this.#live.next(event);
+    const followers = this.#followers;
+    for (let index = 0; index < followers.length; index += 1) followers[index]!.next(event);
     if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) this.end();
   }
 
@@ -80,7 +86,9 @@ export class RecordedRun {
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#live.complete();
+    const followers = this.#followers;
+    this.#followers = [];
+    for (let index = 0; index < followers.length; index += 1) followers[index]!.complete();
   }
 
   /**
@@ -110,12 +118,24 @@ export class RecordedRun {
 
   /** The run's events from now on, as they are recorded (nothing replayed). */
   live(): Observable<BaseEvent> {
-    return this.#live.asObservable();
+    return new Observable<BaseEvent>((subscriber) => this.#follow(subscriber));
+  }
+
+  /** Adds a live follower (one that comes after the end completes at once); returns its removal. */
+  #follow(subscriber: Subscriber<BaseEvent>): TeardownLogic {
+    if (this.#ended) {
+      subscriber.complete();
+      return undefined;
+    }
+    this.#followers = [...this.#followers, subscriber];
+    return () => {
+      this.#followers = this.#followers.filter((follower) => follower !== subscriber);
+    };
   }
 
   /**
    * Every event of the run from its first, then the live ones until it ends. Replay and hand-over
-   * to the live subject happen in one synchronous step, so no event is missed or seen twice.
+   * to the live followers happen in one synchronous step, so no event is missed or seen twice.
    */
   replay(): Observable<BaseEvent> {
     return new Observable<BaseEvent>((subscriber) => {
@@ -134,8 +154,7 @@ export class RecordedRun {
         subscriber.complete();
         return undefined;
       }
-      const subscription = this.#live.subscribe(subscriber);
-      return () => subscription.unsubscribe();
+      return this.#follow(subscriber);
     });
   }
 }
