@@ -6,8 +6,9 @@ import { checkHistory, maxUserMessages } from "./history-limits.js";
 const user = (id: string): Message => ({ id, role: "user", content: "hi" });
 
 describe("checkHistory", () => {
-  it("accepts a normal history", () => {
-    expect(() => checkHistory([user("a"), { id: "b", role: "assistant", content: "ok" }, user("c")])).not.toThrow();
+  it("accepts a normal history, and returns its user messages in order", () => {
+    const history: Message[] = [user("a"), { id: "b", role: "assistant", content: "ok" }, user("c")];
+    expect(checkHistory(history)).toEqual([history[0], history[2]]);
     expect(() => checkHistory(Array.from({ length: maxUserMessages }, (_, index) => user(`m${index}`)))).not.toThrow();
   });
 

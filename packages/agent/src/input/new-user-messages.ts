@@ -22,8 +22,10 @@ export function readHistory(options: {
   forwarded: readonly ForwardedMessage[];
   /** True when the run carries answers (tool results, resume entries, a command): not a regenerate. */
   carriesAnswers: boolean;
+  /** The user messages of `messages`, oldest first, when the caller has them already (`checkHistory`). */
+  userMessages?: UserMessage[];
 }): HistoryReading {
-  const userMessages = options.messages.filter((message): message is UserMessage => message.role === "user");
+  const userMessages = options.userMessages ?? options.messages.filter((message): message is UserMessage => message.role === "user");
   const reading = readExtendedHistory(options.forwarded, userMessages) ?? readAnyHistory(options.forwarded, userMessages);
   if (reading.kind === "diverged") return reading;
   if (reading.newUserMessages.length > 0) return { kind: "continue", newUserMessages: reading.newUserMessages };

@@ -30,8 +30,8 @@ export function carriesAnswers(input: RunAgentInput): boolean {
  */
 export function planRun(options: { input: RunAgentInput; forwarded: readonly ForwardedMessage[]; turnInProgress: boolean }): RunPlan {
   const { input } = options;
-  checkHistory(input.messages);
-  const reading = readHistory({ messages: input.messages, forwarded: options.forwarded, carriesAnswers: carriesAnswers(input) });
+  const userMessages = checkHistory(input.messages);
+  const reading = readHistory({ messages: input.messages, forwarded: options.forwarded, carriesAnswers: carriesAnswers(input), userMessages });
   if (reading.kind === "continue") {
     const messages = reading.newUserMessages;
     if (messages.length === 0) return { forwarded: [...options.forwarded], rebuild: false };

@@ -21,4 +21,15 @@ describe("approximateSize", () => {
     expect(approximateSize(cyclic)).toBe(4 + 1 + 4);
     expect(approximateSize(["ab", 1, null])).toBe(2 + 8 + 8);
   });
+
+  it("gives a value too deep or too large for the small path the same count as a small one", () => {
+    const shared = { c: "d" };
+    let deep: unknown = "xy";
+    for (let level = 0; level < 10; level += 1) deep = { a: deep, s: shared };
+    // Each level: "a" and "s" (2), the shared object once (1 + 1), the innermost string (2).
+    expect(approximateSize(deep)).toBe(10 * 2 + 2 + 2);
+    const wide = Array.from({ length: 40 }, (_, index) => ({ i: String(index % 10), s: shared }));
+    expect(approximateSize(wide)).toBe(40 * (1 + 1 + 1) + 2);
+    expect(approximateSize({ usage: [{ input: 1, output: 2 }], run: "r" })).toBe(5 + 5 + 8 + 6 + 8 + 3 + 1);
+  });
 });

@@ -5,7 +5,7 @@ import { removeFile, TEMPORARY_SUFFIX } from "./remove-file.js";
 import { RetryingWriter, type PendingChange } from "./retrying-writer.js";
 import { type StoredThread, ThreadRecordPolicy } from "./stored-thread.js";
 import { StoredThreadText } from "./stored-thread-text.js";
-import { threadNames } from "./thread-digest.js";
+import { type ThreadNames, threadNames } from "./thread-digest.js";
 import { recordPathOfSlot, TwoSlotRecords } from "./two-slot-record.js";
 import { type ThreadKey, type ThreadRecord, type ThreadRecordInput, type ThreadStore, type ThreadStoreCommonOptions, type ThreadStoreLogger, type ThreadStoreStats, threadStoreClosed } from "./thread-store.js";
 
@@ -44,6 +44,7 @@ export class FileThreadStore implements ThreadStore {
   readonly #slots: TwoSlotRecords;
   readonly #text = new StoredThreadText({ maxRecords: maxOpenRecords });
   readonly #agentsSeen = new Set<string>();
+  readonly #paths = new WeakMap<ThreadNames, string>();
   #writesSincePrune = 0;
   #pruning: Promise<void> | undefined;
   #rememberedThreads: number | undefined;
@@ -80,8 +81,9 @@ export class FileThreadStore implements ThreadStore {
   }
 
   async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
-    this.#agentsSeen.add(threadNames(key).agent);
-    await this.#writer.submit(this.#pathOf(key), this.#policy.storedView(key, record));
+    const names = threadNames(key);
+    this.#agentsSeen.add(names.agent);
+    await this.#writer.submit(this.#pathOfNames(names), this.#policy.storedView(key, record));
     this.#writesSincePrune += 1;
     if (this.#rememberedThreads === undefined || this.#writesSincePrune >= this.#pruneEveryWrites) this.#pruneInBackground();
   }
@@ -170,7 +172,16 @@ export class FileThreadStore implements ThreadStore {
   }
 
   #pathOf(key: ThreadKey): string {
-    const names = threadNames(key);
-    return join(this.#root, names.agent, `${names.thread}.json`);
+    return this.#pathOfNames(threadNames(key));
+  }
+
+  /** Kept per names (which `threadNames` keeps for the threads used lately): a record is written every turn. */
+  #pathOfNames(names: ThreadNames): string {
+    let path = this.#paths.get(names);
+    if (path === undefined) {
+      path = join(this.#root, names.agent, `${names.thread}.json`);
+      this.#paths.set(names, path);
+    }
+    return path;
   }
 }

@@ -62,7 +62,7 @@ export class RetryingWriter<Value> {
       this.#failed.delete(oldest.value);
       this.#dropped += 1;
     }
-    for (const failed of [...this.#failed]) if (failed !== name && !this.#writing.has(failed)) void this.#schedule(failed);
+    if (this.#failed.size > 0) for (const failed of [...this.#failed]) if (failed !== name && !this.#writing.has(failed)) void this.#schedule(failed);
     return this.#schedule(name);
   }
 

@@ -16,13 +16,19 @@ export function agentDigest(agentId: string): string {
   return readable.length > 0 ? `${readable}-${hash}` : hash;
 }
 
+/** The names a store gives a thread (see `threadNames`). */
+export interface ThreadNames {
+  readonly agent: string;
+  readonly thread: string;
+}
+
 /** Names given lately, so a thread's every write does not hash its ids again; bounded, oldest forgotten first. */
-const recentNames = new Map<string, { agent: string; thread: string }>();
+const recentNames = new Map<string, ThreadNames>();
 const maxRecentNames = 1_024;
 const maxCachedIdLength = 256;
 
 /** The names a store gives a thread, one segment each: its agent's, and its own (a file name, a key part). */
-export function threadNames(key: ThreadKey): { agent: string; thread: string } {
+export function threadNames(key: ThreadKey): ThreadNames {
   // The agent id's length first: no two (agent, thread) pairs share a key. A long id (client input) is not kept.
   const cacheKey = key.threadId.length <= maxCachedIdLength ? `${key.agentId.length}:${key.agentId}${key.threadId}` : undefined;
   const known = cacheKey === undefined ? undefined : recentNames.get(cacheKey);

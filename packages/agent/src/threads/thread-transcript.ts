@@ -172,9 +172,16 @@ export class ThreadTranscript {
   #hold(run: HeldRun): void {
     if (this.#held !== run || run.applying) return;
     // Sized one by one: a message or an event is most often a flat object, sized without a walk.
+    // Indexed loops: this runs once per run, too rarely to be optimised, and an array iterator there
+    // allocates a result object per message of the thread's whole history.
     let size = approximateSize(run.input.state ?? {});
-    for (const message of run.input.messages) size += approximateSize(message);
-    for (const event of run.events) if (event.type !== EventType.RUN_STARTED) size += approximateSize(event);
+    const messages = run.input.messages;
+    for (let index = 0; index < messages.length; index += 1) size += approximateSize(messages[index]);
+    const events = run.events;
+    for (let index = 0; index < events.length; index += 1) {
+      const event = events[index]!;
+      if (event.type !== EventType.RUN_STARTED) size += approximateSize(event);
+    }
     if (size > this.#options.maxBytes) {
       this.#apply(run);
       return;

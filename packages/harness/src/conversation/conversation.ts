@@ -25,7 +25,7 @@ import { StepNormalizer } from "../steps/step-normalizer.js";
 import { buildHarnessConfig } from "./build-harness-config.js";
 import { summarizeConversationConfig } from "./config-summary.js";
 import { connectHarnessWebSocket } from "./connect-websocket.js";
-import { CumulativeTextFrames } from "./cumulative-text-frames.js";
+import { CumulativeTextFrames, MIN_CUT_FRAME_BYTES } from "./cumulative-text-frames.js";
 import type { ConversationConfig, CustomTool, ResolvedConversationConfig } from "./conversation-config.js";
 import type { ConversationHost } from "./conversation-host.js";
 import { respondToHook } from "./hook-responder.js";
@@ -527,10 +527,10 @@ export class Conversation {
   #onMessage(data: WebSocket.RawData, isBinary: boolean): void {
     // Only text frames carry protocol messages.
     if (isBinary) return;
-    // ws hands over a Buffer; a text or thinking frame is decoded from it without building its
+    // ws hands over a Buffer; a long text or thinking frame is decoded from it without building its
     // cumulative text twice (cumulative-text-frames.ts), anything else is decoded in place (not
     // `Buffer.from` it, which copies) and parsed in full.
-    let event = Buffer.isBuffer(data) ? this.#textFrames.decode(data) : undefined;
+    let event = Buffer.isBuffer(data) && data.length >= MIN_CUT_FRAME_BYTES ? this.#textFrames.decode(data) : undefined;
     if (event === undefined) {
       const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
       try {

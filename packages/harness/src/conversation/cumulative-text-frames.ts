@@ -11,6 +11,13 @@ const fields: readonly { name: CumulativeField; key: Buffer; repeated: Buffer }[
   { name: "thinking", key: Buffer.from('"thinking":"'), repeated: Buffer.from('"thinking":') },
 ];
 
+/**
+ * Frames shorter than this are parsed in full rather than cut: cutting costs more CPU than the full
+ * parse of a short frame (about 7 µs against 2 µs per frame up to 1 KiB on this machine's Node 20),
+ * and what it saves, the copy of a long cumulative text per frame, a short frame does not have.
+ */
+export const MIN_CUT_FRAME_BYTES = 1024;
+
 /** Steps remembered at once: a main trajectory and a few subagents streaming side by side. */
 const REMEMBERED_FIELDS = 8;
 

@@ -29,10 +29,13 @@ export interface CollectedAnswers {
  * `forwardedProps.command` is not read, so one answer can never arrive twice through two channels.
  */
 export function collectAnswers(input: Pick<RunAgentInput, "messages" | "resume" | "forwardedProps">): CollectedAnswers {
-  // Every run carries the whole history, and most of it is not tool results: one pass, no array per message.
+  // Every run carries the whole history, and most of it is not tool results: one pass, no array per
+  // message, and indexed (run once per turn, this code stays unoptimised long enough for `for…of`
+  // to allocate an iterator result per message).
   const toolResults: ToolResultOffer[] = [];
-  for (const message of input.messages) {
-    const result = toolResultOf(message);
+  const messages = input.messages;
+  for (let index = 0; index < messages.length; index += 1) {
+    const result = toolResultOf(messages[index] as Message);
     if (result !== undefined) toolResults.push(result);
   }
   const resume = input.resume ?? [];

@@ -144,11 +144,18 @@ export class HitlRun {
         // Starting the turn may already have queued notifications (a tool called before send returned).
         if (this.#queue.length > 0) continue;
         const race = await this.#next(turn, this.#host.lot.size > 0, signal);
-        if (race.kind === "read" && race.result.done !== true) {
-          // The common case (a step of the turn), yielded here rather than through `#deliver`.
+        if (race.kind === "read") {
+          // The common cases (a step of the turn, its end) are yielded here rather than through
+          // `#deliver`: a nested generator costs each of its items a few more promises.
           turn.consume();
-          yield { type: "step", step: race.result.value };
-        } else if (race.kind === "read" || race.kind === "read-failed") {
+          if (race.result.done !== true) {
+            yield { type: "step", step: race.result.value };
+            continue;
+          }
+          while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
+          this.#host.turnEnded(turn);
+          yield { type: "turn-ended" };
+        } else if (race.kind === "read-failed") {
           yield* this.#deliver(turn, race);
         } else if (race.kind === "settled") {
           return;
@@ -163,12 +170,13 @@ export class HitlRun {
   }
 
   /** The turn `startTurn()` began, unless it has already run its course; else the next queued input's. */
-  async #startNextTurn(): Promise<TurnScope | undefined> {
+  // Not async: an async function returning the host's promise would add two promise jobs to every
+  // run's end, between the turn's end and RUN_FINISHED.
+  #startNextTurn(): Promise<TurnScope | undefined> {
     const early = this.#earlyStart;
     if (early === undefined) return this.#host.startNextTurn();
     this.#earlyStart = undefined;
-    const turn = await early;
-    return turn === undefined || turn.retired ? this.#host.startNextTurn() : turn;
+    return early.then((turn) => (turn === undefined || turn.retired ? this.#host.startNextTurn() : turn));
   }
 
   async *#deliver(turn: TurnScope, race: Extract<Race, { kind: "read" | "read-failed" }>): AsyncGenerator<RunItem, void, undefined> {
