@@ -12,6 +12,15 @@ describe("checkHistory", () => {
     expect(() => checkHistory(Array.from({ length: maxUserMessages }, (_, index) => user(`m${index}`)))).not.toThrow();
   });
 
+  it("reads each history on its own: the same history checked again (the next run) is accepted, a repeat within one is not, long ids included", () => {
+    const long = `x${"y".repeat(300)}`;
+    const history: Message[] = [user("a"), { id: "b", role: "assistant", content: "ok" }, user(long)];
+    for (let run = 0; run < 3; run += 1) expect(checkHistory(history)).toHaveLength(2);
+    expect(() => checkHistory([...history, user("b")])).toThrow(/Message 3 repeats the id "b"/);
+    expect(() => checkHistory([...history, user(long)])).toThrow(/Message 3 repeats the id "xyyy/);
+    expect(checkHistory([user("b"), user("a")])).toHaveLength(2);
+  });
+
   it("refuses repeated ids and oversized histories with INVALID_INPUT and a reason", () => {
     const codeAndMessage = (messages: Message[]): string => {
       try {

@@ -156,8 +156,8 @@ export class FileThreadStore implements ThreadStore {
       }
     }
     const removeThread = async (record: string, files: string[]): Promise<void> => {
-      this.#slots.forget(record);
       this.#text.forget(record);
+      await this.#slots.forget(record);
       for (const file of files) await removeFile(file);
     };
     const kept: Array<{ record: string; files: string[]; updatedAt: number }> = [];

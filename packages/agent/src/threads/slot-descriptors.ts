@@ -59,35 +59,36 @@ export class SlotDescriptors {
   release(slots: OpenSlots): void {
     const held = slots as Held;
     held.users -= 1;
-    if (held.users === 0 && held.doomed) this.#closeAll(held);
+    if (held.users === 0 && held.doomed) void this.#closeAll(held);
     else this.#evict();
   }
 
-  /** Closes one slot's file (a write to it failed: what it holds, and where, is unknown). */
-  closeSlot(slots: OpenSlots, slot: 0 | 1): void {
+  /** Closes one slot's file (a write to it failed: what it holds, and where, is unknown); resolves once it is closed. */
+  closeSlot(slots: OpenSlots, slot: 0 | 1): Promise<void> {
     const descriptor = slots.descriptors[slot];
     slots.descriptors[slot] = undefined;
     slots.lengths[slot] = undefined;
-    if (descriptor !== undefined) this.#closeDescriptor(descriptor);
+    return descriptor === undefined ? Promise.resolve() : this.#closeDescriptor(descriptor);
   }
 
   /**
    * Forgets a record's files (removed, cleaned up, or read again: another process may have removed
-   * and made them anew, and a kept descriptor would write to a file nobody can read). Closed now, or
-   * when the write in flight ends.
+   * and made them anew, and a kept descriptor would write to a file nobody can read). Closed now
+   * (resolves once they are), or when the write in flight ends.
    */
-  forget(path: string): void {
+  forget(path: string): Promise<void> {
     const held = this.#open.get(path);
-    if (held === undefined) return;
+    if (held === undefined) return Promise.resolve();
     this.#open.delete(path);
-    if (held.users === 0) this.#closeAll(held);
-    else held.doomed = true;
+    if (held.users === 0) return this.#closeAll(held);
+    held.doomed = true;
+    return Promise.resolve();
   }
 
   /** Closes every file held; records in use close when their write ends. Resolves once the closes are done. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const path of [...this.#open.keys()]) this.forget(path);
+    for (const path of [...this.#open.keys()]) void this.forget(path);
     await Promise.all([...this.#closing]);
   }
 
@@ -97,19 +98,19 @@ export class SlotDescriptors {
       if (this.#open.size <= this.#maxRecords) return;
       if (held.users > 0) continue;
       this.#open.delete(path);
-      this.#closeAll(held);
+      void this.#closeAll(held);
     }
   }
 
-  #closeAll(held: Held): void {
-    this.closeSlot(held, 0);
-    this.closeSlot(held, 1);
+  async #closeAll(held: Held): Promise<void> {
+    await Promise.all([this.closeSlot(held, 0), this.closeSlot(held, 1)]);
   }
 
-  #closeDescriptor(descriptor: number): void {
+  #closeDescriptor(descriptor: number): Promise<void> {
     // A failed close leaves nothing to do: the descriptor is released either way.
     const closing = new Promise<void>((resolve) => close(descriptor, () => resolve()));
     this.#closing.add(closing);
     void closing.then(() => this.#closing.delete(closing));
+    return closing;
   }
 }

@@ -51,10 +51,10 @@ export class TwoSlotRecords {
 
   /** The text of the record's newest whole write (serial and seal included), or undefined when no slot holds one. */
   async read(path: string): Promise<string | undefined> {
-    const texts = await Promise.all([readSlot(path), readSlot(`${path}${SECOND_SLOT_SUFFIX}`)]);
     // What the files say now may be another process's doing (it may even have removed and made them
     // anew): the next write opens them again.
-    this.#descriptors.forget(path);
+    const [first, second] = await Promise.all([readSlot(path), readSlot(`${path}${SECOND_SLOT_SUFFIX}`), this.#descriptors.forget(path)]);
+    const texts = [first, second] as const;
     const missing = (texts[0] === undefined ? slotBit(0) : 0) | (texts[1] === undefined ? slotBit(1) : 0);
     let newest: { slot: 0 | 1; serial: number; text: string } | undefined;
     for (const slot of [0, 1] as const) {
@@ -119,14 +119,14 @@ export class TwoSlotRecords {
   /** Removes both slots. */
   async remove(path: string): Promise<void> {
     this.#newest.delete(path);
-    this.#descriptors.forget(path);
+    await this.#descriptors.forget(path);
     await Promise.all([removeFile(path), removeFile(`${path}${SECOND_SLOT_SUFFIX}`)]);
   }
 
   /** Forgets what it knew of a record whose files were removed by someone else (a clean-up). */
-  forget(path: string): void {
+  forget(path: string): Promise<void> {
     this.#newest.delete(path);
-    this.#descriptors.forget(path);
+    return this.#descriptors.forget(path);
   }
 
   /** Closes the slot files held open; a write still in flight closes its own when it ends. */
