@@ -1,9 +1,10 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { sendHttpError } from "../errors/http-error.js";
 import { toBindingLogger } from "../logging/logger.js";
-import type { AgentOrAgents } from "../options/agent-registry.js";
-import { createAgentRouter } from "../routes/create-agent-router.js";
-import type { AgentRouterCloseOptions, AgentRouterLifetime } from "../routes/router-lifetime.js";
+import { toAgentRegistry, type AgentOrAgents } from "../options/agent-registry.js";
+import { resolveAgentRouterOptions } from "../options/binding-options.js";
+import { addAgentRoutes } from "../routes/add-agent-routes.js";
+import { RouterLifetime, type AgentRouterLifetime } from "../routes/router-lifetime.js";
 
 /** The app, with its router's `close()`, `signal` and `closed` for its owner. */
 export type AntigravityApp = Express & AgentRouterLifetime;
@@ -27,8 +28,12 @@ export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: Anti
   const app = express();
   app.disable("x-powered-by");
   for (const middleware of before) app.use(middleware);
-  const router = createAgentRouter(agentOrAgents, routerOptions);
-  app.use(router);
+  // The routes go on the app itself rather than on a router mounted in it: one router dispatch per
+  // request instead of two (see `createAgentRouter` for what they serve).
+  const registry = toAgentRegistry(agentOrAgents);
+  const resolved = resolveAgentRouterOptions(routerOptions);
+  const lifetime = new RouterLifetime();
+  const closeOwned = addAgentRoutes(app, registry, resolved, lifetime);
 
   const notFound: RequestHandler = (_request, response) => {
     sendHttpError(response, { status: 404, code: "NOT_FOUND", message: "No route matches this method and path." });
@@ -45,9 +50,5 @@ export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: Anti
   };
   app.use(notFound);
   app.use(lastResort);
-  return Object.defineProperties(app, {
-    close: { value: (options?: AgentRouterCloseOptions) => router.close(options) },
-    signal: { get: () => router.signal },
-    closed: { get: () => router.closed },
-  }) as AntigravityApp;
+  return lifetime.attachTo(app, closeOwned);
 }

@@ -98,7 +98,7 @@ export class EventStreamWriter {
    */
   enqueue(event: BaseEvent, id?: string): EnqueueResult {
     if (this.#closed) return "closed";
-    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : `${sseIdLine(id)}${encodeSseEvent(this.#encoder, event)}`;
+    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : encodeSseEvent(this.#encoder, event, id);
     if (this.#draining) {
       const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
       // An event is taken when nothing else waits, however large (RUN_STARTED carries the thread's whole history).
@@ -211,8 +211,4 @@ export class EventStreamWriter {
     clearTimeout(this.#keepAliveTimer);
     this.#keepAliveTimer = undefined;
   }
-}
-
-function sseIdLine(id: string | undefined): string {
-  return id === undefined || /[\r\n\0]/.test(id) ? "" : `id: ${id}\n`;
 }

@@ -26,6 +26,15 @@ describe("encodeSseEvent", () => {
     expect(encodeSseEvent(encoder, event)).toBe(encoder.encodeSSE(event));
   });
 
+  it("puts an id line first, unless the id could break it", () => {
+    const delta = { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m", delta: "hello" } as BaseEvent;
+    expect(encodeSseEvent(encoder, delta, "run:3")).toBe(`id: run:3\n${encoder.encodeSSE(delta)}`);
+    expect(encodeSseEvent(encoder, delta, "null-run:3")).toBe(`id: null-run:3\n${encoder.encodeSSE(delta)}`);
+    const withNull = { type: EventType.TEXT_MESSAGE_START, messageId: "m", role: "assistant", name: null } as unknown as BaseEvent;
+    expect(encodeSseEvent(encoder, withNull, "run:1")).toBe(`id: run:1\n${encoder.encodeSSE(withNull)}`);
+    for (const id of ["run\n:1", "run\r:1", "run\u0000:1"]) expect(encodeSseEvent(encoder, delta, id)).toBe(encoder.encodeSSE(delta));
+  });
+
   it("leaves events with a null to the encoder, and serialises the others itself", () => {
     const spy = vi.spyOn(encoder, "encodeSSE");
     encodeSseEvent(encoder, runStarted(history));

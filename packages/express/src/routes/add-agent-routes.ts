@@ -1,0 +1,63 @@
+import type { Router } from "express";
+import { MemoryOwnershipStore } from "../auth/memory-ownership-store.js";
+import { replicaHeader } from "../http/replica-header.js";
+import { PrincipalBudget } from "../limits/principal-budget.js";
+import type { AgentRegistry } from "../options/agent-registry.js";
+import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
+import type { ResolveAgent } from "./authorized-target.js";
+import { createCapabilitiesHandler } from "./capabilities-handler.js";
+import { healthHandler } from "./health-handler.js";
+import type { RouterLifetime } from "./router-lifetime.js";
+import { createRunHandler } from "./run-handler.js";
+
+/**
+ * What routes are added to: an Express router, or an app (whose own router then serves them). An
+ * app's `get` with a name alone reads a setting; a route always comes with its handlers.
+ */
+export type RouteTarget = Pick<Router, "use" | "post"> & { get: Router["post"] };
+
+/**
+ * Adds the agent routes (see `createAgentRouter`) to `target`, each admitted by `lifetime`. Returns
+ * what closes what the routes created themselves (the default ownership store), for the lifetime's
+ * owner to call once every request has ended.
+ */
+export function addAgentRoutes(
+  target: RouteTarget,
+  registry: AgentRegistry,
+  resolved: ResolvedAgentRouterOptions,
+  lifetime: RouterLifetime,
+): () => Promise<void> {
+  // Keyed by (agent, thread): the agent package keeps each agent's threads (conversations and
+  // workspaces) apart, so the same thread id on a sibling agent is another thread.
+  const threadOwnership = resolved.ownershipStore ?? new MemoryOwnershipStore({ maxEntries: resolved.maxThreadOwners });
+  const budget = resolved.clientLimits === undefined ? undefined : new PrincipalBudget(resolved.clientLimits);
+  const { admit, admitRun } = lifetime;
+
+  if (resolved.replicaId !== undefined) target.use(replicaHeader(resolved.replicaId));
+  if (resolved.healthPath !== undefined) target.get(resolved.healthPath, admit, healthHandler);
+
+  let resolveAgent: ResolveAgent;
+  let runPath: string;
+  if (registry.kind === "single") {
+    const agentTarget = { agent: registry.agent, name: undefined };
+    resolveAgent = () => agentTarget;
+    runPath = resolved.basePath;
+  } else {
+    const agents = registry.agents;
+    resolveAgent = (request) => {
+      const name = request.params["agentName"];
+      if (typeof name !== "string") return undefined;
+      const agent = agents.get(name);
+      return agent === undefined ? undefined : { agent, name };
+    };
+    runPath = `${resolved.basePath}/:agentName`;
+  }
+
+  const runHandler = createRunHandler(resolveAgent, resolved, threadOwnership, budget);
+  target.post(runPath === "" ? "/" : runPath, admitRun, runHandler);
+  target.post(`${runPath}/run`, admitRun, runHandler);
+  target.post(`${runPath}/connect`, admit, createRunHandler(resolveAgent, resolved, threadOwnership, budget, "connect"));
+  target.get(`${runPath}/capabilities`, admit, createCapabilitiesHandler(resolveAgent, resolved));
+  // A store passed in is the caller's; the default one is the routes' own.
+  return () => (resolved.ownershipStore === undefined ? threadOwnership.close() : Promise.resolve());
+}
