@@ -403,7 +403,8 @@ binding, and a bare relay on its own emulator beside it), driven from another pr
 builds and relays, so they share the machine's noise (and in the echo rounds, whether a build's turn or its relay's
 comes first alternates, since a turn right after an idle moment costs more on any path). Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included, the
-inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
+inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. Each build first serves ${result.warmUpTurns ?? 5} warm-up echo turns (and its relay as many), so that
+V8 has compiled the code a turn runs once (a compile is 15-150 ms of a worker thread, which would land in a measured turn). ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
 (the current build with \`prewarm: { spares: 2 }\`${baseline === undefined ? "" : ", the baseline has no such option"}), each after a pause and beside two warm
 turns after the same pause: one on the thread warmed up first, and the second turn of the previous round's new thread.
 A turn after an idle pause costs more than one right after another, on any thread and on the bare relay (the

@@ -70,9 +70,16 @@ stacks.push(await startStack("current", repoRoot, { prewarm: process.env.BENCH_P
 const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], newThread: [], newThreadFirstText: [], warmAfterPause: [], secondTurnAfterPause: [], burst: [], relayBurst: [], burstCpuPer1000: [], paced: [], pacedRelay: [] }]));
 const warmThreads = new Map(stacks.map((stack) => [stack.name, newThread()]));
 
-// Warm up: the conversation of the warm thread, the relay's, and the JIT of both paths.
+// Warm up: the conversation of the warm thread, the relay's, and the JIT of both paths. A function
+// that runs once a turn (the run loop, the bridge's items, the record's write) is compiled by
+// TurboFan only after tens of turns, and then once more after a deopt: each compile is 15-150 ms of
+// a V8 worker thread, which lands in whichever measured turn it overlaps. With 5 warm-up turns those
+// compiles fell into the echo rounds (their CPU median 3.3 ms against 2.9 ms after 100 warm-up
+// turns, the baseline beside it, lead's trace with --trace-opt); a server that has served a hundred
+// turns has them behind it, and so must the warm figures.
+const warmUpTurns = Number(process.env.BENCH_WARM_UP_TURNS ?? 100);
 for (const stack of stacks) {
-  for (let round = 0; round < 5; round += 1) {
+  for (let round = 0; round < warmUpTurns; round += 1) {
     await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
     await relayTurn(stack.relayUrl, "hello");
   }
@@ -272,4 +279,4 @@ for (const [name, data] of Object.entries(results)) {
     rss: rss[name],
   };
 }
-report({ echoRounds, newThreadRounds, newThreadPauseMs, burstRounds, crowd, pacedRounds, baseline: baselineRoot !== undefined, stacks: summary });
+report({ echoRounds, warmUpTurns, newThreadRounds, newThreadPauseMs, burstRounds, crowd, pacedRounds, baseline: baselineRoot !== undefined, stacks: summary });
