@@ -131,22 +131,28 @@ export class HitlRun {
           yield this.#queue.shift() as HitlNotification;
           continue;
         }
+        let turn: TurnScope;
+        let race: Race;
         if (this.#queue.length > 0) {
           // Steps the harness produced before these notifications may already be buffered: they go first.
           const ready = current === undefined ? undefined : await this.#readyRead(current);
-          if (ready !== undefined && current !== undefined) yield* this.#deliver(current, ready);
-          else while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
-          continue;
+          if (ready === undefined || current === undefined) {
+            while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
+            continue;
+          }
+          turn = current;
+          race = ready;
+        } else {
+          if (this.#finished) return;
+          const next = current ?? (await this.#startNextTurn());
+          if (next === undefined) return;
+          turn = next;
+          // Starting the turn may already have queued notifications (a tool called before send returned).
+          if (this.#queue.length > 0) continue;
+          race = await this.#next(turn, this.#host.lot.size > 0, signal);
         }
-        if (this.#finished) return;
-        const turn = current ?? (await this.#startNextTurn());
-        if (turn === undefined) return;
-        // Starting the turn may already have queued notifications (a tool called before send returned).
-        if (this.#queue.length > 0) continue;
-        const race = await this.#next(turn, this.#host.lot.size > 0, signal);
+        // Yielded here rather than through a nested generator, which costs each item a few more promises.
         if (race.kind === "read") {
-          // The common cases (a step of the turn, its end) are yielded here rather than through
-          // `#deliver`: a nested generator costs each of its items a few more promises.
           turn.consume();
           if (race.result.done !== true) {
             yield { type: "step", step: race.result.value };
@@ -156,7 +162,11 @@ export class HitlRun {
           this.#host.turnEnded(turn);
           yield { type: "turn-ended" };
         } else if (race.kind === "read-failed") {
-          yield* this.#deliver(turn, race);
+          turn.consume();
+          this.#host.turnEnded(turn);
+          // The run ends in RUN_ERROR; detach it now so the thread's next run is not refused.
+          this.finish();
+          throw race.error;
         } else if (race.kind === "settled") {
           return;
         } else if (race.kind === "aborted") {
@@ -177,23 +187,6 @@ export class HitlRun {
     if (early === undefined) return this.#host.startNextTurn();
     this.#earlyStart = undefined;
     return early.then((turn) => (turn === undefined || turn.retired ? this.#host.startNextTurn() : turn));
-  }
-
-  async *#deliver(turn: TurnScope, race: Extract<Race, { kind: "read" | "read-failed" }>): AsyncGenerator<RunItem, void, undefined> {
-    turn.consume();
-    if (race.kind === "read-failed") {
-      this.#host.turnEnded(turn);
-      // The run ends in RUN_ERROR; detach it now so the thread's next run is not refused.
-      this.finish();
-      throw race.error;
-    }
-    if (race.result.done !== true) {
-      yield { type: "step", step: race.result.value };
-      return;
-    }
-    while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;
-    this.#host.turnEnded(turn);
-    yield { type: "turn-ended" };
   }
 
   /** The turn's next read if it settles within the current macrotask (a buffered step), else undefined. */
