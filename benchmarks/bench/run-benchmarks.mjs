@@ -91,7 +91,8 @@ One turn of 10 000 one-character text deltas from one emulator, read by a client
 **Adapter**: harness client → translator → \`AntigravityAgent\` → Express SSE → \`HttpAgent\`. **Anchor:
 the bare relay** (\`bench/lib/bare-relay.mjs\`): the same emulator's WebSocket frames written to an SSE
 response as they come and read by a bare \`fetch\` reader, with no parsing, translation, session or pool.
-Both run on a conversation opened beforehand, alternating. The latency of an event is the time from its
+Both run on a conversation opened beforehand and warmed up by one echo turn and one unmeasured burst each (a first burst
+measured cold charged V8's compiles of the burst path to the adapter, which has far more of it), alternating. The latency of an event is the time from its
 frame's arrival in the server process (a tap on \`ws\`) to the event's arrival at the client.
 
 - **Burst** (${overhead.rounds} rounds each, medians): the emulator sends as fast as it can
@@ -403,8 +404,8 @@ binding, and a bare relay on its own emulator beside it), driven from another pr
 builds and relays, so they share the machine's noise (and in the echo rounds, whether a build's turn or its relay's
 comes first alternates, since a turn right after an idle moment costs more on any path). Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included, the
-inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. Each build first serves ${result.warmUpTurns ?? 5} warm-up echo turns (and its relay as many), so that
-V8 has compiled the code a turn runs once (a compile is 15-150 ms of a worker thread, which would land in a measured turn). ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
+inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. Each build first serves ${result.warmUpTurns ?? 5} warm-up echo turns (and its relay as many), round six threads on one harness process (so the emulator answering the warm thread has served as many turns as the relay's), so that
+V8 has compiled the code a turn runs once (a compile is 1-150 ms of a worker thread, which would land in a measured turn; traced with \`--trace-opt\`, turns 200-500 of a fresh server still ran 62 compiles, 0.84 ms of worker CPU a turn, and turns 600-900 ran 17, 0.18 ms a turn). ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
 (the current build with \`prewarm: { spares: 2 }\`${baseline === undefined ? "" : ", the baseline has no such option"}), each after a pause and beside two warm
 turns after the same pause: one on the thread warmed up first, and the second turn of the previous round's new thread.
 A turn after an idle pause costs more than one right after another, on any thread and on the bare relay (the

@@ -70,17 +70,24 @@ stacks.push(await startStack("current", repoRoot, { prewarm: process.env.BENCH_P
 const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], newThread: [], newThreadFirstText: [], warmAfterPause: [], secondTurnAfterPause: [], burst: [], relayBurst: [], burstCpuPer1000: [], paced: [], pacedRelay: [] }]));
 const warmThreads = new Map(stacks.map((stack) => [stack.name, newThread()]));
 
-// Warm up: the conversation of the warm thread, the relay's, and the JIT of both paths. A function
-// that runs once a turn (the run loop, the bridge's items, the record's write) is compiled by
-// TurboFan only after tens of turns, and then once more after a deopt: each compile is 15-150 ms of
-// a V8 worker thread, which lands in whichever measured turn it overlaps. With 5 warm-up turns those
-// compiles fell into the echo rounds (their CPU median 3.3 ms against 2.9 ms after 100 warm-up
-// turns, the baseline beside it, lead's trace with --trace-opt); a server that has served a hundred
-// turns has them behind it, and so must the warm figures.
-const warmUpTurns = Number(process.env.BENCH_WARM_UP_TURNS ?? 100);
+// Warm up: the relay's conversation, the warm thread's, and the JIT of both paths. A function that
+// runs once a turn (the run loop, the bridge's items, the record's write, node's own header and
+// listener code) reaches TurboFan only after hundreds of turns, and again after a deopt: each
+// compile is 1-150 ms of a V8 worker thread, which lands in whichever measured turn it overlaps.
+// Traced with --trace-opt on this checkout's stack: turns 200-500 still ran 62 compiles (252 ms of
+// worker CPU, 0.84 ms a turn), turns 600-900 ran 17 (53 ms, 0.18 ms a turn, node internals that
+// run once a turn). So each build serves 600 warm-up turns first, as any server that has been up a
+// while has. They go round six threads (a thread holds at most 500 user messages, and the code that
+// opens a thread warms up too), the warm thread first among them: six threads and the two
+// pre-warmed spares are one harness process's eight conversations, so the emulator process that
+// answers the warm thread has served every warm-up turn, as the relay's has. Spread over threads
+// on several processes, the warm thread's emulator had served fewer turns than the relay's and
+// spent twice its CPU on each (1.3 against 0.7 ms), which the relay figure then did not carry.
+const warmUpTurns = Number(process.env.BENCH_WARM_UP_TURNS ?? 600);
 for (const stack of stacks) {
+  const threads = [warmThreads.get(stack.name), ...Array.from({ length: 5 }, newThread)];
   for (let round = 0; round < warmUpTurns; round += 1) {
-    await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
+    await adapterTurn(stack.adapterUrl, threads[round % threads.length], "hello");
     await relayTurn(stack.relayUrl, "hello");
   }
   await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
