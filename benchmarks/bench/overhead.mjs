@@ -20,7 +20,7 @@ import { rawAdapterTurn } from "./lib/raw-sse-client.mjs";
 import { startStack } from "./lib/stack-process.mjs";
 
 limitRuntime(420_000, "overhead");
-const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5);
+const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 9);
 const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
 const tap = tapWebSocketFrames();
 

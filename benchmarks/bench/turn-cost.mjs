@@ -16,8 +16,8 @@ import { startStack } from "./lib/stack-process.mjs";
 import { limitRuntime, median, percentile, report, repoRoot, rssMiB, sleep } from "./lib/common.mjs";
 
 limitRuntime(1_500_000, "turn-cost");
-const echoRounds = Number(process.env.BENCH_ECHO_ROUNDS ?? 30);
-const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 10);
+const echoRounds = Number(process.env.BENCH_ECHO_ROUNDS ?? 60);
+const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 20);
 const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
 const crowd = Number(process.env.BENCH_NEW_THREAD_CROWD ?? 100);
 const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
