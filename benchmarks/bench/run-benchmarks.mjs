@@ -93,7 +93,12 @@ the bare relay** (\`bench/lib/bare-relay.mjs\`): the same emulator's WebSocket f
 response as they come and read by a bare \`fetch\` reader, with no parsing, translation, session or pool.
 Both run on a conversation opened beforehand and warmed up by one echo turn and one unmeasured burst each (a first burst
 measured cold charged V8's compiles of the burst path to the adapter, which has far more of it), alternating. The latency of an event is the time from its
-frame's arrival in the server process (a tap on \`ws\`) to the event's arrival at the client.
+frame's arrival in the server process (a tap on \`ws\`, which notes the time and the text length and keeps no
+frame: holding a burst's 50 MB of frames until the turn ended slowed the garbage collector's full collections,
+most for the path with more live heap, the adapter) to the event's arrival at the client. Between turns
+\`HttpAgent\` keeps only the thread's user messages: it clones its whole message list for every event it
+applies, so with every 10 000-character reply kept each burst cost the client more than the last (bench/overhead.mjs
+gives the figures of both).
 
 - **Burst** (${overhead.rounds} rounds each, medians): the emulator sends as fast as it can
   (\`ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS=0\`). Wall time is throughput; the latency is mostly

@@ -1,5 +1,6 @@
 // Shared pieces of the benchmarks: paths, statistics, process memory, result hand-off to the
 // orchestrator, and the timestamps of WebSocket frames as they reach this process.
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
@@ -64,22 +65,27 @@ export function limitRuntime(ms, name) {
 
 /**
  * Records when each WebSocket message reaches this process, per socket, before any listener of
- * the harness client or the relay sees it. One `performance.now()` and one push per frame. Taps
- * `WebSocketClass`: this checkout's `ws` unless another build's is given.
+ * the harness client or the relay sees it, with the text length a text frame carries (read from
+ * its bytes at once). The tap keeps no frame: holding a burst's frames (about 50 MB, each repeats
+ * the text so far) until the turn ended made the garbage collector's full collections slower for
+ * whichever path had more live heap, and that is the adapter (one run of bench 1: its burst 1.57x
+ * and 1.35x the relay's with the frames held, 1.20x and 1.24x without). Taps `WebSocketClass`:
+ * this checkout's `ws` unless another build's is given.
  */
 export function tapWebSocketFrames(WebSocketClass = WebSocket) {
   const frames = new Map();
   const originalEmit = WebSocketClass.prototype.emit;
   WebSocketClass.prototype.emit = function emit(event, ...args) {
     if (event === "message") {
+      const at = performance.now();
       let list = frames.get(this);
       if (list === undefined) frames.set(this, (list = []));
-      list.push({ at: performance.now(), data: args[0] });
+      list.push({ at, cumulative: cumulativeTextOf(args[0]) });
     }
     return originalEmit.call(this, event, ...args);
   };
   return {
-    /** Frames of every socket since the last `reset()`, oldest first. */
+    /** Frames of every socket since the last `reset()`, oldest first: when each arrived and its text length (undefined for other frames). */
     all: () => [...frames.values()].flat().sort((left, right) => left.at - right.at),
     reset: () => frames.clear(),
     /** Takes the tap off again (nothing more is recorded). */
@@ -90,22 +96,31 @@ export function tapWebSocketFrames(WebSocketClass = WebSocket) {
   };
 }
 
-/** Cumulative text length of a text-delta stepUpdate frame, or undefined for any other frame. */
+const textDeltaKey = Buffer.from('"textDelta"');
+const textKey = Buffer.from('"text":"');
+
+/**
+ * Cumulative text length of a text-delta stepUpdate frame, or undefined for any other frame. Read
+ * off the bytes with native searches (the tap runs it on every frame, inside the measured path);
+ * text with escapes or non-ASCII characters, or a frame with more than one "text" key, is parsed
+ * whole instead.
+ */
 export function cumulativeTextOf(data) {
-  const text = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
-  if (!text.includes('"textDelta"')) return undefined;
-  const update = JSON.parse(text).stepUpdate;
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
+  if (bytes.indexOf(textDeltaKey) < 0) return undefined;
+  const key = bytes.indexOf(textKey);
+  const start = key + textKey.length;
+  const end = key < 0 ? -1 : bytes.indexOf(0x22, start);
+  const backslash = end < 0 ? -1 : bytes.indexOf(0x5c, start);
+  const plain = end >= 0 && (backslash < 0 || backslash > end) && bytes.indexOf(textKey, end) < 0 && isAscii(bytes.subarray(start, end));
+  if (plain) return end - start;
+  const update = JSON.parse(bytes.toString("utf8")).stepUpdate;
   return typeof update?.text === "string" ? update.text.length : undefined;
 }
 
-/** The text frames among `frames`: when each arrived and the cumulative text length it carries. */
+/** The text frames among `frames` (from a tap's `all()`): when each arrived and the cumulative text length it carries. */
 export function textFramesOf(frames) {
-  const textFrames = [];
-  for (const frame of frames) {
-    const cumulative = cumulativeTextOf(frame.data);
-    if (cumulative !== undefined) textFrames.push({ at: frame.at, cumulative });
-  }
-  return textFrames;
+  return frames.filter((frame) => frame.cumulative !== undefined);
 }
 
 /**
