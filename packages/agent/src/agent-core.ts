@@ -17,7 +17,7 @@ import { type EmitEvent, runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
 import { SessionManager, type SessionStats } from "./sessions/session-manager.js";
-import { SpareSessions } from "./sessions/spare-sessions.js";
+import { REFILL_DELAY_MS, SpareSessions } from "./sessions/spare-sessions.js";
 import { FileThreadStore } from "./threads/file-thread-store.js";
 import { MemoryThreadStore } from "./threads/memory-thread-store.js";
 import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
@@ -134,6 +134,7 @@ export class AgentCore {
         : new SpareSessions({
             spares: prewarm.spares ?? DEFAULT_PREWARM_SPARES,
             idleTimeoutMs: prewarm.idleTimeoutMs ?? DEFAULT_PREWARM_IDLE_TIMEOUT_MS,
+            refillDelayMs: REFILL_DELAY_MS,
             open: (signature, tools, signal) => this.#openSpare(signature, tools, signal),
             warn: (details, message) => this.#logger.warn?.(details, message),
           });

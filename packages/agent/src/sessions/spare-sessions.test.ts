@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionCloseReason } from "./session-manager.js";
 import { MAX_SPARES_OPENING, type SpareSession, SpareSessions } from "./spare-sessions.js";
@@ -13,13 +13,14 @@ class FakeSpare implements SpareSession {
 }
 
 /** A stock whose opens the test finishes by hand, one by one, to see when the next one starts. */
-function setup(options: { spares?: number } = {}) {
+function setup(options: { spares?: number; refillDelayMs?: number } = {}) {
   const opens: Array<{ signature: string; finish(): void; fail(): void }> = [];
   const warnings: string[] = [];
   const made: FakeSpare[] = [];
   const spares = new SpareSessions<FakeSpare>({
     spares: options.spares ?? 2,
     idleTimeoutMs: 60_000,
+    refillDelayMs: options.refillDelayMs ?? 0,
     open: (signature) =>
       new Promise<FakeSpare>((resolve, reject) => {
         opens.push({
@@ -94,8 +95,33 @@ describe("SpareSessions", () => {
     expect(opens).toHaveLength(2);
     expect(spares.ready).toBe(1);
     spares.refill("failing");
+    await sleep(1);
     await settle();
     expect(opens.map((open) => open.signature)).toEqual(["failing", "working", "failing"]);
+  });
+
+  it("replaces a taken spare only after the refill delay, and not at all once closed", async () => {
+    const { spares, opens, settle } = setup({ spares: 1, refillDelayMs: 40 });
+    spares.take("contract", []);
+    await settle();
+    opens[0]?.finish();
+    await settle();
+    expect(spares.take("contract", [])).toBeDefined();
+    spares.refill("contract");
+    spares.refill("contract");
+    await settle();
+    expect(opens).toHaveLength(1);
+    await sleep(60);
+    await settle();
+    expect(opens).toHaveLength(2);
+    opens[1]?.finish();
+    await settle();
+    expect(spares.take("contract", [])).toBeDefined();
+    spares.refill("contract");
+    await spares.close();
+    await sleep(60);
+    await settle();
+    expect(opens).toHaveLength(2);
   });
 
   it("skips a spare whose harness died while it waited, and closes it", async () => {

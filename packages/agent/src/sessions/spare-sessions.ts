@@ -14,6 +14,8 @@ export interface SpareSessionsOptions<Spare extends SpareSession = AntigravitySe
   spares: number;
   /** Spares of a tool contract no new thread asked for in this long are closed. */
   idleTimeoutMs: number;
+  /** How long a taken spare's replacement waits after `refill` (see `REFILL_DELAY_MS`). */
+  refillDelayMs: number;
   /** Opens one spare: a session with its conversation open on `tools`, not yet any thread's. */
   open(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<Spare>;
   warn(details: Record<string, unknown>, message: string): void;
@@ -31,6 +33,16 @@ interface Stock<Spare> {
 
 /** Spares opened at once, over every contract: refilling never floods the harness with opens. */
 export const MAX_SPARES_OPENING = 1;
+
+/**
+ * The wait before a taken spare is replaced. `refill` comes as the taker's first run ends, when its
+ * client is still reading the stream's last events; opening a conversation right then (a session,
+ * a WebSocket, the harness's own work to set it up) took the CPU that client needed on a small
+ * machine: on 2 cores, with the emulator, a new thread's first turn measured 1.14-1.42x the same
+ * thread's second turn with the replacement opened at once, 1.07-1.20x with it 25 ms later (three
+ * runs each of 20 threads).
+ */
+export const REFILL_DELAY_MS = 25;
 
 /** Held by a run from its start until its session is ready: while any is held, no spare is opened. */
 export interface SpareHold {
@@ -63,6 +75,9 @@ export class SpareSessions<Spare extends SpareSession = AntigravitySession> {
   readonly #wanted = new Set<string>();
   /** The next look at the wanted contracts, on a later turn of the event loop. */
   #pumpTimer: NodeJS.Immediate | undefined;
+  /** Contracts whose taken spares are replaced when `#refillTimer` fires. */
+  readonly #refillsDue = new Set<string>();
+  #refillTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SpareSessionsOptions<Spare>) {
     this.#options = options;
@@ -113,10 +128,19 @@ export class SpareSessions<Spare extends SpareSession = AntigravitySession> {
     return spare;
   }
 
-  /** Tops up the stock of a contract a spare was taken from. */
+  /** Tops up the stock of a contract a spare was taken from, `refillDelayMs` from now. */
   refill(signature: string): void {
-    if (this.#stocks.has(signature) && !this.#lifetime.signal.aborted) this.#want(signature);
+    if (!this.#stocks.has(signature) || this.#lifetime.signal.aborted) return;
+    this.#refillsDue.add(signature);
+    this.#refillTimer ??= setTimeout(this.#refillDue, this.#options.refillDelayMs);
+    this.#refillTimer.unref();
   }
+
+  readonly #refillDue = (): void => {
+    this.#refillTimer = undefined;
+    for (const signature of this.#refillsDue) if (this.#stocks.has(signature)) this.#want(signature);
+    this.#refillsDue.clear();
+  };
 
   /** Closes every spare and stops refilling. Idempotent. */
   async close(): Promise<void> {
@@ -124,6 +148,9 @@ export class SpareSessions<Spare extends SpareSession = AntigravitySession> {
     this.#wanted.clear();
     if (this.#pumpTimer !== undefined) clearImmediate(this.#pumpTimer);
     this.#pumpTimer = undefined;
+    clearTimeout(this.#refillTimer);
+    this.#refillTimer = undefined;
+    this.#refillsDue.clear();
     const spares: Spare[] = [];
     for (const stock of this.#stocks.values()) {
       clearTimeout(stock.idleTimer);

@@ -1,5 +1,5 @@
-import { ftruncate, open, writev } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { ftruncate, open, readFile, writev } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { removeFile } from "./remove-file.js";
 import { type OpenSlots, SlotDescriptors } from "./slot-descriptors.js";
@@ -149,15 +149,20 @@ export function recordPathOfSlot(path: string): string {
   return path.endsWith(SECOND_SLOT_SUFFIX) ? path.slice(0, -SECOND_SLOT_SUFFIX.length) : path;
 }
 
-async function readSlot(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    // No file, or a path that cannot hold one (a file where the directory should be): no record.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw error;
-  }
+/**
+ * A slot's text; undefined when there is no such file, or a path that cannot hold one (a file where
+ * the directory should be). The callback form: a new thread's first run reads both slots of a
+ * record that is not there before its prompt can go out, and `fs/promises`' readFile took ~0.2 ms
+ * longer for the two (0.62 against 0.41 ms, medians, after a 300 ms idle pause here).
+ */
+function readSlot(path: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    readFile(path, "utf8", (error, text) => {
+      if (error === null) resolve(text);
+      else if (error.code === "ENOENT" || error.code === "ENOTDIR") resolve(undefined);
+      else reject(error);
+    });
+  });
 }
 
 /**
