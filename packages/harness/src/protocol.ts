@@ -155,17 +155,10 @@ export type {
 } from "./protocol/enums.js";
 export { DriftRegistry } from "./protocol/drift.js";
 export type { DriftCount, DriftEntry, DriftReport } from "./protocol/drift.js";
-export {
-  OUTPUT_EVENT_KINDS,
-  outputEventKind,
-  parseHarnessConfig,
-  parseInitializeConversationEvent,
-  parseInputEvent,
-  parseOutputEvent,
-  serializeMessage,
-  usageOf,
-} from "./protocol/parse.js";
-export type { OutputEventKind, ParseOptions } from "./protocol/parse.js";
+export { parseHarnessConfig, parseInitializeConversationEvent, parseInputEvent, parseOutputEvent } from "./protocol/parse.js";
+export type { ParseOptions } from "./protocol/parse.js";
+export { OUTPUT_EVENT_KINDS, outputEventKind, serializeMessage, usageOf } from "./protocol/output-events.js";
+export type { OutputEventKind } from "./protocol/output-events.js";
 export { toSafeInteger } from "./protocol/wire-types.js";
 export type { Int64Value } from "./protocol/wire-types.js";
 export { decodeInputConfig, decodeOutputConfig, encodeInputConfig, encodeOutputConfig } from "./protocol/handshake.js";

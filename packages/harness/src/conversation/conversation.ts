@@ -19,7 +19,8 @@ import type {
   ToolResponse,
   TrajectoryStateUpdate,
 } from "../protocol/messages.js";
-import { outputEventKind, parseOutputEvent, serializeMessage, usageOf } from "../protocol/parse.js";
+import { outputEventKind, serializeMessage, usageOf } from "../protocol/output-events.js";
+import type { parseOutputEvent } from "../protocol/parse.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { StepNormalizer } from "../steps/step-normalizer.js";
 import { buildHarnessConfig } from "./build-harness-config.js";
@@ -77,6 +78,21 @@ class AnsweredSet {
   release(id: string): void {
     this.#ids.delete(id);
   }
+}
+
+type OutputEventParser = typeof parseOutputEvent;
+
+let outputEventParser: Promise<OutputEventParser> | undefined;
+
+/**
+ * The parser of harness frames, loaded with the first conversation rather than with this module: it
+ * brings the protocol's message schemas, zod objects for every message (0.6 MiB of heap once built,
+ * measured after full collections) that a server with no conversation open yet never needs
+ * (BENCHMARKS.md, section 6: idle RSS). Loaded while the socket connects.
+ */
+function loadOutputEventParser(): Promise<OutputEventParser> {
+  outputEventParser ??= import("../protocol/parse.js").then((module) => module.parseOutputEvent);
+  return outputEventParser;
 }
 
 /**
@@ -144,8 +160,10 @@ export class Conversation {
   #pingTimer: NodeJS.Timeout | undefined;
   #pongPending = false;
   readonly #removeHostListener: () => void;
+  readonly #parseOutputEvent: OutputEventParser;
 
-  private constructor(host: ConversationHost, config: ResolvedConversationConfig, socket: WebSocket, redactor: Redactor) {
+  private constructor(host: ConversationHost, config: ResolvedConversationConfig, socket: WebSocket, redactor: Redactor, parse: OutputEventParser) {
+    this.#parseOutputEvent = parse;
     this.#host = host;
     this.#config = config;
     this.#socket = socket;
@@ -199,6 +217,7 @@ export class Conversation {
     redactor.addSecret(apiKey);
     const harnessConfig = buildHarnessConfig(resolved, { apiKey: resolved.baseUrl === undefined && resolved.endpoint?.type !== "vertex" ? apiKey : undefined });
     const connectSignal = linkSignals([host.signal, ...(options.signal === undefined ? [] : [options.signal])]);
+    const parserLoading = loadOutputEventParser();
     const socket = await connectHarnessWebSocket({
       port: host.port,
       harnessToken: host.harnessToken,
@@ -212,7 +231,14 @@ export class Conversation {
         throw error;
       })
       .finally(connectSignal.unlink);
-    const conversation = new Conversation(host, resolved, socket, redactor);
+    let parse: OutputEventParser;
+    try {
+      parse = await parserLoading;
+    } catch (error) {
+      socket.terminate();
+      throw error;
+    }
+    const conversation = new Conversation(host, resolved, socket, redactor, parse);
     try {
       await conversation.#initialize(harnessConfig, options.signal);
     } catch (error) {
@@ -534,7 +560,7 @@ export class Conversation {
     if (event === undefined) {
       const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
       try {
-        event = parseOutputEvent(text, { drift: this.#host.drift });
+        event = this.#parseOutputEvent(text, { drift: this.#host.drift });
       } catch (error) {
         this.#logger.warn({ error: error instanceof Error ? error.message : String(error) }, "ignoring a message from the harness that does not parse");
         this.#host.drift.record({ kind: "invalid-message", path: "OutputEvent", reason: invalidMessageReason(error) });

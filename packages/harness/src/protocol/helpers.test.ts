@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { loadFixture, wsMessages } from "../../test/support/protocol-fixtures.js";
 import { HarnessError } from "../errors/harness-error.js";
 import { isTerminalIdleState, TRAJECTORY_STATE_VALUES, TrajectoryStates } from "./enums.js";
-import { outputEventKind, parseOutputEvent, usageOf } from "./parse.js";
+import { outputEventKind, usageOf } from "./output-events.js";
+import { parseOutputEvent } from "./parse.js";
 import { ProtocolError } from "./protocol-error.js";
 import { toSafeInteger } from "./wire-types.js";
 

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadAllFixtures, loadFixture, wsMessages } from "../../test/support/protocol-fixtures.js";
 import { DriftRegistry } from "./drift.js";
-import {
-  parseHarnessConfig,
-  parseInitializeConversationEvent,
-  parseInputEvent,
-  parseOutputEvent,
-  serializeMessage,
-} from "./parse.js";
+import { serializeMessage } from "./output-events.js";
+import { parseHarnessConfig, parseInitializeConversationEvent, parseInputEvent, parseOutputEvent } from "./parse.js";
 import { ProtocolError } from "./protocol-error.js";
 
 const fixtures = loadAllFixtures();

@@ -9,7 +9,6 @@ import {
   type InitializeConversationEvent,
   type InputEvent,
   type OutputEvent,
-  type UsageMetadata,
 } from "./messages.js";
 import { ProtocolError, type ProtocolIssue } from "./protocol-error.js";
 import { normalizeWireValue } from "./schema-walk.js";
@@ -65,47 +64,6 @@ export function parseInitializeConversationEvent(input: unknown, options: ParseO
  */
 export function parseHarnessConfig(input: unknown, options: ParseOptions = {}): HarnessConfig {
   return parseMessage(HarnessConfigSchema, "HarnessConfig", input, options);
-}
-
-/**
- * Compact proto3 JSON of a message, as sent on the WebSocket.
- *
- * @example
- * socket.send(serializeMessage({ userInput: "hello" } satisfies InputEvent));
- */
-export function serializeMessage(message: object): string {
-  return JSON.stringify(message);
-}
-
-/**
- * The cumulative usage an OutputEvent carries: `usageUpdate.total` (0.1.10+) or the ≤0.1.9
- * envelope `usageMetadata`, which mean the same thing.
- */
-export function usageOf(event: OutputEvent): UsageMetadata | undefined {
-  return event.usageUpdate?.total ?? event.usageMetadata;
-}
-
-export const OUTPUT_EVENT_KINDS = [
-  "stepUpdate",
-  "trajectoryStateUpdate",
-  "toolCall",
-  "initializeConversationResponse",
-  "callHookRequest",
-  "sessionEndResponse",
-  "policyDecisionRequest",
-  "usageUpdate",
-] as const;
-export type OutputEventKind = (typeof OUTPUT_EVENT_KINDS)[number] | "usageMetadata" | "unknown";
-
-/**
- * Which payload an OutputEvent carries. An event holding only the ≤0.1.9 envelope usage is
- * "usageMetadata"; one holding no known payload (a newer harness's event) is "unknown".
- */
-export function outputEventKind(event: OutputEvent): OutputEventKind {
-  for (const kind of OUTPUT_EVENT_KINDS) {
-    if (event[kind] !== undefined) return kind;
-  }
-  return event.usageMetadata === undefined ? "unknown" : "usageMetadata";
 }
 
 function parseMessage<Schema extends z.ZodType>(
