@@ -146,15 +146,15 @@ built twice per frame and the schema walk is skipped). The client here is \`Http
 process, so its own event handling counts against the adapter; benchmark 6 reads the stream with a raw
 client and profiles the server alone. The reference publishes no overhead figure.
 
-Paced p99: the tail is not queueing in the adapter. Read by \`HttpAgent\` in this process it is mostly
-garbage-collector pauses: under \`--trace-gc\` (load 10–15 on 2 cores, which stretches every pause) the
-paced adapter round shows six old-space mark-compacts of 5–86 ms (237 ms once) where the relay's round
-shows one, while the process's heap grows from about 40 to 70 MB (the client and the tap included). Without
-\`HttpAgent\`, one in-process run (raw client, no tap) saw no mark-compact during the paced turn (12
-scavenges, 3.8 MB promoted) and a server in its own process (bench/lib/stack-server.mjs) saw four of
-9–81 ms, its heap back to about 21 MiB after each, so nothing leaks. What the raw-client rows still add
-at p99 is mostly the load: the process is descheduled now and then, and the adapter's longer path per
-event (its p50 above) is caught more often than the relay's. The SSE writer does not hold events back:
+Paced p99: the tail is not queueing in the adapter. Read by \`HttpAgent\` in this process it was
+garbage-collector pauses, which earlier runs of this benchmark showed as 3–4 ms added at p99: under \`--trace-gc\`
+the paced adapter round showed six old-space mark-compacts of 5–86 ms where the relay's showed one, while the
+process's heap grew from about 40 to 70 MB. Two things in the benchmark, not the adapter, were behind it:
+\`HttpAgent\` cloned a message list that kept every earlier 10 000-character reply on every event (garbage), and
+the tap held every frame of the turn (live heap every collection marked); neither does now (see above). A server in its own process
+(bench/lib/stack-server.mjs) keeps its heap at about 21 MiB after each collection, so nothing leaks. What the
+raw-client rows add at p99 is mostly the load: the process is descheduled now and then, and the adapter's longer
+path per event (its p50 above) is caught more often than the relay's. The SSE writer does not hold events back:
 the first event of a tick is written at once; only the events that follow it in the same tick are joined.`);
 }
 
