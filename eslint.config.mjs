@@ -9,14 +9,27 @@ const root = import.meta.dirname;
 
 /** A name-based layering rule: imports whose name matches `regex` fail with `message`. */
 function forbidImports(...patterns) {
-  return { "@typescript-eslint/no-restricted-imports": ["error", { patterns: patterns.map(([regex, message]) => ({ regex, message })) }] };
+  return {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      { patterns: patterns.map(([regex, message, options = {}]) => ({ regex, message, ...options })) },
+    ],
+  };
 }
 
 function layeringRules() {
   const sourceOf = (...packages) => packages.map((name) => `packages/${name}/src/**/*.{ts,mts,cts,js,mjs}`);
   const harnessImportsNoPackageOfOurs = ["^@ag-ui-antigravity/(?!foundation$)", "harness imports no package of ours: every other package builds on it (ARCHITECTURE.md)."];
   return [
-    { files: sourceOf("harness"), ignores: ["**/*.test.ts"], rules: forbidImports(harnessImportsNoPackageOfOurs) },
+    {
+      files: sourceOf("harness"),
+      ignores: ["**/*.test.ts"],
+      rules: forbidImports(harnessImportsNoPackageOfOurs, [
+        "(^|/)protocol/(parse|messages)\\.js$",
+        "the wire client loads the frame parser and the message schemas with its first conversation (conversation.ts, loadOutputEventParser): import their types only, or the idle server builds them at import.",
+        { allowTypeImports: true },
+      ]),
+    },
     {
       // harness/protocol: schemas and codecs, no I/O, nothing from the rest of harness.
       files: ["packages/harness/src/protocol/**/*.ts", "packages/harness/src/protocol.ts"],

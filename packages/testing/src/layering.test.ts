@@ -47,4 +47,18 @@ describe("the layering lint (ARCHITECTURE.md)", () => {
     expect(errors[0]).toMatch(/ARCHITECTURE\.md/);
     expect(await layeringErrors(file, permitted)).toEqual([]);
   });
+
+  // Not a layer but the same rule: the wire client loads the frame parser lazily (conversation.ts),
+  // so the rest of harness may take only types from it and from the message schemas.
+  it("the rest of harness imports the frame parser and the message schemas for their types only", async () => {
+    const file = "packages/harness/src/conversation/layering-probe.ts";
+    for (const module of ["../protocol/parse.js", "../protocol/messages.js"]) {
+      const errors = await layeringErrors(file, module);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/loadOutputEventParser/);
+      const [typeOnly] = await eslint.lintText(`import type * as imported from ${JSON.stringify(module)};\nexport type Probe = typeof imported;\n`, { filePath: file });
+      expect((typeOnly?.messages ?? []).filter((message) => message.ruleId !== null && layeringRules.has(message.ruleId))).toEqual([]);
+    }
+    expect(await layeringErrors("packages/harness/src/protocol/layering-probe.ts", "./parse.js")).toEqual([]);
+  });
 });
