@@ -1,7 +1,7 @@
 import type { Message } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
 import { AgentError } from "../errors/agent-error.js";
-import { checkHistory, maxUserMessages } from "./history-limits.js";
+import { CheckedHistory, checkHistory, maxUserMessages } from "./history-limits.js";
 
 const user = (id: string): Message => ({ id, role: "user", content: "hi" });
 
@@ -32,5 +32,55 @@ describe("checkHistory", () => {
     };
     expect(codeAndMessage([user("a"), { id: "a", role: "assistant", content: "x" }])).toMatch(/^INVALID_INPUT: Message 1 repeats the id "a"/);
     expect(codeAndMessage(Array.from({ length: maxUserMessages + 1 }, (_, index) => user(`m${index}`)))).toMatch(/^INVALID_INPUT: The history holds 501 user messages; a thread holds at most 500/);
+  });
+});
+
+describe("CheckedHistory", () => {
+  const assistant = (id: string): Message => ({ id, role: "assistant", content: "ok" });
+  const outcome = (check: () => unknown): string => {
+    try {
+      check();
+      return "accepted";
+    } catch (error) {
+      return AgentError.isInstance(error) ? `${error.code}: ${error.message}` : String(error);
+    }
+  };
+
+  it("checks a history that extends the last one against it, with checkHistory's results and errors", () => {
+    const checked = new CheckedHistory();
+    const history: Message[] = [user("a"), assistant("b")];
+    expect(checked.check(history)).toEqual([history[0]]);
+    // Extended by a reply and a user message: the added ones are checked, the kept ones compared.
+    const next = [...history, assistant("c"), user("d")];
+    expect(checked.check(next)).toEqual([next[0], next[3]]);
+    // An added id that repeats a kept one, or another added one, is refused as checkHistory refuses it.
+    for (const repeated of [[...next, user("a")], [...next, user("e"), assistant("e")], [...next, user("d")]]) {
+      expect(outcome(() => checked.check(repeated))).toBe(outcome(() => checkHistory(repeated)));
+      expect(outcome(() => checked.check(repeated))).toMatch(/^INVALID_INPUT: Message \d repeats the id/);
+    }
+    // A refused history is not kept: the one before it still is, and extends as before.
+    expect(checked.check([...next, user("f")])).toHaveLength(3);
+  });
+
+  it("checks any other history whole: edited, shortened, reordered, or with many messages added", () => {
+    const checked = new CheckedHistory();
+    checked.check([user("a"), assistant("b"), user("c")]);
+    // A kept id moved: its repeat is found by the whole check.
+    expect(outcome(() => checked.check([user("c"), assistant("b"), user("c")]))).toMatch(/Message 2 repeats the id "c"/);
+    expect(checked.check([user("x")])).toHaveLength(1);
+    const many = [user("x"), ...Array.from({ length: 40 }, (_, index) => user(`n${index}`))];
+    expect(checked.check(many)).toHaveLength(41);
+    expect(outcome(() => checked.check([...many, user("n7")]))).toMatch(/Message 41 repeats the id "n7"/);
+    // Long ids are checked whole, each time.
+    const long = `x${"y".repeat(300)}`;
+    expect(checked.check([user(long), assistant("b")])).toHaveLength(1);
+    expect(outcome(() => checked.check([user(long), assistant("b"), user(long)]))).toMatch(/Message 2 repeats the id "xyyy/);
+  });
+
+  it("counts the user messages of an extended history against the limit", () => {
+    const checked = new CheckedHistory();
+    const full = Array.from({ length: maxUserMessages }, (_, index) => user(`m${index}`));
+    expect(checked.check(full)).toHaveLength(maxUserMessages);
+    expect(outcome(() => checked.check([...full, user("one-more")]))).toMatch(/^INVALID_INPUT: The history holds 501 user messages/);
   });
 });

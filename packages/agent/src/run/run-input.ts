@@ -1,7 +1,7 @@
 import type { Message, RunAgentInput, UserMessage } from "@ag-ui/client";
 import type { UserInputPart } from "@ag-ui-antigravity/harness";
 import { AgentError } from "../errors/agent-error.js";
-import { checkHistory } from "../input/history-limits.js";
+import { type CheckedHistory, checkHistory } from "../input/history-limits.js";
 import { type ForwardedMessage, fingerprintMessage } from "../input/message-fingerprint.js";
 import { readHistory, transcriptUpTo } from "../input/new-user-messages.js";
 import { contentText, type PromptPart, promptPartsOf } from "../input/prompt-parts.js";
@@ -28,9 +28,15 @@ export function carriesAnswers(input: RunAgentInput): boolean {
  * A history with repeated ids or too many user messages, or an attachment that is not base64, is
  * refused (INVALID_INPUT) before the thread is touched.
  */
-export function planRun(options: { input: RunAgentInput; forwarded: readonly ForwardedMessage[]; turnInProgress: boolean }): RunPlan {
+export function planRun(options: {
+  input: RunAgentInput;
+  forwarded: readonly ForwardedMessage[];
+  turnInProgress: boolean;
+  /** The thread's last checked history, which the check of this one builds on. */
+  checked?: CheckedHistory;
+}): RunPlan {
   const { input } = options;
-  const userMessages = checkHistory(input.messages);
+  const userMessages = options.checked === undefined ? checkHistory(input.messages) : options.checked.check(input.messages);
   const reading = readHistory({ messages: input.messages, forwarded: options.forwarded, carriesAnswers: carriesAnswers(input), userMessages });
   if (reading.kind === "continue") {
     const messages = reading.newUserMessages;

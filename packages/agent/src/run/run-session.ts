@@ -46,7 +46,7 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
   try {
     plan =
       options.injected === undefined
-        ? planRun({ input, forwarded: session.forwarded, turnInProgress: session.hasTurn })
+        ? planRun({ input, forwarded: session.forwarded, turnInProgress: session.hasTurn, checked: session.checkedHistory })
         : { prompt: options.injected, forwarded: [...session.forwarded], rebuild: false };
     if (plan.rebuild) await session.dropConversation({ forgetId: true });
     const cold = session.conversation === undefined;

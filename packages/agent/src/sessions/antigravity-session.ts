@@ -5,6 +5,7 @@ import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
 import { PoolError, type HarnessPool, type PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
 import type { ForwardedMessage } from "../input/message-fingerprint.js";
+import { CheckedHistory } from "../input/history-limits.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
 import type { ThreadKey, ThreadStore } from "../threads/thread-store.js";
 
@@ -56,6 +57,8 @@ export class AntigravitySession implements ManagedSession {
   readonly toolSignature: string;
   /** User messages forwarded to the conversation, oldest first. */
   forwarded: ForwardedMessage[];
+  /** The history the thread's last run brought, checked: the next run's check builds on it. */
+  readonly checkedHistory = new CheckedHistory();
   /** Set when a run met a dead harness: the next run rebuilds the session. */
   harnessLost = false;
   /** Set when the harness resumed this thread's conversation without its history. */
