@@ -95,6 +95,36 @@ describe("POST <path> streams the agent's events", () => {
     expect(probe.teardowns).toBe(1);
   });
 
+  it("echoes the input in RUN_STARTED as the request's own text when the agent echoes it unchanged, and serialises it otherwise", async () => {
+    // An agent whose RUN_STARTED carries the input it was given (as AG-UI 1.0 allows), or a copy without one field.
+    const echoing = (drop?: string) =>
+      new ScriptedAgent((input, subscriber) => {
+        const { [drop ?? ""]: _dropped, ...kept } = input as unknown as Record<string, unknown>;
+        subscriber.next({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId, input: drop === undefined ? input : kept } as never);
+        subscriber.next(runFinished(input));
+        subscriber.complete();
+      });
+    const body = runInputBody({ messages: [{ id: "m1", role: "user", content: "hello" }, { id: "m2", role: "assistant", content: "hi, you" }] });
+    // Spaced as no serialiser of ours would write it: seen in the stream only if the request's text was.
+    const text = JSON.stringify(body).replace(/,"/g, ', "');
+    const runStartedOf = async (url: string, request: string) => {
+      const stream = await (await postJson(url, request)).text();
+      return { stream, event: parseSseFrames(stream)[0] };
+    };
+
+    const echoed = await runStartedOf((await serveAgents(echoing())).url, text);
+    expect(echoed.stream).toContain(`"input":${text}}`);
+    expect(echoed.event).toEqual({ type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", input: body });
+
+    // Pretty-printed (its line breaks would end the data line), or an agent that changes the input: serialised.
+    const pretty = await runStartedOf((await serveAgents(echoing())).url, JSON.stringify(body, null, 2));
+    expect(pretty.event).toEqual({ type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", input: body });
+    const changed = await runStartedOf((await serveAgents(echoing("forwardedProps"))).url, text);
+    expect(changed.stream).not.toContain(text);
+    const { forwardedProps: _forwardedProps, ...withoutProps } = body;
+    expect(changed.event).toEqual({ type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", input: withoutProps });
+  });
+
   it("clones the agent for every request and hands it the validated input, unknown top-level fields kept", async () => {
     const probe = new AgentProbe();
     const server = await serveAgents(new ScriptedAgent(echoScript, { probe }));

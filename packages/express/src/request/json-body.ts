@@ -10,7 +10,8 @@ import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, rea
  */
 export const MAX_BODY_DEPTH = 512;
 
-export type JsonBodyResult = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly reply: HttpErrorReply };
+/** A body read: its value, and the JSON text it was parsed from when this reader parsed it without body-parser. */
+export type JsonBodyResult = { readonly ok: true; readonly body: unknown; readonly text?: string } | { readonly ok: false; readonly reply: HttpErrorReply };
 
 /** True for `application/json` and structured-syntax `application/*+json` media types. */
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -41,14 +42,15 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
         resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
         return;
       }
-      const checked = (body: unknown): void => {
+      const checked = (body: unknown, text?: string): void => {
+        const accepted: JsonBodyResult = text === undefined ? { ok: true, body } : { ok: true, body, text };
         const checkDepth = (): void => {
           if (exceedsDepth(body, MAX_BODY_DEPTH)) {
             resolve({ ok: false, reply: { status: 400, code: "INVALID_INPUT", message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.` } });
             return;
           }
-          if (small) resolve({ ok: true, body });
-          else setImmediate(() => resolve({ ok: true, body }));
+          if (small) resolve(accepted);
+          else setImmediate(() => resolve(accepted));
         };
         // Parsing a megabyte of JSON holds the event loop for tens of milliseconds; the walk below and
         // the request's own checks take about as long again. Other clients' requests run in between.
@@ -66,7 +68,7 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
             return;
           }
           request.body = read.body;
-          checked(read.body);
+          checked(read.body, read.text);
         };
         const read = readPlainJsonBody(request, plainLength);
         if (read instanceof Promise) void read.then(readPlain);

@@ -70,11 +70,13 @@ describe("plain JSON bodies (read without body-parser)", () => {
     ].map((text) => Buffer.from(text, "utf8"));
     bodies.push(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     for (const body of bodies) {
-      const plain = await post(url, body, "application/json");
+      // Read plain, a body also comes with the JSON text it was parsed from (for RUN_STARTED's echo).
+      const { text, ...plain } = (await post(url, body, "application/json")) as { text?: string };
       const parsed = await post(url, body, "application/json; charset=utf-8");
       expect(plain, JSON.stringify(body.toString("latin1"))).toEqual(parsed);
+      if ((plain as { ok?: boolean }).ok === true) expect(JSON.parse(text ?? "")).toEqual((plain as { body?: unknown }).body);
     }
-    expect(await post(url, Buffer.from('{"ok":1}'), "application/json")).toEqual({ ok: true, body: { ok: 1 } });
+    expect(await post(url, Buffer.from('{"ok":1}'), "application/json")).toEqual({ ok: true, body: { ok: 1 }, text: '{"ok":1}' });
   });
 
   it("takes a body that came with its headers from the request's buffer", async () => {
@@ -88,7 +90,7 @@ describe("plain JSON bodies (read without body-parser)", () => {
     await expect.poll(() => seen.length).toBe(1);
     socket.destroy();
     expect(buffered).toEqual([body.length]);
-    expect(seen[0]).toEqual({ ok: true, body: { threadId: "t", messages: [] } });
+    expect(seen[0]).toEqual({ ok: true, body: { threadId: "t", messages: [] }, text: body });
   });
 
   it("answers a body that ends before its declared length with INVALID_JSON, and holds nothing", async () => {

@@ -5,6 +5,7 @@ import type { OwnershipKey, ThreadClaim, ThreadOwnershipStore } from "../auth/th
 import { sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { createJsonBodyReader } from "../request/json-body.js";
+import { inputEchoOf } from "../run/input-echo.js";
 import { readLastEventId } from "../request/last-event-id.js";
 import { validateRunInput } from "../request/run-input-schema.js";
 import { checkThreadIdHeader } from "../request/thread-id-header.js";
@@ -62,7 +63,8 @@ export function createRunHandler(
         sendHttpError(response, headerMismatch);
         return;
       }
-      let connection: Pick<StreamAgentRunRequest, "source" | "resumeAfter"> = {};
+      // Where the stream comes from: a connect follows the thread; a run echoes its input from the request text when it can.
+      let streamFrom: Pick<StreamAgentRunRequest, "source" | "resumeAfter" | "inputEcho"> = {};
       if (kind === "connect") {
         const lastEventId = readLastEventId(request, body.body);
         if (!lastEventId.ok) {
@@ -74,7 +76,10 @@ export function createRunHandler(
           sendHttpError(response, { status: 501, code: "CONNECT_NOT_SUPPORTED", message: "This agent does not implement AG-UI connect." });
           return;
         }
-        connection = { source, ...(lastEventId.cursor === undefined ? {} : { resumeAfter: lastEventId.cursor }) };
+        streamFrom = { source, ...(lastEventId.cursor === undefined ? {} : { resumeAfter: lastEventId.cursor }) };
+      } else {
+        const inputEcho = inputEchoOf(body.body, input, body.text);
+        if (inputEcho !== undefined) streamFrom = { inputEcho };
       }
       // Checked before the thread is claimed, so a refused run takes nothing. Without auth, a client is its
       // address. A connect starts no work, so only runs count.
@@ -118,7 +123,7 @@ export function createRunHandler(
           claim = { key, owner, result };
         }
         outcome = await streamAgentRun(
-          { request, response, agent: target.agent, agentName: target.name, input, ...connection },
+          { request, response, agent: target.agent, agentName: target.name, input, ...streamFrom },
           {
             keepAliveIntervalMs: options.keepAliveIntervalMs,
             // A connect has no refusal to turn into a status worth waiting for: it streams at once.

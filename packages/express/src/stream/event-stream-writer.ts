@@ -1,7 +1,7 @@
 import type { BaseEvent } from "@ag-ui/core";
 import type { EventEncoder } from "@ag-ui/encoder";
 import type { Response } from "express";
-import { encodeSseEvent } from "./sse-encoding.js";
+import { encodeSseEvent, encodeSseEventWithInputText } from "./sse-encoding.js";
 import { startEventStreamResponse } from "./sse-headers.js";
 import { waitForDrain } from "./wait-for-drain.js";
 
@@ -94,11 +94,16 @@ export class EventStreamWriter {
   /**
    * Encodes and queues one event, with an SSE `id:` line when `id` is given (SSE only; an id that
    * could break the line is left out). Throws what the encoder throws (an event the chosen
-   * transport cannot carry), so the caller can end the run with a RUN_ERROR it can carry.
+   * transport cannot carry), so the caller can end the run with a RUN_ERROR it can carry. On SSE,
+   * `inputText` is the JSON text of the event's `input` (see `encodeSseEventWithInputText`).
    */
-  enqueue(event: BaseEvent, id?: string): EnqueueResult {
+  enqueue(event: BaseEvent, id?: string, inputText?: string): EnqueueResult {
     if (this.#closed) return "closed";
-    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : encodeSseEvent(this.#encoder, event, id);
+    const chunk = this.#binary
+      ? this.#encoder.encodeBinary(event)
+      : inputText === undefined
+        ? encodeSseEvent(this.#encoder, event, id)
+        : encodeSseEventWithInputText(this.#encoder, event, inputText, id);
     if (this.#draining) {
       const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
       // An event is taken when nothing else waits, however large (RUN_STARTED carries the thread's whole history).

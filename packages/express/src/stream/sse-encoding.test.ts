@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { EventEncoder } from "@ag-ui/encoder";
 import { describe, expect, it, vi } from "vitest";
-import { encodeSseEvent } from "./sse-encoding.js";
+import { encodeSseEvent, encodeSseEventWithInputText } from "./sse-encoding.js";
 
 const history = Array.from({ length: 40 }, (_, index) => ({ id: `m${index}`, role: index % 2 === 0 ? "user" : "assistant", content: `text ${index}` }));
 const runStarted = (messages: unknown[]): BaseEvent =>
@@ -42,5 +42,25 @@ describe("encodeSseEvent", () => {
     const withNull = runStarted([{ id: "u", role: "user", content: "hi", name: null }]);
     expect(encodeSseEvent(encoder, withNull)).not.toContain('"name"');
     expect(spy).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("encodeSseEventWithInputText", () => {
+  const encoder = new EventEncoder();
+
+  it("writes the input's text as given, in an event that parses to what encodeSseEvent writes", () => {
+    const event = runStarted(history);
+    const text = JSON.stringify((event as BaseEvent & { input: unknown }).input).replace(/,/g, ", ");
+    const chunk = encodeSseEventWithInputText(encoder, event, text, "run:0");
+    expect(chunk).toContain(`"input":${text}}`);
+    expect(chunk.startsWith("id: run:0\ndata: ")).toBe(true);
+    const parse = (sse: string): unknown => JSON.parse(sse.slice(sse.indexOf("data: ") + 6));
+    expect(parse(chunk)).toEqual(parse(encodeSseEvent(encoder, event, "run:0")));
+  });
+
+  it("leaves an event whose other fields hold a null to the encoder, input and all", () => {
+    const event = { ...runStarted(history), parentRunId: null } as unknown as BaseEvent;
+    const text = JSON.stringify((event as BaseEvent & { input: unknown }).input).replace(/,/g, ", ");
+    expect(encodeSseEventWithInputText(encoder, event, text)).toBe(encoder.encodeSSE(event));
   });
 });

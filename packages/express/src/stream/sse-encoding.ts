@@ -15,7 +15,24 @@ import type { EventEncoder } from "@ag-ui/encoder";
  * socket write would make anyway, instead of a copy of the JSON and then another of the chunk.
  */
 export function encodeSseEvent(encoder: EventEncoder, event: BaseEvent, id?: string): string {
-  const idLine = id === undefined || /[\r\n\0]/.test(id) ? "" : `id: ${id}\n`;
+  const idLine = sseIdLine(id);
   const chunk = `${idLine}data: ${JSON.stringify(event)}\n\n`;
   return chunk.includes("null") ? `${idLine}${encoder.encodeSSE(event)}` : chunk;
+}
+
+/**
+ * `encodeSseEvent` for an event whose `input` field is already JSON text (the request's own, see
+ * run/input-echo.ts): the rest of the event is serialised and the text put in as is. Text of one
+ * line with no `null` is the caller's to ensure; the rest of the event holding a `null` takes
+ * `encodeSseEvent`'s path whole.
+ */
+export function encodeSseEventWithInputText(encoder: EventEncoder, event: BaseEvent, inputText: string, id?: string): string {
+  const { input: _input, ...rest } = event as BaseEvent & { input?: unknown };
+  const head = JSON.stringify(rest);
+  if (head.includes("null")) return encodeSseEvent(encoder, event, id);
+  return `${sseIdLine(id)}data: ${head.slice(0, -1)},"input":${inputText}}\n\n`;
+}
+
+function sseIdLine(id: string | undefined): string {
+  return id === undefined || /[\r\n\0]/.test(id) ? "" : `id: ${id}\n`;
 }
