@@ -116,6 +116,14 @@ describe("POST <path> streams the agent's events", () => {
     expect(echoed.stream).toContain(`"input":${text}}`);
     expect(echoed.event).toEqual({ type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", input: body });
 
+    // A body past the plain reader's 64 KiB, read by body-parser: the same.
+    const long = runInputBody({ messages: Array.from({ length: 1_500 }, (_, index) => ({ id: `m${index}`, role: index % 2 === 0 ? "user" : "assistant", content: `message ${index}` })) });
+    const longText = JSON.stringify(long).replace(/,"/g, ', "');
+    expect(longText.length).toBeGreaterThan(64 * 1024);
+    const longEchoed = await runStartedOf((await serveAgents(echoing())).url, longText);
+    expect(longEchoed.stream).toContain(`"input":${longText}}`);
+    expect(longEchoed.event.input).toEqual(long);
+
     // Pretty-printed (its line breaks would end the data line), or an agent that changes the input: serialised.
     const pretty = await runStartedOf((await serveAgents(echoing())).url, JSON.stringify(body, null, 2));
     expect(pretty.event).toEqual({ type: "RUN_STARTED", threadId: "thread-1", runId: "run-1", input: body });

@@ -10,7 +10,7 @@ import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, rea
  */
 export const MAX_BODY_DEPTH = 512;
 
-/** A body read: its value, and the JSON text it was parsed from when this reader parsed it without body-parser. */
+/** A body read: its value, and the JSON text it was parsed from (when it was UTF-8 and this reader read it). */
 export type JsonBodyResult = { readonly ok: true; readonly body: unknown; readonly text?: string } | { readonly ok: false; readonly reply: HttpErrorReply };
 
 /** True for `application/json` and structured-syntax `application/*+json` media types. */
@@ -28,7 +28,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
  */
 export function createJsonBodyReader(options: { maxBodyBytes: number }): (request: Request, response: Response) => Promise<JsonBodyResult> {
   // The media type is checked before the parser runs, so the parser accepts whatever reaches it.
-  const parse = express.json({ limit: options.maxBodyBytes, strict: true, type: () => true, verify: refuseInvalidUtf8 });
+  const parse = express.json({ limit: options.maxBodyBytes, strict: true, type: () => true, verify: keepUtf8Body });
   return (request, response) =>
     new Promise<JsonBodyResult>((resolve) => {
       if (!isJsonMediaType(request.headers["content-type"])) {
@@ -81,11 +81,13 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
           return;
         }
         const body: unknown = request.body;
+        const bytes = utf8Bodies.get(request);
+        utf8Bodies.delete(request);
         if (body === undefined) {
           resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
           return;
         }
-        checked(body);
+        checked(body, bytes === undefined ? undefined : jsonTextOf(bytes));
       });
     });
 }
@@ -98,6 +100,22 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
 function refuseInvalidUtf8(_request: unknown, _response: unknown, buffer: Buffer, encoding: string): void {
   if (!/^utf-?8$/i.test(encoding) || isUtf8(buffer)) return;
   throw Object.assign(new Error("The request body is not valid UTF-8."), { type: "entity.invalid.utf8" });
+}
+
+/** The bytes of UTF-8 bodies body-parser has read, from its `verify` hook until its callback takes them. */
+const utf8Bodies = new WeakMap<object, Buffer>();
+
+/** body-parser's `verify`: refuses invalid UTF-8, and keeps a UTF-8 body's bytes for its JSON text. */
+function keepUtf8Body(request: object, response: unknown, buffer: Buffer, encoding: string): void {
+  refuseInvalidUtf8(request, response, buffer, encoding);
+  if (/^utf-?8$/i.test(encoding)) utf8Bodies.set(request, buffer);
+}
+
+/** The JSON text body-parser parsed from `bytes`: decoded, without a byte order mark; undefined for an empty body (parsed as `{}`). */
+function jsonTextOf(bytes: Buffer): string | undefined {
+  const text = bytes.toString("utf8");
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return json.length === 0 ? undefined : json;
 }
 
 /** Whether arrays and objects nest deeper than `limit`, walked without recursion. */

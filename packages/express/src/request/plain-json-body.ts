@@ -6,8 +6,8 @@ export const NOT_JSON_REPLY: HttpErrorReply = { status: 400, code: "INVALID_JSON
 export const NOT_UTF8_REPLY: HttpErrorReply = { status: 400, code: "INVALID_JSON", message: "The request body is not valid UTF-8." };
 export const ENDED_EARLY_REPLY: HttpErrorReply = { status: 400, code: "INVALID_JSON", message: "The request body ended early." };
 
-/** A body read: its value, and the JSON text it was parsed from. */
-export type PlainJsonBody = { readonly ok: true; readonly body: unknown; readonly text: string } | { readonly ok: false; readonly reply: HttpErrorReply };
+/** A body read: its value, and the JSON text it was parsed from (none for an empty body, read as `{}`). */
+export type PlainJsonBody = { readonly ok: true; readonly body: unknown; readonly text?: string } | { readonly ok: false; readonly reply: HttpErrorReply };
 
 /** JSON's own whitespace (RFC 8259), which body-parser's strict check skips before the first character. */
 const LEADING_WHITESPACE = /^[ \t\n\r]*/;
@@ -91,7 +91,7 @@ function parseJsonBody(buffer: Buffer): PlainJsonBody {
   if (!isUtf8(buffer)) return { ok: false, reply: NOT_UTF8_REPLY };
   let text = buffer.toString("utf8");
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.length === 0) return { ok: true, body: {}, text: "{}" };
+  if (text.length === 0) return { ok: true, body: {} };
   const first = text[LEADING_WHITESPACE.exec(text)?.[0].length ?? 0];
   if (first !== "{" && first !== "[") return { ok: false, reply: NOT_JSON_REPLY };
   try {
