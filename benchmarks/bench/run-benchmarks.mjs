@@ -367,13 +367,15 @@ function turnCostSection(result) {
     const before = pick(baseline);
     return [label, fixed(before, digits), fixed(after, digits), ratio(after, before), ...anchorCells];
   };
-  const relayEcho = { label: "bare relay, same turn", value: (stack) => stack.relayEchoMs };
+  const relayEchoSameRequest = { label: "bare relay sent the same request", value: (stack) => stack.relayEchoSameRequestMs };
+  const relayEcho = { label: "bare relay sent the text alone", value: (stack) => stack.relayEchoMs };
   const relayBurst = { label: "bare relay, same turn", value: (stack) => stack.relayBurstMs };
   const warmAfterPause = { label: "warm turn after the same pause", value: (stack) => stack.warmAfterPauseMs };
   const secondTurnAfterPause = { label: "the previous new thread's second turn, same pause", value: (stack) => stack.secondTurnAfterPauseMs ?? stack.warmAfterPauseMs };
   const warmFirstText = { label: "warm turn, p99", value: (stack) => stack.echoFirstTextP99Ms };
   const rows = [
-    row("warm echo turn, request → end of stream, p50 (ms)", (stack) => stack.echoMs, 1, relayEcho),
+    row("warm echo turn, request → end of stream, p50 (ms)", (stack) => stack.echoMs, 1, relayEchoSameRequest),
+    ...(current.relayEchoSameRequestMs === undefined ? [] : [row("warm echo turn (the same turns), against the relay's other request (ms)", (stack) => stack.echoMs, 1, relayEcho)]),
     row("warm echo turn, first text p50 (ms)", (stack) => stack.echoFirstTextP50Ms, 1),
     row("warm echo turn, first text p99 (ms)", (stack) => stack.echoFirstTextP99Ms, 1),
     row("server CPU per warm echo turn (ms)", (stack) => stack.echoCpuMs, 2),
@@ -406,8 +408,11 @@ function turnCostSection(result) {
 ([\`bench/lib/stack-server.mjs\`](benchmarks/bench/lib/stack-server.mjs): one \`AntigravityAgent\` behind the Express
 binding, and a bare relay on its own emulator beside it), driven from another process by a raw SSE client (a
 \`fetch\` reader that only finds event bounds), as a user would. ${baseline === undefined ? "" : "The baseline is the same packages built from the commit before this work (`BENCH_BASELINE_ROOT`, a built checkout); "}rounds alternate between
-builds and relays, so they share the machine's noise (and in the echo rounds, whether a build's turn or its relay's
-comes first alternates, since a turn right after an idle moment costs more on any path). Server CPU is the server process's user + system time
+builds and relays, so they share the machine's noise. In the echo rounds each adapter turn has two relay turns beside it:
+one sent the same request (the RunAgentInput a client sends, the warm thread's whole history and the new message,
+which the relay reads and answers the last message of: the same turn, as an AG-UI server is sent it), and one sent
+the text alone (\`{"text":"hello"}\`, what earlier runs of this section sent it); which of the three comes first
+rotates, since a turn right after an idle moment costs more on any path. Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included, the
 inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. Each build first serves ${result.warmUpTurns ?? 5} warm-up echo turns (and its relay as many), round six threads on one harness process (so the emulator answering the warm thread has served as many turns as the relay's), so that
 V8 has compiled the code a turn runs once (a compile is 1-150 ms of a worker thread, which would land in a measured turn; traced with \`--trace-opt\`, turns 200-500 of a fresh server still ran 62 compiles, 0.84 ms of worker CPU a turn, and turns 600-900 ran 17, 0.18 ms a turn). ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
@@ -417,7 +422,7 @@ A turn after an idle pause costs more than one right after another, on any threa
 machine wakes up), so a first turn compares with warm turns after the same pause; and with the previous new
 thread's, because the pool places new conversations on its younger harness processes (8 conversations a
 process), where the emulator's code has run less often than on the first one and every turn costs more
-(the real harness is a native binary, without that warm-up). ${result.burstRounds} bursts of 10 000 deltas, then
+(the real harness is a native binary, without that warm-up). ${result.burstRounds} bursts of 10 000 deltas (each, and each relay burst, after a pause of ${result.burstPauseMs ?? 0} ms, so that the burst before it has been collected), then
 ${result.crowd} new threads at once${result.pacedRounds === undefined ? "" : `, then ${result.pacedRounds} paced turn${result.pacedRounds === 1 ? "" : "s"} of 10 000 deltas at one per millisecond (an event's latency runs from its frame's arrival in the server process, a tap on \`ws\` there, to its arrival at the client, both on the machine's monotonic clock)`}. Medians unless a percentile is named.
 
 ${table(columns, rows)}

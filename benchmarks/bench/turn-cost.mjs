@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark 5, what a turn costs the server: each stack (this checkout, and a baseline build when
+// Benchmark 6, what a turn costs the server: each stack (this checkout, and a baseline build when
 // BENCH_BASELINE_ROOT names one) runs in its own process (bench/lib/stack-server.mjs) beside a bare
 // relay, and this process drives them with a raw SSE client, rounds alternating between stacks and
 // the relay so they share the machine's noise. Figures: warm echo turn against the relay, first turn
@@ -25,6 +25,8 @@ const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
 const echoAllocationTurns = 10;
 /** The pause before each new thread's first turn (and its warm twin): spares are refilled meanwhile. */
 const newThreadPauseMs = 400;
+/** The pause before each burst (see the bursts below). */
+const burstPauseMs = 500;
 const baselineRoot = process.env.BENCH_BASELINE_ROOT;
 
 /**
@@ -54,10 +56,20 @@ async function adapterTurn(url, thread, text) {
   return { wallMs: ended - started, firstTextMs: (firstText ?? ended) - started, firstEventMs: (firstEvent ?? ended) - started, events };
 }
 
-async function relayTurn(url, text) {
-  const turn = await readRelayTurn(url, text);
+/** The relay's turn for `request`: a text alone, or a whole RunAgentInput (`nextInputOf`). */
+async function relayTurn(url, request) {
+  const turn = await readRelayTurn(url, request);
   const firstText = turn.events.find((event) => event.data.includes('"textDelta"'))?.at ?? turn.ended;
   return { wallMs: turn.ended - turn.started, firstTextMs: firstText - turn.started, events: turn.events.length };
+}
+
+/**
+ * The RunAgentInput of `thread`'s next turn saying `text`, as the adapter's client sends it, for the
+ * relay (the thread itself is left as it is): the relay reads the request an AG-UI server is sent,
+ * the thread's whole history, and answers its last message.
+ */
+function nextInputOf(thread, text) {
+  return { threadId: thread.id, runId: randomUUID(), messages: [...thread.messages, { id: randomUUID(), role: "user", content: text }], tools: [], context: [], state: {}, forwardedProps: {} };
 }
 
 const cpuMs = (before, after) => (after.user - before.user + after.system - before.system) / 1000;
@@ -67,7 +79,7 @@ const stacks = [];
 if (baselineRoot !== undefined) stacks.push(await startStack("baseline", baselineRoot, { prewarm: false }));
 stacks.push(await startStack("current", repoRoot, { prewarm: process.env.BENCH_PREWARM !== "0" }));
 
-const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], newThread: [], newThreadFirstText: [], warmAfterPause: [], secondTurnAfterPause: [], burst: [], relayBurst: [], burstCpuPer1000: [], paced: [], pacedRelay: [] }]));
+const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], relayEchoSameRequest: [], newThread: [], newThreadFirstText: [], warmAfterPause: [], secondTurnAfterPause: [], burst: [], relayBurst: [], burstCpuPer1000: [], paced: [], pacedRelay: [] }]));
 const warmThreads = new Map(stacks.map((stack) => [stack.name, newThread()]));
 
 // Warm up: the relay's conversation, the warm thread's, and the JIT of both paths. A function that
@@ -93,21 +105,28 @@ for (const stack of stacks) {
   await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
 }
 
-// Warm echo turns, alternating stacks and relays. Which of a stack's two turns comes first
-// alternates too (adapter then relay, then relay then adapter): a turn that follows an idle moment
-// (here the baseline's 100 ms settle) costs more than the one right after it, on any path, so a
-// fixed order would charge that to one side.
+// Warm echo turns, alternating stacks and relays. Each round a stack's adapter turn goes beside two
+// relay turns: one sent the same request (the warm thread's history and the new message), one sent
+// the text alone. Which of the three comes first rotates: a turn that follows an idle moment (here
+// the baseline's 100 ms settle) costs more than the one right after it, on any path, so a fixed
+// order would charge that to one side.
 for (let round = 0; round < echoRounds; round += 1) {
   for (const stack of stacks) {
-    const relayFirst = round % 2 === 1;
-    if (relayFirst) results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs);
-    const before = await stack.call("cpu");
-    const turn = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "hello");
-    const after = await stack.call("cpu");
-    results[stack.name].echo.push(turn.wallMs);
-    results[stack.name].echoFirstText.push(turn.firstTextMs);
-    results[stack.name].echoCpu.push(cpuMs(before, after));
-    if (!relayFirst) results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs);
+    const thread = warmThreads.get(stack.name);
+    const turns = {
+      adapter: async () => {
+        const before = await stack.call("cpu");
+        const turn = await adapterTurn(stack.adapterUrl, thread, "hello");
+        const after = await stack.call("cpu");
+        results[stack.name].echo.push(turn.wallMs);
+        results[stack.name].echoFirstText.push(turn.firstTextMs);
+        results[stack.name].echoCpu.push(cpuMs(before, after));
+      },
+      sameRequest: async () => results[stack.name].relayEchoSameRequest.push((await relayTurn(stack.relayUrl, nextInputOf(thread, "hello"))).wallMs),
+      textAlone: async () => results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs),
+    };
+    const order = ["adapter", "sameRequest", "textAlone"];
+    for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
   }
 }
 
@@ -140,15 +159,21 @@ for (let round = 0; round <= newThreadRounds; round += 1) {
   }
 }
 
-// 10 000-delta bursts: wall time against the relay, and CPU per 1 000 events.
+// 10 000-delta bursts: wall time against the relay, and CPU per 1 000 events. Each burst, and each
+// relay burst, starts after a pause: the burst before it leaves its process collecting garbage (the
+// baseline build's, 300 MB) on the machine's other core, and a burst measured beside that is slower
+// and costs more CPU per event; in a fixed order, the same build's burst always came after the
+// other build's.
 for (let round = 0; round < burstRounds; round += 1) {
   for (const stack of stacks) {
+    await sleep(burstPauseMs);
     const before = await stack.call("cpu");
     const turn = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
     const after = await stack.call("cpu");
     results[stack.name].burst.push(turn.wallMs);
     results[stack.name].burstCpuPer1000.push((cpuMs(before, after) / turn.events) * 1000);
     results[stack.name].burstEvents = turn.events;
+    await sleep(burstPauseMs);
     results[stack.name].relayBurst.push((await relayTurn(stack.relayUrl, "stream")).wallMs);
   }
 }
@@ -265,6 +290,7 @@ for (const [name, data] of Object.entries(results)) {
     echoFirstTextP50Ms: median(data.echoFirstText),
     echoFirstTextP99Ms: percentile(data.echoFirstText, 0.99),
     relayEchoMs: median(data.relayEcho),
+    relayEchoSameRequestMs: median(data.relayEchoSameRequest),
     echoCpuMs: median(data.echoCpu),
     newThreadMs: median(data.newThread),
     newThreadFirstTextMs: median(data.newThreadFirstText),
@@ -286,4 +312,4 @@ for (const [name, data] of Object.entries(results)) {
     rss: rss[name],
   };
 }
-report({ echoRounds, warmUpTurns, newThreadRounds, newThreadPauseMs, burstRounds, crowd, pacedRounds, baseline: baselineRoot !== undefined, stacks: summary });
+report({ echoRounds, warmUpTurns, newThreadRounds, newThreadPauseMs, burstRounds, burstPauseMs, crowd, pacedRounds, baseline: baselineRoot !== undefined, stacks: summary });

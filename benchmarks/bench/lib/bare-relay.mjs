@@ -51,7 +51,7 @@ export async function startBareRelay({ model }) {
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       response.flushHeaders();
       current = response;
-      socket.send(JSON.stringify({ userInput: JSON.parse(Buffer.concat(chunks).toString()).text }));
+      socket.send(JSON.stringify({ userInput: userTextOf(JSON.parse(Buffer.concat(chunks).toString())) }));
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -72,12 +72,21 @@ export async function startBareRelay({ model }) {
 }
 
 /**
+ * The text to send: a `{ text }` body's, or a RunAgentInput's last message's (a relay sent the same
+ * request as the adapter reads the same body, history and all, as any AG-UI server must).
+ */
+function userTextOf(body) {
+  return typeof body.text === "string" ? body.text : body.messages.at(-1).content;
+}
+
+/**
  * A bare SSE client: the arrival time (on `clock`, `performance.now` by default) and raw payload of
  * each `data:` line, parsed after the run.
  */
-export async function readRelayTurn(url, text, clock = () => performance.now()) {
+export async function readRelayTurn(url, request, clock = () => performance.now()) {
+  const body = typeof request === "string" ? JSON.stringify({ text: request }) : JSON.stringify(request);
   const started = clock();
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) });
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
   const decoder = new TextDecoder();
   const events = [];
   let buffer = "";
