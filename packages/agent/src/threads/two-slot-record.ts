@@ -154,12 +154,6 @@ export function recordPathOfSlot(path: string): string {
 }
 
 /**
- * A slot's text; undefined when there is no such file, or a path that cannot hold one (a file where
- * the directory should be). The callback form: a new thread's first run reads both slots of a
- * record that is not there before its prompt can go out, and `fs/promises`' readFile took ~0.2 ms
- * longer for the two (0.62 against 0.41 ms, medians, after a 300 ms idle pause here).
- */
-/**
  * True when no file is at `path` now, asked of the file system at once: a new thread's record is
  * looked up before its first turn can start, and both its slots are missing. Read through the
  * thread pool, that lookup waited for a pool thread to wake and answer: 0.4-0.9 ms after an idle
@@ -175,6 +169,12 @@ function missingNow(path: string): boolean {
   }
 }
 
+/**
+ * A slot's text; undefined when there is no such file, or a path that cannot hold one (a file where
+ * the directory should be). The callback form: a new thread's first run reads both slots of a
+ * record that is not there before its prompt can go out, and `fs/promises`' readFile took ~0.2 ms
+ * longer for the two (0.62 against 0.41 ms, medians, after a 300 ms idle pause here).
+ */
 function readSlot(path: string): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     readFile(path, "utf8", (error, text) => {
