@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import express, { type Request, type Response } from "express";
 import type { HttpErrorReply } from "../errors/http-error.js";
-import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, readPlainJsonBody, type PlainJsonBody } from "./plain-json-body.js";
+import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, readPlainJsonBody, type PlainJsonBody, utf8BodyText } from "./plain-json-body.js";
 
 /**
  * Deepest nesting of arrays and objects a body may have. Deeper bodies are refused before any
@@ -111,11 +111,10 @@ function keepUtf8Body(request: object, response: unknown, buffer: Buffer, encodi
   if (/^utf-?8$/i.test(encoding)) utf8Bodies.set(request, buffer);
 }
 
-/** The JSON text body-parser parsed from `bytes`: decoded, without a byte order mark; undefined for an empty body (parsed as `{}`). */
+/** The JSON text body-parser parsed from `bytes`; undefined for an empty body (parsed as `{}`). */
 function jsonTextOf(bytes: Buffer): string | undefined {
-  const text = bytes.toString("utf8");
-  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return json.length === 0 ? undefined : json;
+  const text = utf8BodyText(bytes);
+  return text.length === 0 ? undefined : text;
 }
 
 /** Whether arrays and objects nest deeper than `limit`, walked without recursion. */

@@ -87,10 +87,15 @@ function readArrivingBody(request: Request, length: number): Promise<PlainJsonBo
   });
 }
 
+/** A UTF-8 body's text as body-parser's decoder gives it: decoded, without a byte order mark. */
+export function utf8BodyText(buffer: Buffer): string {
+  const text = buffer.toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 function parseJsonBody(buffer: Buffer): PlainJsonBody {
   if (!isUtf8(buffer)) return { ok: false, reply: NOT_UTF8_REPLY };
-  let text = buffer.toString("utf8");
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const text = utf8BodyText(buffer);
   if (text.length === 0) return { ok: true, body: {} };
   const first = text[LEADING_WHITESPACE.exec(text)?.[0].length ?? 0];
   if (first !== "{" && first !== "[") return { ok: false, reply: NOT_JSON_REPLY };
