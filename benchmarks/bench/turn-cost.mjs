@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { readRelayTurn } from "./lib/bare-relay.mjs";
 import { pacedStackTurn } from "./lib/paced-turn.mjs";
 import { startStack } from "./lib/stack-process.mjs";
-import { limitRuntime, median, percentile, report, repoRoot, rssMiB, sleep } from "./lib/common.mjs";
+import { limitRuntime, median, percentile, report, repoRoot, rssMiB, runInputOf, sleep } from "./lib/common.mjs";
 
 limitRuntime(1_500_000, "turn-cost");
 const echoRounds = Number(process.env.BENCH_ECHO_ROUNDS ?? 60);
@@ -35,7 +35,7 @@ const baselineRoot = process.env.BENCH_BASELINE_ROOT;
  */
 async function adapterTurn(url, thread, text) {
   thread.messages.push({ id: randomUUID(), role: "user", content: text });
-  const body = JSON.stringify({ threadId: thread.id, runId: randomUUID(), messages: thread.messages, tools: [], context: [], state: {}, forwardedProps: {} });
+  const body = JSON.stringify(runInputOf(thread.id, thread.messages));
   const started = performance.now();
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body });
   let firstText;
@@ -69,7 +69,7 @@ async function relayTurn(url, request) {
  * the thread's whole history, and answers its last message.
  */
 function nextInputOf(thread, text) {
-  return { threadId: thread.id, runId: randomUUID(), messages: [...thread.messages, { id: randomUUID(), role: "user", content: text }], tools: [], context: [], state: {}, forwardedProps: {} };
+  return runInputOf(thread.id, [...thread.messages, { id: randomUUID(), role: "user", content: text }]);
 }
 
 const cpuMs = (before, after) => (after.user - before.user + after.system - before.system) / 1000;
@@ -265,7 +265,7 @@ async function serverRss(root) {
     const response = await fetch(`${url}/${feature}`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ threadId: thread.id, runId: randomUUID(), messages: thread.messages, tools: [], context: [], state: {}, forwardedProps: {} }),
+      body: JSON.stringify(runInputOf(thread.id, thread.messages)),
     });
     await response.text();
   }

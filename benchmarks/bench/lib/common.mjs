@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: paths, statistics, process memory, result hand-off to the
 // orchestrator, and the timestamps of WebSocket frames as they reach this process.
 import { isAscii } from "node:buffer";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
@@ -8,6 +9,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import WebSocket from "ws";
 
 export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The RunAgentInput a client sends for a turn on `threadId` whose history is `messages` (a fresh run id, no tools, context or state). */
+export function runInputOf(threadId, messages) {
+  return { threadId, runId: randomUUID(), messages, tools: [], context: [], state: {}, forwardedProps: {} };
+}
 export const emulatorBinPath = join(repoRoot, "packages", "harness-emulator", "dist", "bin.js");
 export const benchScenario = join(repoRoot, "fixtures", "scenarios", "bench.json");
 export const benchModel = `emulator:${benchScenario}`;

@@ -4,7 +4,7 @@
 // one turn on each thread at once (the same thread ids every round) and reports, per run, the time
 // to the first event and to the last, and the number of events.
 import { randomUUID } from "node:crypto";
-import { report } from "./common.mjs";
+import { report, runInputOf } from "./common.mjs";
 
 const { url, threads, rounds, text } = JSON.parse(process.argv[2]);
 const threadIds = Array.from({ length: threads }, () => randomUUID());
@@ -13,7 +13,7 @@ const histories = threadIds.map(() => []);
 async function run(index) {
   const message = { id: randomUUID(), role: "user", content: `${text} ${index}` };
   const messages = [...histories[index], message];
-  const body = JSON.stringify({ threadId: threadIds[index], runId: randomUUID(), messages, tools: [], context: [], state: {}, forwardedProps: {} });
+  const body = JSON.stringify(runInputOf(threadIds[index], messages));
   const started = performance.now();
   const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body });
   let firstEvent;

@@ -1,6 +1,7 @@
 // A raw SSE client for the adapter, like the relay's: a `fetch` reader that parses only the text
 // deltas, so a latency it measures is the server's and not a client library's work and allocations.
 import { randomUUID } from "node:crypto";
+import { runInputOf } from "./common.mjs";
 
 /**
  * Posts one turn of `thread` and notes, per text delta, when it arrived (on `clock`) and the text
@@ -9,7 +10,7 @@ import { randomUUID } from "node:crypto";
  */
 export async function rawAdapterTurn(url, thread, text, clock = () => performance.now()) {
   thread.messages.push({ id: randomUUID(), role: "user", content: text });
-  const body = JSON.stringify({ threadId: thread.id, runId: randomUUID(), messages: thread.messages, tools: [], context: [], state: {}, forwardedProps: {} });
+  const body = JSON.stringify(runInputOf(thread.id, thread.messages));
   const deltas = [];
   let cumulative = 0;
   let lastDelta = 0;
