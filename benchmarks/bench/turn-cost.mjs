@@ -4,8 +4,8 @@
 // relay, and this process drives them with a raw SSE client, rounds alternating between stacks and
 // the relay so they share the machine's noise. Figures: warm echo turn against the relay, first turn
 // of a new thread, 100 new threads at once, CPU per turn and per 1 000 events, bytes allocated per
-// event, a CPU profile of a 10 000-delta burst, the latency per event of a paced turn, and the idle
-// RSS of apps/server.
+// event, a CPU profile of a 10 000-delta burst, the latency per event of a paced turn, the idle
+// RSS of apps/server, and last the warm echo turn beside a lean adapter's (bench/lib/lean-adapter.mjs).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -18,9 +18,11 @@ import { limitRuntime, median, percentile, report, repoRoot, rssMiB, runInputOf,
 limitRuntime(1_500_000, "turn-cost");
 const echoRounds = Number(process.env.BENCH_ECHO_ROUNDS ?? 60);
 const newThreadRounds = Number(process.env.BENCH_NEW_THREAD_ROUNDS ?? 20);
-const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
+const burstRounds = Number(process.env.BENCH_BURST_ROUNDS ?? 5);
+const burstWarmUps = Number(process.env.BENCH_BURST_WARM_UPS ?? 3);
 const crowd = Number(process.env.BENCH_NEW_THREAD_CROWD ?? 100);
 const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
+const leanRounds = Number(process.env.BENCH_LEAN_ROUNDS ?? 60);
 /** Echo turns sampled together for allocations: one turn is a few samples of the sampler's 1 KiB interval. */
 const echoAllocationTurns = 10;
 /** The pause before each new thread's first turn (and its warm twin): spares are refilled meanwhile. */
@@ -61,6 +63,17 @@ async function relayTurn(url, request) {
   const turn = await readRelayTurn(url, request);
   const firstText = turn.events.find((event) => event.data.includes('"textDelta"'))?.at ?? turn.ended;
   return { wallMs: turn.ended - turn.started, firstTextMs: firstText - turn.started, events: turn.events.length };
+}
+
+/**
+ * The lean adapter's turn for `request` (a RunAgentInput), checked to have answered with text and
+ * ended. Its events have an `id:` line before their `data:` line, which the relay's reader keeps.
+ */
+async function leanAdapterTurn(url, request) {
+  const turn = await readRelayTurn(url, request);
+  const types = turn.events.map((event) => JSON.parse(event.data.slice(event.data.lastIndexOf("\ndata: ") + 7)).type);
+  if (!types.includes("TEXT_MESSAGE_CONTENT") || types.at(-1) !== "RUN_FINISHED") throw new Error(`lean adapter turn failed: ${types.join(", ")}`);
+  return { wallMs: turn.ended - turn.started };
 }
 
 /**
@@ -163,7 +176,16 @@ for (let round = 0; round <= newThreadRounds; round += 1) {
 // relay burst, starts after a pause: the burst before it leaves its process collecting garbage (the
 // baseline build's, 300 MB) on the machine's other core, and a burst measured beside that is slower
 // and costs more CPU per event; in a fixed order, the same build's burst always came after the
-// other build's.
+// other build's. Before them, each build serves unmeasured bursts: a process's first bursts cost
+// more CPU per event, on either build, while V8 sizes its young generation and compiles the burst
+// path (eight bursts in a row, baseline: 60, 58, 39, 40, 46, 40, 42, 37 ms per 1 000 events; this
+// checkout: 60, 32, 31, 41, 22, 19, 17, 19), as the echo turns are measured after their warm-up.
+for (const stack of stacks) {
+  for (let burst = 0; burst < burstWarmUps; burst += 1) {
+    await sleep(burstPauseMs);
+    await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
+  }
+}
 for (let round = 0; round < burstRounds; round += 1) {
   for (const stack of stacks) {
     await sleep(burstPauseMs);
@@ -218,6 +240,27 @@ for (let round = 0; round < pacedRounds; round += 1) {
     results[stack.name].paced.push(await pacedStackTurn(stack, "adapter", warmThreads.get(stack.name)));
     results[stack.name].pacedRelay.push(await pacedStackTurn(stack, "relay"));
   }
+}
+
+// Last, the lean adapter (bench/lib/lean-adapter.mjs) in each build's server process, after its own
+// warm-up: rounds of three warm echo turns sent the same request, the build's adapter, the relay and
+// the lean adapter, whose first rotates. What the lean adapter costs beyond the relay is what any
+// adapter pays; what the adapter costs beyond the lean adapter is the packages'.
+for (const stack of stacks) {
+  const leanUrl = await stack.call("lean-start");
+  const thread = warmThreads.get(stack.name);
+  for (let turn = 0; turn < warmUpTurns; turn += 1) await leanAdapterTurn(leanUrl, nextInputOf(thread, "hello"));
+  const lean = { adapter: [], relay: [], lean: [] };
+  const turns = {
+    adapter: async () => lean.adapter.push((await adapterTurn(stack.adapterUrl, thread, "hello")).wallMs),
+    relay: async () => lean.relay.push((await relayTurn(stack.relayUrl, nextInputOf(thread, "hello"))).wallMs),
+    lean: async () => lean.lean.push((await leanAdapterTurn(leanUrl, nextInputOf(thread, "hello"))).wallMs),
+  };
+  const order = ["adapter", "relay", "lean"];
+  for (let round = 0; round < leanRounds; round += 1) {
+    for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
+  }
+  results[stack.name].leanPhase = { adapterMs: median(lean.adapter), relayMs: median(lean.relay), leanMs: median(lean.lean) };
 }
 
 for (const stack of stacks) await stack.close();
@@ -291,6 +334,7 @@ for (const [name, data] of Object.entries(results)) {
     echoFirstTextP99Ms: percentile(data.echoFirstText, 0.99),
     relayEchoMs: median(data.relayEcho),
     relayEchoSameRequestMs: median(data.relayEchoSameRequest),
+    leanPhase: data.leanPhase,
     echoCpuMs: median(data.echoCpu),
     newThreadMs: median(data.newThread),
     newThreadFirstTextMs: median(data.newThreadFirstText),
@@ -312,4 +356,4 @@ for (const [name, data] of Object.entries(results)) {
     rss: rss[name],
   };
 }
-report({ echoRounds, warmUpTurns, newThreadRounds, newThreadPauseMs, burstRounds, burstPauseMs, crowd, pacedRounds, baseline: baselineRoot !== undefined, stacks: summary });
+report({ echoRounds, warmUpTurns, newThreadRounds, newThreadPauseMs, burstRounds, burstWarmUps, burstPauseMs, crowd, pacedRounds, leanRounds, baseline: baselineRoot !== undefined, stacks: summary });

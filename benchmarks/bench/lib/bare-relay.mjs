@@ -1,39 +1,12 @@
 // The floor of the overhead benchmark: an emulator's WebSocket frames written straight to an SSE
 // response, with no parsing, translation, session or pool. Its only logic is the end of the turn.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { FrameReader, decodeOutputConfig, encodeFrame, encodeInputConfig } from "@ag-ui-antigravity/harness/protocol";
-import WebSocket from "ws";
-import { emulatorBinPath, emulatorEnv } from "./common.mjs";
+import { openEmulatorConversation } from "./emulator-conversation.mjs";
 
 /** Spawns an emulator, opens one conversation on it and serves `POST /` as a relay of its turns. */
 export async function startBareRelay({ model }) {
-  const storageDirectory = mkdtempSync(join(tmpdir(), "bench-relay-"));
-  const child = spawn(process.execPath, [emulatorBinPath], {
-    stdio: ["pipe", "pipe", "ignore"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...emulatorEnv },
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.stdin.write(encodeFrame(encodeInputConfig({ storageDirectory })));
-  const { port, apiKey } = await new Promise((resolve, reject) => {
-    const reader = new FrameReader();
-    child.stdout.on("data", (chunk) => {
-      const [payload] = reader.push(chunk);
-      if (payload !== undefined) resolve(decodeOutputConfig(payload));
-    });
-    void exited.then(() => reject(new Error("the relay's emulator exited during its handshake")));
-  });
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/`, { headers: { "x-goog-api-key": apiKey }, maxPayload: 0 });
-  await new Promise((resolve, reject) => {
-    socket.once("open", resolve);
-    socket.once("error", reject);
-  });
-  socket.send(JSON.stringify({ config: { models: [{ name: model, types: ["MODEL_TYPE_TEXT"] }] } }));
-  await new Promise((resolve) => socket.once("message", resolve));
-
+  const conversation = await openEmulatorConversation({ model });
+  const { socket } = conversation;
   let current;
   socket.on("message", (data) => {
     if (current === undefined) return;
@@ -57,16 +30,11 @@ export async function startBareRelay({ model }) {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/`,
-    pid: child.pid,
+    pid: conversation.pid,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      socket.terminate();
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
-      await exited;
-      clearTimeout(timer);
-      rmSync(storageDirectory, { recursive: true, force: true });
+      await conversation.close();
     },
   };
 }

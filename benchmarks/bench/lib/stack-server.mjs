@@ -1,6 +1,7 @@
-// One server process of benchmark 5 (bench/turn-cost.mjs): an `AntigravityAgent` behind the Express
+// One server process of benchmark 6 (bench/turn-cost.mjs): an `AntigravityAgent` behind the Express
 // binding, and a bare relay on its own emulator, both in this process so the parent (a raw SSE
-// client) measures the server from outside. The packages come from `--root` (default this checkout),
+// client) measures the server from outside; last, when asked, a lean adapter on its own emulator
+// (bench/lib/lean-adapter.mjs). The packages come from `--root` (default this checkout),
 // so the same script measures a baseline build beside the current one. Driven over IPC: the parent
 // asks for CPU time, a CPU profile or an allocation sample around the turns it times.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
 import { startBareRelay } from "./bare-relay.mjs";
+import { startLeanAdapter } from "./lean-adapter.mjs";
 import { benchModel, emulatorEnv, importStack, machineMs, repoRoot, tapWebSocketFrames, textFramesOf } from "./common.mjs";
 
 const rootIndex = process.argv.indexOf("--root");
@@ -82,6 +84,11 @@ const webSocketClasses = [...new Set([harnessWebSocket, WebSocket])];
 // other figures pay nothing for them.
 let taps = [];
 
+// The lean adapter, once "lean-start" asked for it. Started last, after every other figure: its
+// requests' garbage moves this process's heap limits, and so what later bursts pay in collections
+// (beside it from the start, the baseline's CPU per 1 000 burst events halved).
+let leanAdapter;
+
 // The longest the server's event loop was held between "loop-start" and "loop-stop" (ms): what every
 // other request on this process waited for at worst.
 let loopDelay;
@@ -97,6 +104,10 @@ const operations = {
     return { maxMs: loopDelay.max / 1e6, p99Ms: loopDelay.percentile(99) / 1e6 };
   },
   rss: () => process.memoryUsage().rss,
+  "lean-start": async () => {
+    leanAdapter ??= await startLeanAdapter({ model: benchModel });
+    return leanAdapter.url;
+  },
   "tap-start": () => {
     if (taps.length === 0) taps = webSocketClasses.map((WebSocketClass) => tapWebSocketFrames(WebSocketClass));
     for (const tap of taps) tap.reset();
@@ -123,6 +134,7 @@ const operations = {
   close: async () => {
     inspector.disconnect();
     await relay.close();
+    await leanAdapter?.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await agent.close();
