@@ -429,8 +429,8 @@ human-in-the-loop bridge, tools or resumable stream), serves as many warm-up tur
 warm echo turns sent the same request, the build's adapter, the relay and the lean adapter, whose first rotates:
 what the lean adapter costs beyond the relay is what any adapter pays, what the adapter costs beyond it is the
 packages' own (in the baseline's column the lean adapter is the same code again, a check on the noise). It comes
-last because its requests' garbage moves the process's heap limits, and so what later bursts pay in collections
-(beside it from the start, the baseline's CPU per 1 000 burst events halved). Server CPU is the server process's user + system time
+last so that it moves no other figure: its requests' garbage changes the process's heap, and with it what later
+bursts pay in collections. Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included, the
 inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. Each build first serves ${result.warmUpTurns ?? 5} warm-up echo turns (and its relay as many), round six threads on one harness process (so the emulator answering the warm thread has served as many turns as the relay's), so that
 V8 has compiled the code a turn runs once (a compile is 1-150 ms of a worker thread, which would land in a measured turn; traced with \`--trace-opt\`, turns 200-500 of a fresh server still ran 62 compiles, 0.84 ms of worker CPU a turn, and turns 600-900 ran 17, 0.18 ms a turn). ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time
@@ -440,7 +440,7 @@ A turn after an idle pause costs more than one right after another, on any threa
 machine wakes up), so a first turn compares with warm turns after the same pause; and with the previous new
 thread's, because the pool places new conversations on its younger harness processes (8 conversations a
 process), where the emulator's code has run less often than on the first one and every turn costs more
-(the real harness is a native binary, without that warm-up). ${result.burstRounds} bursts of 10 000 deltas (each, and each relay burst, after a pause of ${result.burstPauseMs ?? 0} ms, so that the burst before it has been collected), after ${result.burstWarmUps ?? 0} unmeasured ones on each build (a process's first bursts cost more CPU per event on either build, while V8 sizes its young generation and compiles the burst path), then
+(the real harness is a native binary, without that warm-up). ${result.burstRounds} bursts of 10 000 deltas (each, and each relay burst, after a pause of ${result.burstPauseMs ?? 0} ms, so that the burst before it has been collected), after ${result.burstWarmUps ?? 0} unmeasured ones on each build (a process's first bursts cost more CPU per event on either build), then
 ${result.crowd} new threads at once${result.pacedRounds === undefined ? "" : `, then ${result.pacedRounds} paced turn${result.pacedRounds === 1 ? "" : "s"} of 10 000 deltas at one per millisecond (an event's latency runs from its frame's arrival in the server process, a tap on \`ws\` there, to its arrival at the client, both on the machine's monotonic clock)`}. Medians unless a percentile is named.
 
 ${table(columns, rows)}

@@ -176,10 +176,10 @@ for (let round = 0; round <= newThreadRounds; round += 1) {
 // relay burst, starts after a pause: the burst before it leaves its process collecting garbage (the
 // baseline build's, 300 MB) on the machine's other core, and a burst measured beside that is slower
 // and costs more CPU per event; in a fixed order, the same build's burst always came after the
-// other build's. Before them, each build serves unmeasured bursts: a process's first bursts cost
-// more CPU per event, on either build, while V8 sizes its young generation and compiles the burst
-// path (eight bursts in a row, baseline: 60, 58, 39, 40, 46, 40, 42, 37 ms per 1 000 events; this
-// checkout: 60, 32, 31, 41, 22, 19, 17, 19), as the echo turns are measured after their warm-up.
+// other build's. Before them, each build serves unmeasured bursts, as the echo turns are measured
+// after their warm-up: a process's first bursts cost more CPU per event on either build, its heap
+// and compiled code still settling (eight bursts in a row, baseline: 60, 58, 39, 40, 46, 40, 42, 37
+// ms per 1 000 events; this checkout: 60, 32, 31, 41, 22, 19, 17, 19).
 for (const stack of stacks) {
   for (let burst = 0; burst < burstWarmUps; burst += 1) {
     await sleep(burstPauseMs);

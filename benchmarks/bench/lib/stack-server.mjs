@@ -84,9 +84,9 @@ const webSocketClasses = [...new Set([harnessWebSocket, WebSocket])];
 // other figures pay nothing for them.
 let taps = [];
 
-// The lean adapter, once "lean-start" asked for it. Started last, after every other figure: its
-// requests' garbage moves this process's heap limits, and so what later bursts pay in collections
-// (beside it from the start, the baseline's CPU per 1 000 burst events halved).
+// The lean adapter, once "lean-start" asked for it. Started last, after every other figure, so that
+// it moves none: its requests' garbage changes this process's heap, and with it what later bursts
+// pay in collections.
 let leanAdapter;
 
 // The longest the server's event loop was held between "loop-start" and "loop-stop" (ms): what every
