@@ -65,13 +65,10 @@ async function relayTurn(url, request) {
   return { wallMs: turn.ended - turn.started, firstTextMs: firstText - turn.started, events: turn.events.length };
 }
 
-/**
- * The lean adapter's turn for `request` (a RunAgentInput), checked to have answered with text and
- * ended. Its events have an `id:` line before their `data:` line, which the relay's reader keeps.
- */
+/** The lean adapter's turn for `request` (a RunAgentInput), checked to have answered with text and ended. */
 async function leanAdapterTurn(url, request) {
   const turn = await readRelayTurn(url, request);
-  const types = turn.events.map((event) => JSON.parse(event.data.slice(event.data.lastIndexOf("\ndata: ") + 7)).type);
+  const types = turn.events.map((event) => JSON.parse(event.data).type);
   if (!types.includes("TEXT_MESSAGE_CONTENT") || types.at(-1) !== "RUN_FINISHED") throw new Error(`lean adapter turn failed: ${types.join(", ")}`);
   return { wallMs: turn.ended - turn.started };
 }

@@ -63,7 +63,8 @@ export async function readRelayTurn(url, request, clock = () => performance.now(
     buffer += decoder.decode(chunk, { stream: true });
     let end = buffer.indexOf("\n\n");
     while (end >= 0) {
-      events.push({ at, data: buffer.slice(6, end) });
+      // An event's `data:` line may follow an `id:` line (the lean adapter's events).
+      events.push({ at, data: buffer.slice(buffer.indexOf("data: ") + 6, end) });
       buffer = buffer.slice(end + 2);
       end = buffer.indexOf("\n\n");
     }
