@@ -392,7 +392,10 @@ function turnCostSection(result) {
     row(`second turn of the previous new thread after a ${result.newThreadPauseMs ?? 400} ms pause, p50 (ms)`, (stack) => stack.secondTurnAfterPauseMs, 1, warmAfterPause),
     row(`first turn of a new thread, one at a time after a ${result.newThreadPauseMs ?? 400} ms pause, p50 (ms)`, (stack) => stack.newThreadMs, 1, secondTurnAfterPause),
     row("10 000-delta burst, request → end of stream (ms)", (stack) => stack.burstMs, 0, relayBurst),
-    row("server CPU per 1 000 events, burst (ms)", (stack) => stack.burstCpuPer1000Ms, 1),
+    row("server CPU per 1 000 events, burst (ms)", (stack) => stack.burstCpuPer1000Ms, 1, { label: "bare relay, per 1 000 frames it forwards", value: (stack) => stack.relayBurstCpuPer1000Ms }),
+    ...(current.sinkBurstCpuPer1000Ms === undefined
+      ? []
+      : [row("last: a WebSocket sink's CPU per 1 000 frames of the same burst (ms)", (stack) => stack.sinkBurstCpuPer1000Ms, 1)]),
     row("allocated per event, burst (KiB)", (stack) => stack.bytesPerEvent / 1024, 1),
     row(`${result.crowd} new threads at once: first text p50 (ms)`, (stack) => stack.crowd?.firstTextP50Ms, 0),
     row(`${result.crowd} new threads at once: first text p99 (ms)`, (stack) => stack.crowd?.firstTextP99Ms, 0, warmFirstText),
@@ -430,7 +433,11 @@ warm echo turns sent the same request, the build's adapter, the relay and the le
 what the lean adapter costs beyond the relay is what any adapter pays, what the adapter costs beyond it is the
 packages' own (in the baseline's column the lean adapter is the same code again, a check on the noise). It comes
 last so that it moves no other figure: its requests' garbage changes the process's heap, and with it what later
-bursts pay in collections. Server CPU is the server process's user + system time
+bursts pay in collections. After it, the floor of a burst's CPU: a WebSocket sink on its own emulator in each
+build's server process ([\`bench/lib/websocket-sink.mjs\`](benchmarks/bench/lib/websocket-sink.mjs)) receives the same
+bursts (as many unmeasured, then as many measured, each after the same pause) and does nothing with a frame but look
+for the final idle: what any server of the harness pays to receive a burst's frames, each of which repeats the
+reply's whole text so far. Server CPU is the server process's user + system time
 around each turn; allocations come from V8's sampling heap profiler (collected objects included, the
 inspector session's own left out) over one burst, or over ten echo turns, divided by the SSE events sent. Each build first serves ${result.warmUpTurns ?? 5} warm-up echo turns (and its relay as many), round six threads on one harness process (so the emulator answering the warm thread has served as many turns as the relay's), so that
 V8 has compiled the code a turn runs once (a compile is 1-150 ms of a worker thread, which would land in a measured turn; traced with \`--trace-opt\`, turns 200-500 of a fresh server still ran 62 compiles, 0.84 ms of worker CPU a turn, and turns 600-900 ran 17, 0.18 ms a turn). ${result.echoRounds} echo rounds (a one-delta reply), ${result.newThreadRounds} new threads one at a time

@@ -5,7 +5,8 @@
 // the relay so they share the machine's noise. Figures: warm echo turn against the relay, first turn
 // of a new thread, 100 new threads at once, CPU per turn and per 1 000 events, bytes allocated per
 // event, a CPU profile of a 10 000-delta burst, the latency per event of a paced turn, the idle
-// RSS of apps/server, and last the warm echo turn beside a lean adapter's (bench/lib/lean-adapter.mjs).
+// RSS of apps/server, then the warm echo turn beside a lean adapter's (bench/lib/lean-adapter.mjs), and
+// last a burst's CPU floor, a WebSocket sink's (bench/lib/websocket-sink.mjs).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -89,7 +90,7 @@ const stacks = [];
 if (baselineRoot !== undefined) stacks.push(await startStack("baseline", baselineRoot, { prewarm: false }));
 stacks.push(await startStack("current", repoRoot, { prewarm: process.env.BENCH_PREWARM !== "0" }));
 
-const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], relayEchoSameRequest: [], newThread: [], newThreadFirstText: [], warmAfterPause: [], secondTurnAfterPause: [], burst: [], relayBurst: [], burstCpuPer1000: [], paced: [], pacedRelay: [] }]));
+const results = Object.fromEntries(stacks.map((stack) => [stack.name, { echo: [], echoCpu: [], echoFirstText: [], relayEcho: [], relayEchoSameRequest: [], newThread: [], newThreadFirstText: [], warmAfterPause: [], secondTurnAfterPause: [], burst: [], relayBurst: [], burstCpuPer1000: [], relayBurstCpuPer1000: [], sinkBurstCpuPer1000: [], paced: [], pacedRelay: [] }]));
 const warmThreads = new Map(stacks.map((stack) => [stack.name, newThread()]));
 
 // Warm up: the relay's conversation, the warm thread's, and the JIT of both paths. A function that
@@ -193,7 +194,11 @@ for (let round = 0; round < burstRounds; round += 1) {
     results[stack.name].burstCpuPer1000.push((cpuMs(before, after) / turn.events) * 1000);
     results[stack.name].burstEvents = turn.events;
     await sleep(burstPauseMs);
-    results[stack.name].relayBurst.push((await relayTurn(stack.relayUrl, "stream")).wallMs);
+    const relayBefore = await stack.call("cpu");
+    const relayBurst = await relayTurn(stack.relayUrl, "stream");
+    const relayAfter = await stack.call("cpu");
+    results[stack.name].relayBurst.push(relayBurst.wallMs);
+    results[stack.name].relayBurstCpuPer1000.push((cpuMs(relayBefore, relayAfter) / relayBurst.events) * 1000);
   }
 }
 
@@ -258,6 +263,17 @@ for (const stack of stacks) {
     for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
   }
   results[stack.name].leanPhase = { adapterMs: median(lean.adapter), relayMs: median(lean.relay), leanMs: median(lean.lean) };
+}
+
+// Last, the floor of a burst's CPU: the same bursts received by a WebSocket sink in each build's
+// server process (bench/lib/websocket-sink.mjs), which only finds the final idle among the frames,
+// after as many unmeasured ones as the adapter had and each after the same pause.
+for (const stack of stacks) {
+  for (let burst = 0; burst < burstWarmUps + burstRounds; burst += 1) {
+    await sleep(burstPauseMs);
+    const { frames, cpuMs: sinkCpuMs } = await stack.call("sink-burst");
+    if (burst >= burstWarmUps) results[stack.name].sinkBurstCpuPer1000.push((sinkCpuMs / frames) * 1000);
+  }
 }
 
 for (const stack of stacks) await stack.close();
@@ -341,6 +357,8 @@ for (const [name, data] of Object.entries(results)) {
     relayBurstMs: median(data.relayBurst),
     burstEvents: data.burstEvents,
     burstCpuPer1000Ms: median(data.burstCpuPer1000),
+    relayBurstCpuPer1000Ms: median(data.relayBurstCpuPer1000),
+    sinkBurstCpuPer1000Ms: median(data.sinkBurstCpuPer1000),
     bytesPerEvent: data.bytesPerEvent,
     burstAllocationSites: data.burstAllocationSites,
     echoBytesPerEvent: data.echoBytesPerEvent,

@@ -1,7 +1,7 @@
 // One server process of benchmark 6 (bench/turn-cost.mjs): an `AntigravityAgent` behind the Express
 // binding, and a bare relay on its own emulator, both in this process so the parent (a raw SSE
 // client) measures the server from outside; last, when asked, a lean adapter on its own emulator
-// (bench/lib/lean-adapter.mjs). The packages come from `--root` (default this checkout),
+// (bench/lib/lean-adapter.mjs) and a WebSocket sink on another (bench/lib/websocket-sink.mjs). The packages come from `--root` (default this checkout),
 // so the same script measures a baseline build beside the current one. Driven over IPC: the parent
 // asks for CPU time, a CPU profile or an allocation sample around the turns it times.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
 import { startBareRelay } from "./bare-relay.mjs";
 import { startLeanAdapter } from "./lean-adapter.mjs";
+import { startWebSocketSink } from "./websocket-sink.mjs";
 import { benchModel, emulatorEnv, importStack, machineMs, repoRoot, tapWebSocketFrames, textFramesOf } from "./common.mjs";
 
 const rootIndex = process.argv.indexOf("--root");
@@ -89,6 +90,10 @@ let taps = [];
 // pay in collections.
 let leanAdapter;
 
+// The WebSocket sink (bench/lib/websocket-sink.mjs), once "sink-burst" asked for it: after the lean
+// adapter, for the same reason.
+let sink;
+
 // The longest the server's event loop was held between "loop-start" and "loop-stop" (ms): what every
 // other request on this process waited for at worst.
 let loopDelay;
@@ -107,6 +112,11 @@ const operations = {
   "lean-start": async () => {
     leanAdapter ??= await startLeanAdapter({ model: benchModel });
     return leanAdapter.url;
+  },
+  // One burst received by the sink: its frames and the CPU this process spent on them.
+  "sink-burst": async () => {
+    sink ??= await startWebSocketSink({ model: benchModel });
+    return sink.turn("stream");
   },
   "tap-start": () => {
     if (taps.length === 0) taps = webSocketClasses.map((WebSocketClass) => tapWebSocketFrames(WebSocketClass));
@@ -135,6 +145,7 @@ const operations = {
     inspector.disconnect();
     await relay.close();
     await leanAdapter?.close();
+    await sink?.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await agent.close();
