@@ -4,6 +4,8 @@
 import { openEmulatorConversation } from "./emulator-conversation.mjs";
 
 const FINAL_IDLE = Buffer.from('"STATE_FULLY_IDLE"');
+/** A trajectory state frame is about 150 bytes; the step frames that repeat the reply are not searched. */
+const MAX_STATE_FRAME_BYTES = 512;
 
 /** Opens the sink's conversation; `turn(text)` sends a prompt and resolves with the frames and this process's CPU (ms) until the final idle. */
 export async function startWebSocketSink({ model }) {
@@ -15,7 +17,7 @@ export async function startWebSocketSink({ model }) {
       const before = process.cpuUsage();
       const onMessage = (data) => {
         frames += 1;
-        if (!data.includes(FINAL_IDLE)) return;
+        if (data.length > MAX_STATE_FRAME_BYTES || !data.includes(FINAL_IDLE)) return;
         const used = process.cpuUsage(before);
         socket.off("message", onMessage);
         resolve({ frames, cpuMs: (used.user + used.system) / 1000 });
