@@ -84,6 +84,13 @@ function nextInputOf(thread, text) {
 }
 
 const cpuMs = (before, after) => (after.user - before.user + after.system - before.system) / 1000;
+
+/** `run()`'s result, and the CPU (ms) the stack's server process spent while it ran. */
+async function withServerCpu(stack, run) {
+  const before = await stack.call("cpu");
+  const result = await run();
+  return { result, cpuMs: cpuMs(before, await stack.call("cpu")) };
+}
 const newThread = () => ({ id: randomUUID(), messages: [] });
 
 const stacks = [];
@@ -126,12 +133,10 @@ for (let round = 0; round < echoRounds; round += 1) {
     const thread = warmThreads.get(stack.name);
     const turns = {
       adapter: async () => {
-        const before = await stack.call("cpu");
-        const turn = await adapterTurn(stack.adapterUrl, thread, "hello");
-        const after = await stack.call("cpu");
+        const { result: turn, cpuMs: turnCpuMs } = await withServerCpu(stack, () => adapterTurn(stack.adapterUrl, thread, "hello"));
         results[stack.name].echo.push(turn.wallMs);
         results[stack.name].echoFirstText.push(turn.firstTextMs);
-        results[stack.name].echoCpu.push(cpuMs(before, after));
+        results[stack.name].echoCpu.push(turnCpuMs);
       },
       sameRequest: async () => results[stack.name].relayEchoSameRequest.push((await relayTurn(stack.relayUrl, nextInputOf(thread, "hello"))).wallMs),
       textAlone: async () => results[stack.name].relayEcho.push((await relayTurn(stack.relayUrl, "hello")).wallMs),
@@ -187,18 +192,14 @@ for (const stack of stacks) {
 for (let round = 0; round < burstRounds; round += 1) {
   for (const stack of stacks) {
     await sleep(burstPauseMs);
-    const before = await stack.call("cpu");
-    const turn = await adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream");
-    const after = await stack.call("cpu");
-    results[stack.name].burst.push(turn.wallMs);
-    results[stack.name].burstCpuPer1000.push((cpuMs(before, after) / turn.events) * 1000);
-    results[stack.name].burstEvents = turn.events;
+    const burst = await withServerCpu(stack, () => adapterTurn(stack.adapterUrl, warmThreads.get(stack.name), "stream"));
+    results[stack.name].burst.push(burst.result.wallMs);
+    results[stack.name].burstCpuPer1000.push((burst.cpuMs / burst.result.events) * 1000);
+    results[stack.name].burstEvents = burst.result.events;
     await sleep(burstPauseMs);
-    const relayBefore = await stack.call("cpu");
-    const relayBurst = await relayTurn(stack.relayUrl, "stream");
-    const relayAfter = await stack.call("cpu");
-    results[stack.name].relayBurst.push(relayBurst.wallMs);
-    results[stack.name].relayBurstCpuPer1000.push((cpuMs(relayBefore, relayAfter) / relayBurst.events) * 1000);
+    const relayBurst = await withServerCpu(stack, () => relayTurn(stack.relayUrl, "stream"));
+    results[stack.name].relayBurst.push(relayBurst.result.wallMs);
+    results[stack.name].relayBurstCpuPer1000.push((relayBurst.cpuMs / relayBurst.result.events) * 1000);
   }
 }
 
@@ -244,7 +245,7 @@ for (let round = 0; round < pacedRounds; round += 1) {
   }
 }
 
-// Last, the lean adapter (bench/lib/lean-adapter.mjs) in each build's server process, after its own
+// Then the lean adapter (bench/lib/lean-adapter.mjs) in each build's server process, after its own
 // warm-up: rounds of three warm echo turns sent the same request, the build's adapter, the relay and
 // the lean adapter, whose first rotates. What the lean adapter costs beyond the relay is what any
 // adapter pays; what the adapter costs beyond the lean adapter is the packages'.

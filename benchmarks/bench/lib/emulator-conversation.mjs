@@ -1,5 +1,6 @@
-// One emulator process with one conversation open on it, for the benchmarks' floors (the bare relay
-// and the lean adapter): spawned, handshaken and configured with the bench scenario's model.
+// One emulator process with one conversation open on it, for the benchmarks' floors (the bare relay,
+// the lean adapter and the WebSocket sink): spawned, handshaken and configured with the bench
+// scenario's model.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,9 +1,10 @@
 // One server process of benchmark 6 (bench/turn-cost.mjs): an `AntigravityAgent` behind the Express
 // binding, and a bare relay on its own emulator, both in this process so the parent (a raw SSE
 // client) measures the server from outside; last, when asked, a lean adapter on its own emulator
-// (bench/lib/lean-adapter.mjs) and a WebSocket sink on another (bench/lib/websocket-sink.mjs). The packages come from `--root` (default this checkout),
-// so the same script measures a baseline build beside the current one. Driven over IPC: the parent
-// asks for CPU time, a CPU profile or an allocation sample around the turns it times.
+// (bench/lib/lean-adapter.mjs) and a WebSocket sink on another (bench/lib/websocket-sink.mjs). The
+// packages come from `--root` (default this checkout), so the same script measures a baseline build
+// beside the current one. Driven over IPC: the parent asks for CPU time, a CPU profile or an
+// allocation sample around the turns it times.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:http";
