@@ -410,6 +410,27 @@ function turnCostSection(result) {
     row("apps/server idle RSS 6 s after start, after full GCs (MiB)", (stack) => stack.rss?.idleCollectedMiB, 1),
     row("apps/server RSS after one turn on each agent (MiB)", (stack) => stack.rss?.afterTurnsMiB, 1),
   ];
+  const timelinePaths = [
+    ["adapter", "adapter"],
+    ["lean", "lean adapter"],
+    ["relay", "bare relay"],
+  ];
+  const timelineRows = (baseline === undefined ? [["", current]] : [["after: ", current], ["before: ", baseline]]).flatMap(([prefix, stack]) =>
+    timelinePaths
+      .filter(([path]) => stack.timeline?.[path] !== undefined && (prefix !== "before: " || path === "adapter"))
+      .map(([path, label]) => {
+        const noted = stack.timeline[path];
+        return [`${prefix}${label}`, ...[noted.sentMs, noted.firstFrameMs, noted.lastFrameMs, noted.endedMs, noted.harnessReactionMs, noted.lastFrameToEndMs].map((value) => fixed(value, 2)), String(noted.turns)];
+      }),
+  );
+  const timeline =
+    timelineRows.length === 0
+      ? ""
+      : `
+
+**Where a warm echo turn's time goes, inside the server process** (ms after the request arrived, medians over ${result.timelineRounds ?? 60} rounds of the three paths sent the same request, after the "last rounds" above; [\`bench/lib/turn-timeline.mjs\`](benchmarks/bench/lib/turn-timeline.mjs)). "Harness send" is the process's first WebSocket message after the request (the turn going to the harness), "first frame" and "final frame" the first and last it received before the response ended (the final frame is the turn's final idle), "end" the call that ends the response; the last two columns are medians of each turn's own span. Taps on \`ws\` and on the response note these moments, on in this phase only. What follows "end" (the last write reaching the client, and the client reading it) is not in these columns.
+
+${table(["path", "harness send", "first frame", "final frame", "end", "harness's reaction (first frame − send)", "final frame → end", "turns"], timelineRows)}`;
   const profile = (stack) => (stack.burstProfile ?? []).map((entry, index) => `${index + 1}. ${(entry.share * 100).toFixed(1)} % ${entry.name}`).join("\n");
   const sites = (stack) => (stack.burstAllocationSites ?? []).map((entry, index) => `${index + 1}. ${(entry.share * 100).toFixed(1)} % ${entry.name}`).join("\n");
   const stacks = baseline === undefined ? [["this checkout", current]] : [["before (baseline build)", baseline], ["after (this checkout)", current]];
@@ -450,7 +471,7 @@ process), where the emulator's code has run less often than on the first one and
 (the real harness is a native binary, without that warm-up). ${result.burstRounds} bursts of 10 000 deltas (each, and each relay burst, after a pause of ${result.burstPauseMs ?? 0} ms, so that the burst before it has been collected), after ${result.burstWarmUps ?? 0} unmeasured ones on each build (a process's first bursts cost more CPU per event on either build), then
 ${result.crowd} new threads at once${result.pacedRounds === undefined ? "" : `, then ${result.pacedRounds} paced turn${result.pacedRounds === 1 ? "" : "s"} of 10 000 deltas at one per millisecond (an event's latency runs from its frame's arrival in the server process, a tap on \`ws\` there, to its arrival at the client, both on the machine's monotonic clock)`}. Medians unless a percentile is named.
 
-${table(columns, rows)}
+${table(columns, rows)}${timeline}
 
 ${loadNote("6")}
 

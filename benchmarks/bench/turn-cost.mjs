@@ -5,8 +5,9 @@
 // the relay so they share the machine's noise. Figures: warm echo turn against the relay, first turn
 // of a new thread, 100 new threads at once, CPU per turn and per 1 000 events, bytes allocated per
 // event, a CPU profile of a 10 000-delta burst, the latency per event of a paced turn, the idle
-// RSS of apps/server, then the warm echo turn beside a lean adapter's (bench/lib/lean-adapter.mjs), and
-// last a burst's CPU floor, a WebSocket sink's (bench/lib/websocket-sink.mjs).
+// RSS of apps/server, then the warm echo turn beside a lean adapter's (bench/lib/lean-adapter.mjs) and
+// where each path's warm echo turn spends its time inside the server (bench/lib/turn-timeline.mjs),
+// and last a burst's CPU floor, a WebSocket sink's (bench/lib/websocket-sink.mjs).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -24,6 +25,7 @@ const burstWarmUps = Number(process.env.BENCH_BURST_WARM_UPS ?? 3);
 const crowd = Number(process.env.BENCH_NEW_THREAD_CROWD ?? 100);
 const pacedRounds = Number(process.env.BENCH_PACED_ROUNDS ?? 1);
 const leanRounds = Number(process.env.BENCH_LEAN_ROUNDS ?? 60);
+const timelineRounds = Number(process.env.BENCH_TIMELINE_ROUNDS ?? 60);
 /** Echo turns sampled together for allocations: one turn is a few samples of the sampler's 1 KiB interval. */
 const echoAllocationTurns = 10;
 /** The pause before each new thread's first turn (and its warm twin): spares are refilled meanwhile. */
@@ -264,6 +266,14 @@ for (const stack of stacks) {
     for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
   }
   results[stack.name].leanPhase = { adapterMs: median(lean.adapter), relayMs: median(lean.relay), leanMs: median(lean.lean) };
+  // Then as many rounds again with the turn timeline on (bench/lib/turn-timeline.mjs): where each
+  // path's warm echo turn spends its time inside the server process, from the request's arrival to
+  // the harness send, the harness's first frame and final idle, and the response's end.
+  await stack.call("timeline-start");
+  for (let round = 0; round < timelineRounds; round += 1) {
+    for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
+  }
+  results[stack.name].timeline = await stack.call("timeline-stop");
 }
 
 // Last, the floor of a burst's CPU: the same bursts received by a WebSocket sink in each build's
@@ -349,6 +359,7 @@ for (const [name, data] of Object.entries(results)) {
     relayEchoMs: median(data.relayEcho),
     relayEchoSameRequestMs: median(data.relayEchoSameRequest),
     leanPhase: data.leanPhase,
+    timeline: data.timeline,
     echoCpuMs: median(data.echoCpu),
     newThreadMs: median(data.newThread),
     newThreadFirstTextMs: median(data.newThreadFirstText),
@@ -372,4 +383,4 @@ for (const [name, data] of Object.entries(results)) {
     rss: rss[name],
   };
 }
-report({ echoRounds, warmUpTurns, newThreadRounds, newThreadPauseMs, burstRounds, burstWarmUps, burstPauseMs, crowd, pacedRounds, leanRounds, baseline: baselineRoot !== undefined, stacks: summary });
+report({ echoRounds, warmUpTurns, newThreadRounds, newThreadPauseMs, burstRounds, burstWarmUps, burstPauseMs, crowd, pacedRounds, leanRounds, timelineRounds, baseline: baselineRoot !== undefined, stacks: summary });

@@ -31,6 +31,7 @@ export async function startBareRelay({ model }) {
   return {
     url: `http://127.0.0.1:${server.address().port}/`,
     pid: conversation.pid,
+    server,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -105,6 +105,7 @@ export async function startLeanAdapter({ model }) {
   });
   return {
     url: `http://127.0.0.1:${server.address().port}/`,
+    server,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

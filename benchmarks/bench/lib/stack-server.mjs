@@ -3,8 +3,8 @@
 // client) measures the server from outside; last, when asked, a lean adapter on its own emulator
 // (bench/lib/lean-adapter.mjs) and a WebSocket sink on another (bench/lib/websocket-sink.mjs). The
 // packages come from `--root` (default this checkout), so the same script measures a baseline build
-// beside the current one. Driven over IPC: the parent asks for CPU time, a CPU profile or an
-// allocation sample around the turns it times.
+// beside the current one. Driven over IPC: the parent asks for CPU time, a CPU profile, an
+// allocation sample or a turn timeline (bench/lib/turn-timeline.mjs) around the turns it times.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:http";
@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
 import { startBareRelay } from "./bare-relay.mjs";
 import { startLeanAdapter } from "./lean-adapter.mjs";
+import { startTurnTimeline } from "./turn-timeline.mjs";
 import { startWebSocketSink } from "./websocket-sink.mjs";
 import { benchModel, emulatorEnv, importStack, machineMs, repoRoot, tapWebSocketFrames, textFramesOf } from "./common.mjs";
 
@@ -95,6 +96,9 @@ let leanAdapter;
 // adapter, for the same reason.
 let sink;
 
+// The turn timeline (bench/lib/turn-timeline.mjs) between "timeline-start" and "timeline-stop".
+let timeline;
+
 // The longest the server's event loop was held between "loop-start" and "loop-stop" (ms): what every
 // other request on this process waited for at worst.
 let loopDelay;
@@ -118,6 +122,18 @@ const operations = {
   "sink-burst": async () => {
     sink ??= await startWebSocketSink({ model: benchModel });
     return sink.turn("stream");
+  },
+  // Notes where each turn's time goes on the adapter, the relay and (once started) the lean adapter.
+  "timeline-start": () => {
+    timeline ??= startTurnTimeline({
+      servers: { adapter: server, relay: relay.server, ...(leanAdapter === undefined ? {} : { lean: leanAdapter.server }) },
+      webSocketClasses,
+    });
+  },
+  "timeline-stop": () => {
+    const summary = timeline?.stop();
+    timeline = undefined;
+    return summary;
   },
   "tap-start": () => {
     if (taps.length === 0) taps = webSocketClasses.map((WebSocketClass) => tapWebSocketFrames(WebSocketClass));
