@@ -415,9 +415,11 @@ function turnCostSection(result) {
     ["lean", "lean adapter"],
     ["relay", "bare relay"],
   ];
-  const timelineRows = (baseline === undefined ? [["", current]] : [["after: ", current], ["before: ", baseline]]).flatMap(([prefix, stack]) =>
-    timelinePaths
-      .filter(([path]) => stack.timeline?.[path] !== undefined && (prefix !== "before: " || path === "adapter"))
+  // The baseline's lean adapter and relay are the same code as this checkout's: only its adapter is shown.
+  const timelineStacks = baseline === undefined ? [["", current, timelinePaths]] : [["after: ", current, timelinePaths], ["before: ", baseline, timelinePaths.slice(0, 1)]];
+  const timelineRows = timelineStacks.flatMap(([prefix, stack, paths]) =>
+    paths
+      .filter(([path]) => stack.timeline?.[path] !== undefined)
       .map(([path, label]) => {
         const noted = stack.timeline[path];
         return [`${prefix}${label}`, ...[noted.sentMs, noted.firstFrameMs, noted.lastFrameMs, noted.endedMs, noted.harnessReactionMs, noted.lastFrameToEndMs].map((value) => fixed(value, 2)), String(noted.turns)];

@@ -262,17 +262,18 @@ for (const stack of stacks) {
     lean: async () => lean.lean.push((await leanAdapterTurn(leanUrl, nextInputOf(thread, "hello"))).wallMs),
   };
   const order = ["adapter", "relay", "lean"];
-  for (let round = 0; round < leanRounds; round += 1) {
-    for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
-  }
+  const runRounds = async (rounds) => {
+    for (let round = 0; round < rounds; round += 1) {
+      for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
+    }
+  };
+  await runRounds(leanRounds);
   results[stack.name].leanPhase = { adapterMs: median(lean.adapter), relayMs: median(lean.relay), leanMs: median(lean.lean) };
-  // Then as many rounds again with the turn timeline on (bench/lib/turn-timeline.mjs): where each
+  // Then rounds of the same three with the turn timeline on (bench/lib/turn-timeline.mjs): where each
   // path's warm echo turn spends its time inside the server process, from the request's arrival to
   // the harness send, the harness's first frame and final idle, and the response's end.
   await stack.call("timeline-start");
-  for (let round = 0; round < timelineRounds; round += 1) {
-    for (let index = 0; index < order.length; index += 1) await turns[order[(index + round) % order.length]]();
-  }
+  await runRounds(timelineRounds);
   results[stack.name].timeline = await stack.call("timeline-stop");
 }
 
