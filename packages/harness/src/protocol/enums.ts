@@ -1,6 +1,8 @@
 /*
  * Enum value names of the harness protocol (docs/protocol.md, "Messages"). Values travel as
- * these names; a number or a name missing here is still accepted (and recorded as drift).
+ * these names; a number or a name missing here is still accepted when parsing what the harness
+ * sends (and recorded as drift). Names that exist only in some releases say so where their field
+ * is declared (`messages.ts`); the strict check of a release refuses the others.
  */
 
 export const LIFECYCLE_HOOK_VALUES = [
@@ -12,11 +14,66 @@ export const LIFECYCLE_HOOK_VALUES = [
   "LIFECYCLE_HOOK_PRE_TOOL",
   "LIFECYCLE_HOOK_POST_TOOL",
   "LIFECYCLE_HOOK_ON_TOOL_ERROR",
+  /** 0.1.14. */
+  "LIFECYCLE_HOOK_ON_COMPACTION",
+  /** 0.1.16 (in the 0.1.15 proto, but the 0.1.15 binary refused it). */
+  "LIFECYCLE_HOOK_STOP",
 ] as const;
 export type LifecycleHook = (typeof LIFECYCLE_HOOK_VALUES)[number];
 
+/** The 0.1.10 name of what 0.1.11 renamed `AgentBehavior` (`HarnessConfig.agentMode`, 0.1.10 only). */
 export const AGENT_MODE_VALUES = ["AGENT_MODE_UNSPECIFIED", "AGENT_MODE_AUTONOMOUS", "AGENT_MODE_INTERACTIVE"] as const;
 export type AgentMode = (typeof AGENT_MODE_VALUES)[number];
+
+/** How the agent treats its user (0.1.11): UNSPECIFIED runs autonomous; MINIMAL is 0.1.16. */
+export const AGENT_BEHAVIOR_VALUES = [
+  "AGENT_BEHAVIOR_UNSPECIFIED",
+  "AGENT_BEHAVIOR_AUTONOMOUS",
+  "AGENT_BEHAVIOR_INTERACTIVE",
+  "AGENT_BEHAVIOR_MINIMAL",
+] as const;
+export type AgentBehavior = (typeof AGENT_BEHAVIOR_VALUES)[number];
+
+/** `ModalityTokenCount.modality` (0.1.12): bare names, unlike every other enum of the protocol. */
+export const MODALITY_VALUES = ["MODALITY_UNSPECIFIED", "TEXT", "IMAGE", "VIDEO", "AUDIO", "DOCUMENT"] as const;
+export type Modality = (typeof MODALITY_VALUES)[number];
+
+/** Whether a builtin runs before the turn goes on or in the background (0.1.17). */
+export const TOOL_EXECUTION_MODE_VALUES = ["TOOL_EXECUTION_MODE_UNSPECIFIED", "TOOL_EXECUTION_MODE_SYNC", "TOOL_EXECUTION_MODE_ASYNC"] as const;
+export type ToolExecutionMode = (typeof TOOL_EXECUTION_MODE_VALUES)[number];
+
+/** Why the harness stopped a trajectory early (0.1.11): a budget ran out, or the model quota. */
+export const STOP_REASON_VALUES = [
+  "STOP_REASON_UNSPECIFIED",
+  "STOP_REASON_MAX_MODEL_CALLS_EXCEEDED",
+  "STOP_REASON_MAX_TOOL_CALLS_EXCEEDED",
+  "STOP_REASON_MAX_INPUT_TOKENS_EXCEEDED",
+  "STOP_REASON_MAX_OUTPUT_TOKENS_EXCEEDED",
+  "STOP_REASON_MAX_TOTAL_TOKENS_EXCEEDED",
+  "STOP_REASON_QUOTA_EXHAUSTED",
+] as const;
+export type StopReason = (typeof STOP_REASON_VALUES)[number];
+
+/** `PolicyConfig.workspaceContainment` (0.1.13). */
+export const WORKSPACE_CONTAINMENT_VALUES = ["WORKSPACE_CONTAINMENT_UNSPECIFIED", "WORKSPACE_CONTAINMENT_ENABLED", "WORKSPACE_CONTAINMENT_DISABLED"] as const;
+export type WorkspaceContainment = (typeof WORKSPACE_CONTAINMENT_VALUES)[number];
+
+/** `BudgetConfig.scope` (0.1.16): the whole conversation, or from this (resumed) session on. */
+export const BUDGET_SCOPE_VALUES = ["BUDGET_SCOPE_UNSPECIFIED", "BUDGET_SCOPE_LIFETIME", "BUDGET_SCOPE_FORWARD_LOOKING"] as const;
+export type BudgetScope = (typeof BUDGET_SCOPE_VALUES)[number];
+
+/** `ActionSkillLookup.operation` (0.1.19). */
+export const SKILL_LOOKUP_OPERATION_VALUES = [
+  "OPERATION_UNSPECIFIED",
+  "OPERATION_LIST_SKILLS",
+  "OPERATION_LOOKUP_SKILLS",
+  "OPERATION_GET_SKILL_RESOURCES",
+] as const;
+export type SkillLookupOperation = (typeof SKILL_LOOKUP_OPERATION_VALUES)[number];
+
+/** `StopResult.decision` (0.1.16): let the agent stop, or make it go on. */
+export const STOP_DECISION_VALUES = ["DECISION_UNSPECIFIED", "ALLOW_STOP", "CONTINUE"] as const;
+export type StopDecision = (typeof STOP_DECISION_VALUES)[number];
 
 export const MODEL_TYPE_VALUES = ["MODEL_TYPE_UNSPECIFIED", "MODEL_TYPE_TEXT", "MODEL_TYPE_IMAGE"] as const;
 export type ModelType = (typeof MODEL_TYPE_VALUES)[number];
@@ -70,7 +127,7 @@ export type LineAction = (typeof LINE_ACTION_VALUES)[number];
 
 /**
  * TrajectoryStateUpdate.State. `STATE_IDLE` is the ≤0.1.8 spelling of value 2, kept so an old
- * harness's terminal state is not reported as drift.
+ * harness's terminal state is not reported as drift. `STATE_WAITING_FOR_SUBAGENTS` is 0.1.21.
  */
 export const TRAJECTORY_STATE_VALUES = [
   "STATE_UNSPECIFIED",
@@ -79,6 +136,7 @@ export const TRAJECTORY_STATE_VALUES = [
   "STATE_IDLE",
   "STATE_CANCELLED",
   "STATE_WAITING_FOR_TASKS",
+  "STATE_WAITING_FOR_SUBAGENTS",
 ] as const;
 export type TrajectoryState = (typeof TRAJECTORY_STATE_VALUES)[number];
 
@@ -104,6 +162,7 @@ export const TrajectoryStates = {
   idle: "STATE_IDLE",
   cancelled: "STATE_CANCELLED",
   waitingForTasks: "STATE_WAITING_FOR_TASKS",
+  waitingForSubagents: "STATE_WAITING_FOR_SUBAGENTS",
 } as const satisfies Record<string, TrajectoryState>;
 
 export const LifecycleHooks = {
@@ -115,6 +174,8 @@ export const LifecycleHooks = {
   preTool: "LIFECYCLE_HOOK_PRE_TOOL",
   postTool: "LIFECYCLE_HOOK_POST_TOOL",
   onToolError: "LIFECYCLE_HOOK_ON_TOOL_ERROR",
+  onCompaction: "LIFECYCLE_HOOK_ON_COMPACTION",
+  stop: "LIFECYCLE_HOOK_STOP",
 } as const satisfies Record<string, LifecycleHook>;
 
 /** Numeric value 2 of TrajectoryStateUpdate.State, whichever name the harness version gives it. */

@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import type { VersionRange } from "./harness-versions.js";
 import { ProtocolError } from "./protocol-error.js";
 
 /**
@@ -8,22 +9,32 @@ import { ProtocolError } from "./protocol-error.js";
 
 /** Known names of each enum field schema; the schema walker reads it to record drift. */
 const enumNamesBySchema = new WeakMap<z.ZodType, ReadonlySet<string>>();
+/** The releases of the enum names that did not exist in every release. */
+const enumRangesBySchema = new WeakMap<z.ZodType, Readonly<Record<string, VersionRange>>>();
 
 /** The enum names a field schema was declared with, or undefined when it is not an enum field. */
 export function knownEnumNames(schema: z.ZodType): ReadonlySet<string> | undefined {
   return enumNamesBySchema.get(schema);
 }
 
+/** The releases an enum name of a field exists in (undefined: all of them). */
+export function enumNameRange(schema: z.ZodType, name: string): VersionRange | undefined {
+  return enumRangesBySchema.get(schema)?.[name];
+}
+
 /**
- * An enum field: a value name, or a number. Numbers are accepted because both SDK parsers
- * (protobuf json_format, genai-rs) accept them; unknown names are kept rather than rejected because
- * the Go harness adds values between versions (`STATE_WAITING_FOR_TASKS` came and went in 0.1.8-0.1.10).
+ * An enum field: a value name, or a number. Numbers are accepted because every protobuf JSON parser
+ * accepts them; unknown names are kept rather than rejected when parsing leniently, because the
+ * harness adds values between releases. `ranges` says which names exist only in some releases
+ * (`STATE_WAITING_FOR_TASKS` was in 0.1.8, gone in 0.1.9, back in 0.1.10), for the strict check.
  */
 export function enumField<const Names extends readonly string[]>(
   names: Names,
+  ranges: Partial<Record<Names[number], VersionRange>> = {},
 ): z.ZodType<Names[number] | (string & {}) | number> {
   const schema = z.union([z.string(), z.number().int()]) as z.ZodType<Names[number] | (string & {}) | number>;
   enumNamesBySchema.set(schema, new Set(names));
+  enumRangesBySchema.set(schema, ranges as Record<string, VersionRange>);
   return schema;
 }
 
