@@ -16,7 +16,10 @@ export type { NormalizeOptions } from "./steps/step-normalizer.js";
 export { findHarnessBinary } from "./process/find-harness-binary.js";
 export type { FindHarnessBinaryOptions } from "./process/find-harness-binary.js";
 export { HarnessProcess } from "./process/harness-process.js";
-export type { OpenConversationOptions } from "./process/harness-process.js";
+export type { HarnessProtocolInfo, OpenConversationOptions } from "./process/harness-process.js";
+export { resolveHarnessVersion } from "./process/harness-version.js";
+export type { HarnessVersionSource, ResolvedHarnessVersion } from "./process/harness-version.js";
+export { HarnessDialect } from "./protocol/dialect.js";
 export type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./process/harness-process-options.js";
 export { Conversation } from "./conversation/conversation.js";
 export type { SendOptions } from "./conversation/conversation.js";
@@ -25,6 +28,7 @@ export type {
   ConversationConfig,
   ConversationHooks,
   ConversationTimings,
+  CompactionHookArgs,
   CustomTool,
   McpServer,
   PostToolHookArgs,
@@ -36,18 +40,21 @@ export type {
   QuestionsHookArgs,
   QuestionsHookResult,
   ResolvedConversationConfig,
+  StopHookArgs,
+  StopHookResult,
   Subagent,
   ToolCallContext,
   ToolErrorHookArgs,
   ToolHookArgs,
   ToolPolicy,
 } from "./conversation/conversation-config.js";
+export type { HarnessFeatureOptions, InlineSkill } from "./conversation/harness-feature-options.js";
 export { BUILTIN_TOOL_NAMES, DEFAULT_BUILTIN_TOOLS, WRITE_CAPABLE_BUILTIN_TOOLS } from "./conversation/builtin-tools.js";
 export type { BuiltinToolName } from "./conversation/builtin-tools.js";
 export { validateConversationConfig } from "./conversation/validate-config.js";
 export { Turn } from "./conversation/turn.js";
 export type { SubagentEnd, TurnOrigin, TurnResult } from "./conversation/turn.js";
-export type { TokenUsage } from "./conversation/token-usage.js";
+export type { ModalityUsage, TokenUsage } from "./conversation/token-usage.js";
 export type { DriftCount, DriftEntry, DriftReport } from "./protocol/drift.js";
 // The wire messages a step and a conversation's raw history carry, under their protocol names.
 export type { OutputEvent, StepUpdate } from "./protocol/messages.js";

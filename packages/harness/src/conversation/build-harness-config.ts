@@ -1,8 +1,11 @@
 import { fileURLToPath } from "node:url";
+import type { HarnessDialect } from "../protocol/dialect.js";
 import type { CustomAgent, HarnessConfig, ModelConfig, PolicyRule as WirePolicyRule, SystemInstructions, Tool } from "../protocol/messages.js";
 import type { LifecycleHook } from "../protocol/enums.js";
+import { defaultModelFor } from "../protocol/harness-versions.js";
 import { DEFAULT_BUILTIN_TOOLS, harnessSideToolsFor, type BuiltinToolName } from "./builtin-tools.js";
 import type { CustomTool, ResolvedConversationConfig } from "./conversation-config.js";
+import { applyFeatureOptions } from "./harness-feature-config.js";
 
 const USER_INSTRUCTIONS_TITLE = "user_system_instructions";
 const WORKSPACE_TITLE = "Workspace";
@@ -45,7 +48,7 @@ function wireTool(tool: CustomTool): Tool {
   };
 }
 
-function models(config: ResolvedConversationConfig, apiKey: string | undefined): ModelConfig[] {
+function models(config: ResolvedConversationConfig, apiKey: string | undefined, dialect: HarnessDialect): ModelConfig[] {
   const options = {
     ...(config.thinkingLevel === undefined ? {} : { thinkingLevel: config.thinkingLevel }),
     ...(config.serviceTier === undefined ? {} : { serviceTier: config.serviceTier }),
@@ -62,6 +65,7 @@ function models(config: ResolvedConversationConfig, apiKey: string | undefined):
           ...(endpoint.baseUrl === undefined ? {} : { baseUrl: endpoint.baseUrl }),
           ...(endpoint.headers === undefined ? {} : { httpHeaders: endpoint.headers }),
           ...(hasOptions ? { options } : {}),
+          ...(endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }),
         },
       };
     }
@@ -75,13 +79,13 @@ function models(config: ResolvedConversationConfig, apiKey: string | undefined):
       },
     };
   };
-  const result: ModelConfig[] = [{ name: config.model, types: ["MODEL_TYPE_TEXT"], ...endpointFor() }];
+  const result: ModelConfig[] = [{ name: config.model ?? defaultModelFor(dialect.version), types: ["MODEL_TYPE_TEXT"], ...endpointFor() }];
   if (typeof config.imageModel === "string") result.push({ name: config.imageModel, types: ["MODEL_TYPE_IMAGE"], ...endpointFor() });
   return result;
 }
 
 /** The lifecycle hooks the harness should call back for: exactly those with a handler (or a policy needing PRE_TOOL). */
-export function enabledHooksFor(config: ResolvedConversationConfig): LifecycleHook[] {
+function enabledHooksFor(config: ResolvedConversationConfig): LifecycleHook[] {
   const hooks: LifecycleHook[] = [];
   if (config.hooks.sessionStart) hooks.push("LIFECYCLE_HOOK_ON_SESSION_START");
   if (config.hooks.sessionEnd) hooks.push("LIFECYCLE_HOOK_ON_SESSION_END");
@@ -90,6 +94,8 @@ export function enabledHooksFor(config: ResolvedConversationConfig): LifecycleHo
   if (config.hooks.preTool || config.policies.length > 0) hooks.push("LIFECYCLE_HOOK_PRE_TOOL");
   if (config.hooks.postTool) hooks.push("LIFECYCLE_HOOK_POST_TOOL");
   if (config.hooks.onToolError) hooks.push("LIFECYCLE_HOOK_ON_TOOL_ERROR");
+  if (config.hooks.onCompaction) hooks.push("LIFECYCLE_HOOK_ON_COMPACTION");
+  if (config.hooks.stop) hooks.push("LIFECYCLE_HOOK_STOP");
   return hooks;
 }
 
@@ -121,7 +127,9 @@ function policyConfig(config: ResolvedConversationConfig): { rules: WirePolicyRu
   };
 }
 
-function subagents(config: ResolvedConversationConfig, directories: readonly string[]): CustomAgent[] {
+function subagents(config: ResolvedConversationConfig, directories: readonly string[], dialect: HarnessDialect): CustomAgent[] {
+  // A subagent may start subagents of its own only where the harness allows nesting (0.1.11+) and the conversation asks for it.
+  const nesting = (config.maxSubagentDepth ?? 1) > 1;
   const toolsByName = new Map(config.customTools.map((tool) => [tool.name, tool]));
   return config.subagents.map((subagent) => {
     const note = config.announceWorkspaces && directories.length > 0 ? workspaceNote(directories) : undefined;
@@ -133,20 +141,27 @@ function subagents(config: ResolvedConversationConfig, directories: readonly str
       name: subagent.name,
       description: subagent.description,
       ...(sections.length === 0 ? {} : { systemInstructions: { appended: { appendedSections: sections } } }),
-      // Nested subagents are unsupported by the harness, so their toggle is always off.
-      harnessSideTools: harnessSideToolsFor(subagent.builtinTools ?? DEFAULT_BUILTIN_TOOLS, { allowSubagents: false }),
+      harnessSideTools: harnessSideToolsFor(subagent.builtinTools ?? DEFAULT_BUILTIN_TOOLS, { allowSubagents: nesting, dialect }),
       tools: (subagent.tools ?? []).map((name) => wireTool(toolsByName.get(name) as CustomTool)),
+      ...(subagent.model === undefined ? {} : { model: { name: subagent.model, types: ["MODEL_TYPE_TEXT"] } }),
     };
   });
 }
 
 export interface BuildHarnessConfigOptions {
   apiKey: string | undefined;
+  /** The harness release spoken: what the config may contain and how it is spelled. */
+  dialect: HarnessDialect;
   cwd?: string;
 }
 
-/** Turns a validated conversation config into the HarnessConfig sent in the InitializeConversationEvent. */
+/**
+ * Turns a validated conversation config into the HarnessConfig sent in the InitializeConversationEvent,
+ * spelled for the harness's release. An option the release lacks is still written, so that
+ * `checkHarnessConfig` refuses it by name rather than the harness refusing the whole init.
+ */
 export function buildHarnessConfig(config: ResolvedConversationConfig, options: BuildHarnessConfigOptions): HarnessConfig {
+  const dialect = options.dialect;
   const directories = (config.workspaces ?? [options.cwd ?? process.cwd()]).map(workspaceDirectory);
   const builtins: readonly BuiltinToolName[] = config.builtinTools ?? DEFAULT_BUILTIN_TOOLS;
   const instructions = systemInstructions(config, directories);
@@ -155,9 +170,9 @@ export function buildHarnessConfig(config: ResolvedConversationConfig, options: 
     ...(instructions === undefined ? {} : { systemInstructions: instructions }),
     tools: config.customTools.map(wireTool),
     // Configured subagents are only reachable through the start_subagent builtin, so they switch it on.
-    harnessSideTools: harnessSideToolsFor(config.subagents.length > 0 ? [...builtins, "start_subagent"] : builtins, { allowSubagents: true }),
+    harnessSideTools: harnessSideToolsFor(config.subagents.length > 0 ? [...builtins, "start_subagent"] : builtins, { allowSubagents: true, dialect }),
     workspaces: directories.map((directory) => ({ filesystemWorkspace: { directory } })),
-    models: models(config, options.apiKey),
+    models: models(config, options.apiKey, dialect),
     enabledHooks: enabledHooksFor(config),
   };
   if (config.compactionThreshold !== undefined) harnessConfig.compactionThreshold = config.compactionThreshold;
@@ -175,7 +190,7 @@ export function buildHarnessConfig(config: ResolvedConversationConfig, options: 
       ...(server.timeoutSeconds === undefined ? {} : { timeoutSeconds: server.timeoutSeconds }),
     }));
   }
-  if (config.subagents.length > 0) harnessConfig.customSubagents = subagents(config, directories);
+  if (config.subagents.length > 0) harnessConfig.customSubagents = subagents(config, directories, dialect);
   if (config.truncation !== undefined) {
     harnessConfig.toolOutputTruncation =
       config.truncation.mode === "truncate"
@@ -200,5 +215,6 @@ export function buildHarnessConfig(config: ResolvedConversationConfig, options: 
     };
   }
   if (config.sendPoliciesToHarness && config.policies.length > 0) harnessConfig.policyConfig = policyConfig(config);
+  applyFeatureOptions(harnessConfig, config, dialect);
   return harnessConfig;
 }

@@ -2,6 +2,7 @@ import { z } from "zod/v4";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tools.js";
 import { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_TURN_TIMINGS } from "./conversation-timings.js";
+import { harnessFeatureOptionsSchema, type HarnessFeatureOptions } from "./harness-feature-options.js";
 
 // Handlers and hooks are functions; zod checks that they are callable and nothing more.
 const callable = <Fn>(what: string) =>
@@ -17,6 +18,8 @@ export interface ToolCallContext {
   conversationId: string;
   /** Aborted when the conversation closes or the turn is cancelled; the handler may stop then. */
   signal: AbortSignal;
+  /** The trajectory (main agent or a subagent) that made the call, from harness 0.1.17. */
+  trajectoryId?: string;
 }
 
 /**
@@ -64,6 +67,10 @@ export interface ToolHookArgs {
   serverName?: string;
   callId?: string;
   conversationId: string;
+  /** The trajectory (main agent or a subagent) making the call, from harness 0.1.13. */
+  trajectoryId?: string;
+  /** The call's step in that trajectory, from harness 0.1.13. */
+  stepIndex?: number;
 }
 
 export interface PreToolHookArgs extends ToolHookArgs {
@@ -96,6 +103,31 @@ export interface QuestionsHookArgs {
   signal: AbortSignal;
 }
 
+/** What the STOP hook (harness 0.1.16) is told: the agent is about to stop. */
+export interface StopHookArgs {
+  conversationId: string;
+  trajectoryId: string;
+  /** The text the agent ends with. */
+  responseText: string;
+  /** Why it stops when that is not its own choice: a budget ran out or the quota (a StopReason name). */
+  stopReason?: string;
+  errorMessage: string;
+  /** How many times this hook already made the agent go on in this turn. */
+  continuationCount: number;
+}
+
+/** Let the agent stop, or make it go on: `reason` is what it is told to do next. */
+export type StopHookResult = { decision: "stop" } | { decision: "continue"; reason: string };
+
+/** What the compaction hook (harness 0.1.14) is told: the harness summarised the context. */
+export interface CompactionHookArgs {
+  conversationId: string;
+  trajectoryId: string;
+  stepIndex: number;
+  /** The summary that replaces the compacted context. */
+  summary: string;
+}
+
 /** One answer per question, in order. */
 export type QuestionAnswer = "unanswered" | { selected: number[]; freeform?: string };
 export type QuestionsHookResult = { answers: QuestionAnswer[] } | { cancelled: true };
@@ -126,6 +158,10 @@ export interface ConversationHooks {
   onQuestions?: ((args: QuestionsHookArgs) => QuestionsHookResult | Promise<QuestionsHookResult>) | undefined;
   /** Decides harness tool-confirmation requests; without it, policies decide. */
   onConfirmation?: ((args: ConfirmationHookArgs) => boolean | Promise<boolean>) | undefined;
+  /** The agent is about to stop (harness 0.1.16+); return `continue` to make it go on. Without it the harness is not asked to call. */
+  stop?: ((args: StopHookArgs) => StopHookResult | void | Promise<StopHookResult | void>) | undefined;
+  /** The harness compacted the context (harness 0.1.14+). */
+  onCompaction?: ((args: CompactionHookArgs) => void | Promise<void>) | undefined;
 }
 
 const hooksSchema = z
@@ -139,6 +175,8 @@ const hooksSchema = z
     sessionEnd: callable<ConversationHooks["sessionEnd"]>("hooks.sessionEnd"),
     onQuestions: callable<ConversationHooks["onQuestions"]>("hooks.onQuestions"),
     onConfirmation: callable<ConversationHooks["onConfirmation"]>("hooks.onConfirmation"),
+    stop: callable<ConversationHooks["stop"]>("hooks.stop"),
+    onCompaction: callable<ConversationHooks["onCompaction"]>("hooks.onCompaction"),
   })
   .partial()
   .strict();
@@ -190,6 +228,8 @@ const endpointSchema = z.discriminatedUnion("type", [
       location: z.string().min(1),
       baseUrl: z.url().optional(),
       headers: z.record(z.string(), z.string()).optional(),
+      /** Vertex AI Express mode (harness 0.1.11+). */
+      apiKey: z.string().min(1).optional(),
     })
     .strict(),
 ]);
@@ -202,6 +242,8 @@ const subagentSchema = z
     builtinTools: z.array(z.enum(BUILTIN_TOOL_NAMES)).optional(),
     /** Names of this conversation's custom tools the subagent may call (calls route through the parent). */
     tools: z.array(z.string()).optional(),
+    /** Its own text model (harness 0.1.18+); default the conversation's. */
+    model: z.string().min(1).optional(),
   })
   .strict();
 
@@ -220,8 +262,8 @@ const systemInstructionsSchema = z.union([
 
 export const conversationConfigSchema = z
   .object({
-    /** Text model name (default `gemini-3.6-flash`). */
-    model: z.string().min(1).default("gemini-3.6-flash"),
+    /** Text model name (default: the official SDK's default for the harness's release). */
+    model: z.string().min(1).optional(),
     /** Image model name, or false for none. */
     imageModel: z.union([z.string().min(1), z.literal(false)]).optional(),
     endpoint: endpointSchema.optional(),
@@ -267,6 +309,7 @@ export const conversationConfigSchema = z
     policies: z.array(policySchema).default([]),
     /** Also send the policies to the harness as `policyConfig` (0.1.10+ harnesses only). */
     sendPoliciesToHarness: z.boolean().default(false),
+    ...harnessFeatureOptionsSchema.shape,
     /** Messages sent as automated triggers every `intervalMs` while the conversation is idle. */
     triggers: z.array(z.object({ message: z.string().min(1), intervalMs: z.number().int().min(10) }).strict()).default([]),
     /** Per-turn timeout (default 300 000 ms); `false` turns it off. */
@@ -346,20 +389,34 @@ export interface Subagent {
   systemInstructions?: string | undefined;
   builtinTools?: BuiltinToolName[] | undefined;
   tools?: string[] | undefined;
+  /** Its own text model (harness 0.1.18+); default the conversation's. */
+  model?: string | undefined;
 }
 
 /**
  * What a conversation is configured with. `openConversation` validates it (CONFIG_INVALID names
  * the field at fault) and applies the safety gate.
  */
-export interface ConversationConfig {
-  /** Text model name (default `gemini-3.6-flash`; `emulator:<scenario>` selects an emulator scenario). */
+export interface ConversationConfig extends HarnessFeatureOptions {
+  /**
+   * Text model name (default: the official SDK's default for the harness's release: gemini-3.6-flash
+   * up to 0.1.10, gemini-3.7-flash from 0.1.11, gemini-3.8-flash from 0.1.16; `emulator:<scenario>`
+   * selects an emulator scenario).
+   */
   model?: string | undefined;
   /** Image model name, or false for none. */
   imageModel?: string | false | undefined;
   endpoint?:
     | { type: "gemini"; baseUrl?: string | undefined; headers?: Record<string, string> | undefined; apiKey?: string | undefined }
-    | { type: "vertex"; project: string; location: string; baseUrl?: string | undefined; headers?: Record<string, string> | undefined }
+    | {
+        type: "vertex";
+        project: string;
+        location: string;
+        baseUrl?: string | undefined;
+        headers?: Record<string, string> | undefined;
+        /** Vertex AI Express mode (harness 0.1.11+). */
+        apiKey?: string | undefined;
+      }
     | undefined;
   /** Root URL of a local OpenAI-compatible server (the harness appends /v1/chat/completions); excludes `endpoint`. */
   baseUrl?: string | undefined;

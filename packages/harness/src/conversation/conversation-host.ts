@@ -1,6 +1,8 @@
 import type { HarnessLogger } from "../observability/logger.js";
 import type { Redactor } from "../observability/redactor.js";
 import type { WireTap } from "../observability/wire-tap.js";
+import type { HarnessError } from "../errors/harness-error.js";
+import type { HarnessDialect } from "../protocol/dialect.js";
 import type { DriftRegistry } from "../protocol/drift.js";
 
 /** What a conversation needs from the process that hosts it. */
@@ -12,6 +14,8 @@ export interface ConversationHost {
   readonly redactor: Redactor;
   readonly wireTap: WireTap;
   readonly drift: DriftRegistry;
+  /** How to speak to this process's harness release. */
+  readonly dialect: HarnessDialect;
   /** Aborted (with a CONNECTION_CLOSED HarnessError) when the process exits or closes. */
   readonly signal: AbortSignal;
   /** Resolves once the process has exited (or immediately if it has). */
@@ -19,6 +23,8 @@ export interface ConversationHost {
   /** The environment the host was configured with (InputConfig.env); GEMINI_API_KEY may come from here. */
   readonly configuredEnvironment: Readonly<Record<string, string>>;
   stderrTail(): string[];
+  /** A frame was sent; `onSkew` is told if the harness says on stderr that it cannot parse it (PROTOCOL_SKEW). */
+  noteSent(text: string, onSkew: (error: HarnessError) => void): void;
   /** Called once by a conversation when it has finished closing. */
   forgetConversation(conversation: object): void;
 }

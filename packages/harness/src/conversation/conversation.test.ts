@@ -347,8 +347,22 @@ describe("turns", () => {
     expect(fake.drift.snapshot().enumValues.some((entry) => entry.value === "STATE_SOMETHING_NEW")).toBe(true);
   });
 
-  it("sends a lone text part as plain userInput (the harness wraps text into a part itself); an empty one keeps its part", async () => {
+  it("0.1.11+: sends every turn input as userInput{parts}, text and media alike", async () => {
     const { conversation, connection } = await openConversation();
+    const turn = conversation.send("hello");
+    expect(await connection.next("userInput")).toEqual({ userInput: { parts: [{ text: "hello" }] } });
+    connection.send(idle());
+    await turn.result;
+    const parts = conversation.send([{ text: "look" }, { media: { mimeType: "image/png", data: new Uint8Array([1, 2, 3]) } }]);
+    const message = await connection.next("userInput", { where: (text) => text === "look" });
+    expect(message.userInput.parts).toEqual([{ text: "look" }, { media: { mimeType: "image/png", data: "AQID" } }]);
+    expect(connection.count("complexUserInput")).toBe(0);
+    connection.send(idle());
+    await parts.result;
+  });
+
+  it("0.1.10: sends a lone text part as plain userInput (the harness wraps text into a part itself); an empty one keeps its part", async () => {
+    const { conversation, connection } = await openConversation({}, { harnessVersion: "0.1.10" });
     const turn = conversation.send([{ text: "hello" }]);
     expect(await connection.next("userInput")).toEqual({ userInput: "hello" });
     connection.send(idle());
@@ -359,8 +373,8 @@ describe("turns", () => {
     await empty.result;
   });
 
-  it("sends text and media parts as complexUserInput", async () => {
-    const { conversation, connection } = await openConversation();
+  it("0.1.10: sends text and media parts as complexUserInput", async () => {
+    const { conversation, connection } = await openConversation({}, { harnessVersion: "0.1.10" });
     const turn = conversation.send([{ text: "look" }, { media: { mimeType: "image/png", data: new Uint8Array([1, 2, 3]) } }]);
     const message = await connection.next("complexUserInput");
     expect(message.complexUserInput.parts).toEqual([{ text: "look" }, { media: { mimeType: "image/png", data: "AQID" } }]);

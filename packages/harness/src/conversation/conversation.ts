@@ -14,9 +14,9 @@ import type {
   InputEvent,
   OutputEvent,
   PolicyDecisionRequest,
+  SandboxStatus,
   StepUpdate,
   ToolCall,
-  ToolResponse,
   TrajectoryStateUpdate,
 } from "../protocol/messages.js";
 import { outputEventKind, serializeMessage, usageOf } from "../protocol/output-events.js";
@@ -30,14 +30,14 @@ import { CumulativeTextFrames, MIN_CUT_FRAME_BYTES } from "./cumulative-text-fra
 import type { ConversationConfig, CustomTool, ResolvedConversationConfig } from "./conversation-config.js";
 import type { ConversationHost } from "./conversation-host.js";
 import { respondToHook } from "./hook-responder.js";
-import { parseArgumentsObject, ToolGate } from "./tool-gate.js";
-import { toolErrorResponseFor, toolResponseFor } from "./tool-result.js";
+import { decidePolicy, runCustomTool } from "./host-callbacks.js";
+import { ToolGate } from "./tool-gate.js";
 import { tokenUsageOf, ZERO_USAGE, type TokenUsage } from "./token-usage.js";
 import { TriggerScheduler, type ScheduledTrigger } from "./trigger-scheduler.js";
 import type { Turn } from "./turn.js";
 import { TurnTracker } from "./turn-tracker.js";
 import { userInputEvent, type UserInputPart } from "./user-input.js";
-import { validateConversationConfig } from "./validate-config.js";
+import { checkHarnessConfig, validateConversationConfig } from "./validate-config.js";
 import { answerConfirmation, answerQuestions } from "./wait-request-responder.js";
 
 const SESSION_END_TIMEOUT_MS = 10_000;
@@ -143,6 +143,7 @@ export class Conversation {
   #history: readonly NormalizedStep[] = [];
   #rawHistory: readonly StepUpdate[] = [];
   #usage: TokenUsage = { ...ZERO_USAGE };
+  #sandboxStatus: SandboxStatus | undefined;
   #initialization: { resolve: () => void; reject: (error: unknown) => void } | undefined;
   #sessionEnd: (() => void) | undefined;
   #activeTurn: TurnTracker | undefined;
@@ -215,7 +216,11 @@ export class Conversation {
       process.env.GEMINI_API_KEY;
     const redactor = host.redactor.fork();
     redactor.addSecret(apiKey);
-    const harnessConfig = buildHarnessConfig(resolved, { apiKey: resolved.baseUrl === undefined && resolved.endpoint?.type !== "vertex" ? apiKey : undefined });
+    const harnessConfig = buildHarnessConfig(resolved, {
+      apiKey: resolved.baseUrl === undefined && resolved.endpoint?.type !== "vertex" ? apiKey : undefined,
+      dialect: host.dialect,
+    });
+    await checkHarnessConfig(harnessConfig, host.dialect);
     const connectSignal = linkSignals([host.signal, ...(options.signal === undefined ? [] : [options.signal])]);
     const parserLoading = loadOutputEventParser();
     const socket = await connectHarnessWebSocket({
@@ -269,6 +274,13 @@ export class Conversation {
     return { ...this.#usage };
   }
 
+  /** Whether the harness could set up its command sandbox (harness 0.1.17+; undefined when it did not say). */
+  get sandboxStatus(): { available: boolean; unavailableReason?: string } | undefined {
+    const status = this.#sandboxStatus;
+    if (status === undefined) return undefined;
+    return { available: status.available === true, ...(status.unavailableReason ? { unavailableReason: status.unavailableReason } : {}) };
+  }
+
   /** True while a turn runs or waits to run. */
   get busy(): boolean {
     return (this.#activeTurn !== undefined && !this.#activeTurn.settled) || this.#queuedTurn !== undefined;
@@ -296,7 +308,7 @@ export class Conversation {
     if (this.#closing !== undefined || this.#terminated) {
       throw new HarnessError("CONNECTION_CLOSED", "the conversation is closed", { stderrTail: this.#host.stderrTail() });
     }
-    const message = userInputEvent(input);
+    const message = userInputEvent(input, this.#host.dialect);
     const active = this.#activeTurn !== undefined && !this.#activeTurn.settled ? this.#activeTurn : undefined;
     if (this.#queuedTurn !== undefined || active?.origin === "user") {
       throw new HarnessError("TURN_BUSY", "a turn is already running on this conversation; await its result (or cancel it) first");
@@ -349,7 +361,7 @@ export class Conversation {
       timer.unref();
       await initialized;
     } catch (error) {
-      if (signal?.aborted || (HarnessError.isInstance(error) && error.code === "INIT_FAILED")) throw error;
+      if (signal?.aborted || (HarnessError.isInstance(error) && (error.code === "INIT_FAILED" || error.code === "PROTOCOL_SKEW"))) throw error;
       const tail = this.#host.stderrTail();
       throw new HarnessError("INIT_FAILED", `conversation init failed: ${error instanceof Error ? error.message : String(error)}${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`, {
         cause: error,
@@ -615,6 +627,7 @@ export class Conversation {
     const historyNormalizer = new StepNormalizer();
     this.#history = this.#rawHistory.map((step) => historyNormalizer.normalize(step, { mainTrajectoryId: this.#id }));
     if (response.cumulativeUsage !== undefined) this.#usage = tokenUsageOf(response.cumulativeUsage);
+    this.#sandboxStatus = response.sandboxStatus;
     this.#initialization.resolve();
   }
 
@@ -671,80 +684,34 @@ export class Conversation {
     if (!this.#answeredHooks.claim(request.requestId ?? "")) return;
     if (request.type === "LIFECYCLE_HOOK_POST_TURN") this.#activeTurn?.notePostTurnHook();
     const response = await this.#parked(() =>
-      respondToHook(request, { hooks: this.#config.hooks, gate: this.#gate, conversationId: () => this.#id, customToolNames: this.#customToolNames }),
+      respondToHook(request, {
+        hooks: this.#config.hooks,
+        gate: this.#gate,
+        dialect: this.#host.dialect,
+        conversationId: () => this.#id,
+        customToolNames: this.#customToolNames,
+      }),
     );
     await this.#sendQuietly({ callHookResponse: response }, "callHookResponse");
   }
 
   async #answerPolicyDecision(request: PolicyDecisionRequest): Promise<void> {
-    const requestId = request.requestId ?? "";
-    if (!this.#answeredHooks.claim(`policy:${requestId}`)) return;
-    const ruleIndex = /^rule_(\d+)$/.exec(request.ruleId ?? "")?.[1];
-    const rule = ruleIndex === undefined ? undefined : this.#config.policies[Number(ruleIndex)];
-    let outcome: "POLICY_EVALUATION_OUTCOME_ALLOW" | "POLICY_EVALUATION_OUTCOME_DENY" = "POLICY_EVALUATION_OUTCOME_DENY";
-    let denyReason = `Unknown rule_id: ${request.ruleId ?? ""}`;
-    if (rule !== undefined) {
-      const args = request.toolArgs ?? {};
-      const toolName = args.toolName ?? "";
-      try {
-        const decision = await this.#parked(() =>
-          this.#gate.decide(
-            {
-              toolName,
-              argumentsJson: args.argumentsJson ?? "",
-              ...(args.serverName ? { serverName: args.serverName } : {}),
-              ...(args.callId ? { callId: args.callId } : {}),
-            },
-            { remember: Boolean(args.callId) || (!args.serverName && this.#customToolNames.has(toolName)) },
-          ),
-        );
-        outcome = decision.decision === "allow" ? "POLICY_EVALUATION_OUTCOME_ALLOW" : "POLICY_EVALUATION_OUTCOME_DENY";
-        denyReason = decision.decision === "deny" ? decision.reason : "";
-      } catch (error) {
-        denyReason = `Policy evaluation error: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
-    await this.#sendQuietly({ policyDecisionResponse: { requestId, outcome, denyReason } }, "policyDecisionResponse");
+    if (!this.#answeredHooks.claim(`policy:${request.requestId ?? ""}`)) return;
+    const response = await decidePolicy(request, {
+      gate: this.#gate,
+      policies: this.#config.policies,
+      customToolNames: this.#customToolNames,
+      parked: (work) => this.#parked(work),
+    });
+    await this.#sendQuietly({ policyDecisionResponse: response }, "policyDecisionResponse");
   }
 
   async #answerToolCall(call: ToolCall): Promise<void> {
-    const callId = call.id ?? "";
-    if (!this.#answeredToolCalls.claim(callId)) return;
-    const response = await this.#parked(() => this.#runTool(call));
+    if (!this.#answeredToolCalls.claim(call.id ?? "")) return;
+    const response = await this.#parked(() =>
+      runCustomTool(call, { tools: this.#tools, gate: this.#gate, conversationId: this.#id, signals: [this.signal, this.#activeTurn?.stopSignal] }),
+    );
     await this.#sendQuietly({ toolResponse: response }, "toolResponse");
-  }
-
-  /** Runs a custom tool handler; every path ends in a response, because the harness waits for one. */
-  async #runTool(call: ToolCall): Promise<ToolResponse> {
-    const callId = call.id ?? "";
-    const toolName = call.name ?? "";
-    const tool = this.#tools.get(toolName);
-    if (tool === undefined) return toolErrorResponseFor(callId, `Unknown tool: '${toolName}'`);
-    const argumentsJson = call.argumentsJson ?? "";
-    if (argumentsJson.trim() !== "") {
-      try {
-        const parsed: unknown = JSON.parse(argumentsJson);
-        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("the arguments are not a JSON object");
-      } catch (error) {
-        return toolErrorResponseFor(callId, `Invalid arguments for ${toolName}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    let args = parseArgumentsObject(argumentsJson);
-    try {
-      const request = { toolName, argumentsJson, ...(callId ? { callId } : {}) };
-      const decision = await (this.#gate.take(request) ?? this.#gate.decide(request, { remember: false }));
-      if (decision.decision === "deny") return toolErrorResponseFor(callId, `Tool execution denied by policy: ${decision.reason}`);
-      if (decision.modifiedArguments !== undefined) args = decision.modifiedArguments;
-      const link = linkSignals([this.signal, this.#activeTurn?.stopSignal]);
-      try {
-        const value: unknown = await tool.handler(args, { callId, toolName, conversationId: this.#id, signal: link.signal });
-        return toolResponseFor(callId, value);
-      } finally {
-        link.unlink();
-      }
-    } catch (error) {
-      return toolErrorResponseFor(callId, error instanceof Error ? error.message : String(error));
-    }
   }
 
   // ------------------------------------------------------------------ outbound
@@ -756,6 +723,7 @@ export class Conversation {
     }
     this.#wireTap.record({ channel: "ws", direction: "send", messageKey, message, ...(this.#id ? { conversationId: this.#id } : {}) });
     const text = serializeMessage(message);
+    this.#host.noteSent(text, this.#onProtocolSkew);
     return new Promise<void>((resolve, reject) => {
       this.#socket.send(text, (error) => {
         if (error) reject(new HarnessError("CONNECTION_CLOSED", `sending ${messageKey} failed: ${error.message}`, { cause: error, stderrTail: this.#host.stderrTail() }));
@@ -763,6 +731,21 @@ export class Conversation {
       });
     });
   }
+
+  /**
+   * The harness said it cannot parse a frame of ours (docs/protocol.md, "Versions"): what waits on
+   * that frame would wait forever, so it fails now. An init is refused; a turn, or the turn a reply
+   * belonged to, ends with PROTOCOL_SKEW.
+   */
+  readonly #onProtocolSkew = (error: HarnessError): void => {
+    if (this.#initialization !== undefined) {
+      this.#initialization.reject(error);
+      return;
+    }
+    const tracker = this.#queuedTurn?.tracker ?? this.#activeTurn;
+    if (tracker !== undefined && !tracker.settled) tracker.fail(error);
+    else this.#logger.warn({ conversationId: this.#id, error: error.message }, "the harness could not parse a frame of ours");
+  };
 
   /** For replies: a closed connection is reported by the close path, not here. */
   async #sendQuietly(message: InputEvent, messageKey: string): Promise<void> {

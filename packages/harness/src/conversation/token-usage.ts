@@ -1,4 +1,4 @@
-import type { UsageMetadata } from "../protocol/messages.js";
+import type { ModalityTokenCount, UsageMetadata } from "../protocol/messages.js";
 import { toSafeInteger } from "../protocol/wire-types.js";
 
 /** Token counts. The harness reports cumulative totals per conversation; per-turn numbers are differences of those. */
@@ -8,6 +8,16 @@ export interface TokenUsage {
   totalTokens: number;
   thoughtsTokens: number;
   cachedContentTokens: number;
+  /** The same counts split by modality (`TEXT`, `IMAGE`, `AUDIO`, ...), when the harness reports them (0.1.12+). */
+  byModality?: ModalityUsage;
+}
+
+/** Token counts per modality name, for each kind of count the harness splits (0.1.12+). */
+export interface ModalityUsage {
+  prompt?: Record<string, number>;
+  candidates?: Record<string, number>;
+  cache?: Record<string, number>;
+  toolUsePrompt?: Record<string, number>;
 }
 
 export const ZERO_USAGE: Readonly<TokenUsage> = Object.freeze({
@@ -28,23 +38,51 @@ function count(value: string | number | undefined): number {
 
 export function tokenUsageOf(metadata: UsageMetadata | undefined): TokenUsage {
   if (metadata === undefined) return { ...ZERO_USAGE };
-  return {
+  const usage: TokenUsage = {
     promptTokens: count(metadata.promptTokenCount),
     candidatesTokens: count(metadata.candidatesTokenCount),
     totalTokens: count(metadata.totalTokenCount),
     thoughtsTokens: count(metadata.thoughtsTokenCount),
     cachedContentTokens: count(metadata.cachedContentTokenCount),
   };
+  const byModality: ModalityUsage = {};
+  addModalities(byModality, "prompt", metadata.promptTokensDetails);
+  addModalities(byModality, "candidates", metadata.candidatesTokensDetails);
+  addModalities(byModality, "cache", metadata.cacheTokensDetails);
+  addModalities(byModality, "toolUsePrompt", metadata.toolUsePromptTokensDetails);
+  if (Object.keys(byModality).length > 0) usage.byModality = byModality;
+  return usage;
+}
+
+function addModalities(usage: ModalityUsage, key: keyof ModalityUsage, details: readonly ModalityTokenCount[] | undefined): void {
+  if (details === undefined || details.length === 0) return;
+  const counts: Record<string, number> = {};
+  for (const detail of details) {
+    const modality = typeof detail.modality === "string" ? detail.modality : String(detail.modality ?? "MODALITY_UNSPECIFIED");
+    counts[modality] = (counts[modality] ?? 0) + count(detail.tokenCount);
+  }
+  usage[key] = counts;
 }
 
 /** `after - before`, never negative (a harness restart resets its totals). */
 export function usageDifference(after: TokenUsage, before: TokenUsage): TokenUsage {
-  const difference = (key: keyof TokenUsage): number => Math.max(0, after[key] - before[key]);
-  return {
+  const difference = (key: Exclude<keyof TokenUsage, "byModality">): number => Math.max(0, after[key] - before[key]);
+  const usage: TokenUsage = {
     promptTokens: difference("promptTokens"),
     candidatesTokens: difference("candidatesTokens"),
     totalTokens: difference("totalTokens"),
     thoughtsTokens: difference("thoughtsTokens"),
     cachedContentTokens: difference("cachedContentTokens"),
   };
+  if (after.byModality !== undefined) {
+    const byModality: ModalityUsage = {};
+    for (const key of ["prompt", "candidates", "cache", "toolUsePrompt"] as const) {
+      const now = after.byModality[key];
+      if (now === undefined) continue;
+      const earlier = before.byModality?.[key] ?? {};
+      byModality[key] = Object.fromEntries(Object.entries(now).map(([modality, tokens]) => [modality, Math.max(0, tokens - (earlier[modality] ?? 0))]));
+    }
+    usage.byModality = byModality;
+  }
+  return usage;
 }

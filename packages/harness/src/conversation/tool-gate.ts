@@ -6,6 +6,9 @@ export interface ToolGateRequest {
   serverName?: string;
   callId?: string;
   argumentsJson: string;
+  /** Where the call was made (harness 0.1.13+): told to the pre-tool hook, not part of the call's identity. */
+  trajectoryId?: string;
+  stepIndex?: number;
 }
 
 export type ToolGateDecision =
@@ -93,6 +96,8 @@ export class ToolGate {
       toolName: request.toolName,
       ...(request.serverName ? { serverName: request.serverName } : {}),
       ...(request.callId ? { callId: request.callId } : {}),
+      ...(request.trajectoryId === undefined ? {} : { trajectoryId: request.trajectoryId }),
+      ...(request.stepIndex === undefined ? {} : { stepIndex: request.stepIndex }),
       conversationId: this.#conversationId(),
       arguments: parseArgumentsObject(request.argumentsJson),
       argumentsJson: request.argumentsJson,

@@ -2,7 +2,7 @@ import { HarnessError } from "../errors/harness-error.js";
 import { AsyncQueue } from "../internal/async-queue.js";
 import { PausableTimer } from "../internal/pausable-timer.js";
 import type { HarnessLogger } from "../observability/logger.js";
-import { isTerminalIdleState } from "../protocol/enums.js";
+import { isTerminalIdleState, STOP_REASON_VALUES } from "../protocol/enums.js";
 import type { StepUpdate, TrajectoryStateUpdate } from "../protocol/messages.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { usageDifference, type TokenUsage } from "./token-usage.js";
@@ -12,7 +12,8 @@ import { type SubagentEnd, Turn, type TurnOrigin, type TurnResult } from "./turn
 /** Unread steps kept per turn before the oldest are dropped. */
 const MAX_BUFFERED_STEPS = 10_000;
 const FATAL_HTTP_CODES = new Set([400, 401, 403]);
-const NON_TERMINAL_STATES = new Set(["STATE_RUNNING", "STATE_WAITING_FOR_TASKS", "STATE_UNSPECIFIED", 0, 1, 4]);
+/** Waiting for tasks (0.1.10) or for subagents (0.1.21) is the main trajectory pausing, not ending. */
+const NON_TERMINAL_STATES = new Set(["STATE_RUNNING", "STATE_WAITING_FOR_TASKS", "STATE_WAITING_FOR_SUBAGENTS", "STATE_UNSPECIFIED", 0, 1, 4, 5]);
 
 export interface TurnTrackerOptions {
   origin: TurnOrigin;
@@ -240,8 +241,10 @@ export class TurnTracker {
     if (isTerminalIdleState(state)) {
       if (this.#stopReason === "timeout") return this.#finishWithError(this.#timeoutError());
       if (this.#fatalError !== undefined) return this.#finishWithError(this.#fatalError);
+      const early = earlyStopOf(update);
+      if (early !== undefined && this.#stopReason !== "cancel") return this.#finishWithError(this.#earlyStopError(early, update));
       if (update.error && this.#stopReason !== "cancel") {
-        return this.#finishWithError(turnFailure(update.error));
+        return this.#finishWithError(turnFailure(update.error, update.errorCode));
       }
       this.#onMainIdle();
       return;
@@ -361,6 +364,16 @@ export class TurnTracker {
     this.#stopController?.abort(reason());
   }
 
+  /** A budget or quota stop (0.1.11): never a normal end; what the turn said so far goes with the error. */
+  #earlyStopError(stopReason: string, update: TrajectoryStateUpdate): HarnessError {
+    const quota = stopReason === "STOP_REASON_QUOTA_EXHAUSTED";
+    const limit = stopReason.replace(/^STOP_REASON_/, "").replace(/_EXCEEDED$/, "").toLowerCase().replace(/_/g, " ");
+    const message = quota
+      ? `the model quota is exhausted; the harness stopped the turn${update.error ? `: ${update.error}` : ""}`
+      : `the turn's budget ran out (${limit}); the harness stopped the turn${update.error ? `: ${update.error}` : ""}`;
+    return new HarnessError(quota ? "QUOTA_EXHAUSTED" : "BUDGET_EXCEEDED", message, { subject: stopReason, partialText: this.#answerText ?? this.#partialText });
+  }
+
   #timeoutError(): HarnessError {
     const timeoutMs = this.#options.timeoutMs === false ? 0 : this.#options.timeoutMs;
     return new HarnessError("TIMEOUT", `the turn did not finish within ${timeoutMs} ms; it was halted`);
@@ -414,9 +427,20 @@ export class TurnTracker {
 /** The harness ends a turn whose MCP server could not start with `MCP load failed for <name>: <reason>`. */
 const mcpLoadFailure = /^MCP load failed for (.+?): ([\s\S]*)$/;
 
-/** The error of a main trajectory that went idle with an error: an MCP load failure names its server. */
-function turnFailure(error: string): HarnessError {
+/** The error of a main trajectory that went idle with an error: an MCP load failure names its server; `errorCode` (0.1.20) is kept as the subject. */
+function turnFailure(error: string, errorCode: string | undefined): HarnessError {
   const mcp = mcpLoadFailure.exec(error);
   if (mcp !== null) return new HarnessError("MCP_LOAD_FAILED", `MCP server "${mcp[1]}" failed to load: ${mcp[2]}`, { subject: mcp[1] ?? "" });
-  return new HarnessError("TURN_FAILED", `the turn failed: ${error}`);
+  return new HarnessError("TURN_FAILED", `the turn failed${errorCode ? ` (${errorCode})` : ""}: ${error}`, errorCode ? { subject: errorCode } : {});
 }
+
+/** The harness's reason for stopping a trajectory early (0.1.11), by name; undefined for a normal end. */
+function earlyStopOf(update: TrajectoryStateUpdate): string | undefined {
+  const reason = update.stopReason;
+  if (reason === undefined || reason === "STOP_REASON_UNSPECIFIED" || reason === 0) return undefined;
+  if (typeof reason === "number") return NUMBERED_STOP_REASONS[reason] ?? `STOP_REASON_${reason}`;
+  return reason;
+}
+
+/** StopReason by number, for a harness sending enum numbers. */
+const NUMBERED_STOP_REASONS: readonly string[] = STOP_REASON_VALUES;

@@ -1,5 +1,6 @@
 import { z } from "zod/v4";
 import { HarnessError } from "../errors/harness-error.js";
+import type { HarnessDialect } from "../protocol/dialect.js";
 import type { InputEvent } from "../protocol/messages.js";
 
 /** One part of a multimodal user message. */
@@ -27,37 +28,31 @@ const userInputPartSchema = z.union([
 const userInputSchema = z.union([z.string(), z.array(userInputPartSchema).min(1, "give at least one part")]);
 
 /**
- * The InputEvent that starts a turn: plain text as `userInput`, parts as `complexUserInput`. Parts
- * that are one non-empty text go as `userInput` too: the harness wraps plain text into a text part
- * itself (docs/protocol.md, "Messages"), so the model sees the same input, in a smaller frame.
+ * The InputEvent that starts a turn, in the shape the harness's release takes (`HarnessDialect.
+ * turnInput`, docs/protocol.md "Messages"). Throws CONFIG_INVALID for parts that are not valid.
  */
-export function userInputEvent(input: string | readonly UserInputPart[]): InputEvent {
+export function userInputEvent(input: string | readonly UserInputPart[], dialect: HarnessDialect): InputEvent {
   // The common chat turn, recognised without the schema walk (which accepts every string and every
   // plain `{ text: string }` part alike).
-  if (typeof input === "string") return { userInput: input };
+  if (typeof input === "string") return dialect.turnInput([{ text: input }]);
   const loneText = loneTextOf(input);
-  if (loneText !== undefined) return { userInput: loneText };
+  if (loneText !== undefined) return dialect.turnInput([{ text: loneText }]);
   const parsed = userInputSchema.safeParse(input);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => `${issue.path.map(String).join(".") || "(input)"}: ${issue.message}`);
     throw new HarnessError("CONFIG_INVALID", `invalid turn input: ${details.join("; ")}`, { cause: parsed.error });
   }
   const value = parsed.data;
-  if (typeof value === "string") return { userInput: value };
-  return {
-    complexUserInput: {
-      parts: value.map((part) => {
-        if ("text" in part) return { text: part.text };
-        if ("slashCommand" in part) return { slashCommand: { name: part.slashCommand } };
-        const data = typeof part.media.data === "string" ? part.media.data : Buffer.from(part.media.data).toString("base64");
-        return {
-          media: { mimeType: part.media.mimeType, data, ...(part.media.description === undefined ? {} : { description: part.media.description }) },
-        };
-      }),
-    },
-  };
+  if (typeof value === "string") return dialect.turnInput([{ text: value }]);
+  return dialect.turnInput(
+    value.map((part) => {
+      if ("text" in part) return { text: part.text };
+      if ("slashCommand" in part) return { slashCommand: { name: part.slashCommand } };
+      const data = typeof part.media.data === "string" ? part.media.data : Buffer.from(part.media.data).toString("base64");
+      return { media: { mimeType: part.media.mimeType, data, ...(part.media.description === undefined ? {} : { description: part.media.description }) } };
+    }),
+  );
 }
-
 /** The text of parts that are exactly one non-empty `{ text }` plain object, else undefined. */
 function loneTextOf(parts: readonly UserInputPart[]): string | undefined {
   if (!Array.isArray(parts) || parts.length !== 1) return undefined;

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { HarnessError } from "../errors/harness-error.js";
 import { buildHarnessConfig, workspaceNote } from "./build-harness-config.js";
 import { validateConversationConfig } from "./validate-config.js";
+import { HarnessDialect } from "../protocol/dialect.js";
+
+const dialect = new HarnessDialect("0.1.21");
 
 function configError(config: Parameters<typeof validateConversationConfig>[0]): HarnessError {
   try {
@@ -16,7 +19,8 @@ function configError(config: Parameters<typeof validateConversationConfig>[0]): 
 describe("validateConversationConfig", () => {
   it("applies defaults: read-only builtins, a 300 s timeout, workspace announcement", () => {
     const config = validateConversationConfig({});
-    expect(config.model).toBe("gemini-3.6-flash");
+    // The model default depends on the harness release, so it is chosen when the config is built.
+    expect(config.model).toBeUndefined();
     expect(config.turnTimeoutMs).toBe(300_000);
     expect(config.announceWorkspaces).toBe(true);
   });
@@ -49,7 +53,7 @@ describe("validateConversationConfig", () => {
 
 describe("buildHarnessConfig", () => {
   it("writes every builtin toggle explicitly and announces the workspaces", () => {
-    const config = buildHarnessConfig(validateConversationConfig({ workspaces: ["/repo"], systemInstructions: "Be brief." }), { apiKey: "k" });
+    const config = buildHarnessConfig(validateConversationConfig({ workspaces: ["/repo"], systemInstructions: "Be brief." }), { apiKey: "k", dialect });
     expect(Object.values(config.harnessSideTools ?? {}).every((toggle) => typeof (toggle as { enabled?: boolean }).enabled === "boolean")).toBe(true);
     expect(config.harnessSideTools?.find).toEqual({ enabled: true });
     expect(config.harnessSideTools?.writeToFile).toEqual({ enabled: false });
@@ -66,9 +70,10 @@ describe("buildHarnessConfig", () => {
   it("replaces instructions with custom parts, and can keep the workspaces unannounced", () => {
     const replaced = buildHarnessConfig(validateConversationConfig({ workspaces: ["/repo"], systemInstructions: { text: "You are X.", mode: "replace" } }), {
       apiKey: undefined,
+      dialect,
     });
     expect(replaced.systemInstructions?.custom?.part?.map((part) => part.text)).toEqual(["You are X.", workspaceNote(["/repo"])]);
-    const quiet = buildHarnessConfig(validateConversationConfig({ workspaces: ["/repo"], announceWorkspaces: false }), { apiKey: undefined });
+    const quiet = buildHarnessConfig(validateConversationConfig({ workspaces: ["/repo"], announceWorkspaces: false }), { apiKey: undefined, dialect });
     expect(quiet.systemInstructions).toBeUndefined();
   });
 
@@ -86,9 +91,9 @@ describe("buildHarnessConfig", () => {
         customTools: [{ name: "lookup", description: "d", parameters: { type: "object" }, handler: () => 1 }],
         subagents: [{ name: "helper", description: "helps", tools: ["lookup"] }],
       }),
-      { apiKey: undefined },
+      { apiKey: undefined, dialect },
     );
-    expect(config.models?.[0]).toEqual({ name: "gemini-3.6-flash", types: ["MODEL_TYPE_TEXT"], vertexEndpoint: { project: "p", location: "us-central1", options: { thinkingLevel: "high" } } });
+    expect(config.models?.[0]).toEqual({ name: "gemini-3.8-flash", types: ["MODEL_TYPE_TEXT"], vertexEndpoint: { project: "p", location: "us-central1", options: { thinkingLevel: "high" } } });
     expect(config.cascadeId).toBe("abc123");
     expect(config.sessionContinuationMode).toBe("RESUME");
     expect(config.retryConfig).toEqual({ apiRetry: { maxRetries: 3 }, modelOutputRetry: { maxRetries: 1 } });
@@ -100,7 +105,7 @@ describe("buildHarnessConfig", () => {
   });
 
   it("uses a gemma endpoint for a local OpenAI-compatible base URL", () => {
-    const config = buildHarnessConfig(validateConversationConfig({ workspaces: ["/w"], baseUrl: "http://localhost:11434" }), { apiKey: undefined });
+    const config = buildHarnessConfig(validateConversationConfig({ workspaces: ["/w"], baseUrl: "http://localhost:11434" }), { apiKey: undefined, dialect });
     expect(config.models?.[0]?.gemmaEndpoint).toEqual({ baseUrl: "http://localhost:11434" });
   });
 });

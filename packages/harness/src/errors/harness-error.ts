@@ -15,14 +15,22 @@ export type HarnessErrorCode =
   | "CANCELLED"
   | "PROTOCOL_INVALID_FRAME"
   | "PROTOCOL_FRAME_TOO_LARGE"
-  | "PROTOCOL_INVALID_MESSAGE";
+  | "PROTOCOL_INVALID_MESSAGE"
+  /** The harness could not parse a frame of ours: it speaks another protocol version than the one we chose. */
+  | "PROTOCOL_SKEW"
+  /** The harness stopped the turn because a budget ran out (`subject`: the StopReason). */
+  | "BUDGET_EXCEEDED"
+  /** The harness stopped the turn because the model quota is exhausted. */
+  | "QUOTA_EXHAUSTED";
 
 export interface HarnessErrorOptions {
   cause?: unknown;
   /** The most recent harness stderr lines, when the failure may be explained there. */
   stderrTail?: readonly string[];
-  /** What the error is about, when it names one thing: the MCP server for MCP_LOAD_FAILED. */
+  /** What the error is about, when it names one thing: the MCP server for MCP_LOAD_FAILED, the field for PROTOCOL_SKEW, the stop reason for BUDGET_EXCEEDED. */
   subject?: string;
+  /** For a turn that ended in this error: the answer text it had produced so far. */
+  partialText?: string;
 }
 
 /**
@@ -33,6 +41,8 @@ export interface HarnessErrorOptions {
 export class HarnessError extends CodedError<HarnessErrorCode> {
   readonly stderrTail: readonly string[];
   readonly subject: string | undefined;
+  /** For a turn that ended in this error: the answer text it had produced so far. */
+  readonly partialText: string | undefined;
 
   static {
     nameErrorClass(this, "HarnessError");
@@ -42,5 +52,6 @@ export class HarnessError extends CodedError<HarnessErrorCode> {
     super(code, message, options);
     this.stderrTail = options.stderrTail ?? [];
     this.subject = options.subject;
+    this.partialText = options.partialText;
   }
 }

@@ -6,6 +6,13 @@ import type { FindHarnessBinaryOptions } from "./find-harness-binary.js";
 export interface HarnessProcessOptions {
   /** The localharness binary (or the emulator's `bin.js`, run with this Node). Discovered when absent. */
   binaryPath?: string;
+  /**
+   * The harness's version (e.g. "0.1.18"), which decides the protocol spoken. Default, in order:
+   * `ANTIGRAVITY_HARNESS_VERSION` (in `env`, then the environment), the installed wheel's version
+   * beside the binary, the emulator's `ANTIGRAVITY_EMULATOR_HARNESS_VERSION`, else the newest release
+   * this client knows. A pinned version is passed on to the emulator.
+   */
+  harnessVersion?: string;
   /** How to discover the binary when `binaryPath` is absent. */
   discovery?: Omit<FindHarnessBinaryOptions, "signal">;
   /**

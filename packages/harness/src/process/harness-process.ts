@@ -14,13 +14,15 @@ import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js"
 import { Redactor } from "../observability/redactor.js";
 import { WireRecorder } from "../observability/wire-recorder.js";
 import { WireTap } from "../observability/wire-tap.js";
+import { HarnessDialect } from "../protocol/dialect.js";
 import { DriftRegistry, type DriftEntry, type DriftReport } from "../protocol/drift.js";
 import { encodeFrame, FrameReader } from "../protocol/frames.js";
 import { decodeOutputConfig, encodeInputConfig, type InputConfig } from "../protocol/handshake.js";
 import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from "./child-reaper.js";
 import { typescriptClientInfo } from "./client-info.js";
 import { findHarnessBinary } from "./find-harness-binary.js";
-import { describeHarnessBinary } from "./harness-version.js";
+import { describeHarnessBinary, describeSource, EMULATOR_VERSION_VARIABLE, resolveHarnessVersion, type ResolvedHarnessVersion } from "./harness-version.js";
+import { ProtocolSkewWatcher } from "./protocol-skew.js";
 import type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./harness-process-options.js";
 import { minimalEnvironment } from "./minimal-environment.js";
 import { StderrRing } from "./stderr-ring.js";
@@ -34,6 +36,12 @@ const STDERR_SETTLE_MS = 250;
 
 export interface OpenConversationOptions {
   signal?: AbortSignal;
+}
+
+/** Which harness release a process is spoken to as, and why (docs/protocol.md, "Versions"). */
+export interface HarnessProtocolInfo extends ResolvedHarnessVersion {
+  /** How frames are built and checked for it: `dialect.version` is the release spoken. */
+  readonly dialect: HarnessDialect;
 }
 
 /**
@@ -68,6 +76,8 @@ export class HarnessProcess {
   readonly exited: Promise<HarnessProcessExit>;
   /** The harness's version as far as it can be told from its install, else "unknown" (the wire does not say). */
   readonly harnessVersion: string;
+  /** The protocol release the client speaks to this process, where that choice came from, and its dialect. */
+  readonly protocol: HarnessProtocolInfo;
 
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #harnessToken: string;
@@ -82,6 +92,7 @@ export class HarnessProcess {
   readonly #configuredEnvironment: Readonly<Record<string, string>>;
   readonly #abortController = new AbortController();
   readonly #conversations = new Set<Conversation>();
+  readonly #skew: ProtocolSkewWatcher;
   #exit: HarnessProcessExit | undefined;
   #closing: Promise<void> | undefined;
   #resolveClosed!: () => void;
@@ -101,6 +112,8 @@ export class HarnessProcess {
     exited: Promise<HarnessProcessExit>;
     configuredEnvironment: Record<string, string>;
     harnessVersion: string;
+    protocol: HarnessProtocolInfo;
+    skew: ProtocolSkewWatcher;
     onDrift: HarnessProcessOptions["onDrift"];
     /** The logger object the caller passed (or the process's own), which drift warnings are deduplicated against. */
     loggerIdentity: object;
@@ -119,6 +132,8 @@ export class HarnessProcess {
     this.#stderrEnded = init.stderrEnded;
     this.#configuredEnvironment = init.configuredEnvironment;
     this.harnessVersion = init.harnessVersion;
+    this.protocol = init.protocol;
+    this.#skew = init.skew;
     this.#drift = new DriftRegistry({
       onRecord: (entry, firstSeen) => {
         if (firstSeen && firstSightingForLogger(init.loggerIdentity, entry, init.harnessVersion)) {
@@ -135,6 +150,7 @@ export class HarnessProcess {
     });
     this.exited = init.exited;
     void this.exited.then((exit) => this.#onExit(exit));
+    if (init.protocol.newerThanKnown) this.#drift.record({ kind: "harness-version", path: "harness", value: init.protocol.version });
   }
 
   /**
@@ -154,6 +170,8 @@ export class HarnessProcess {
     const recordPath = recordingFile(options.record === false ? undefined : options.record || process.env.ANTIGRAVITY_WIRE_RECORD || undefined);
     const clientInfo = typescriptClientInfo();
     const binary = describeHarnessBinary(binaryPath);
+    const protocol = protocolFor(options, binaryPath);
+    announceProtocol(logger, options.logger ?? logger, protocol);
     const recorder =
       recordPath === undefined
         ? undefined
@@ -169,6 +187,13 @@ export class HarnessProcess {
     const ownsStorageDirectory = options.storageDirectory === undefined;
     const storageDirectory = options.storageDirectory ?? (await mkdtemp(join(tmpdir(), "antigravity-")));
     const configuredEnvironment = { ...options.env };
+    // A version the user pinned reaches the emulator too, so both sides speak it (docs/protocol.md, "Versions").
+    if (/\.(c|m)?js$/.test(binaryPath) && (protocol.source === "option" || protocol.source === "environment") && configuredEnvironment[EMULATOR_VERSION_VARIABLE] === undefined) {
+      configuredEnvironment[EMULATOR_VERSION_VARIABLE] = protocol.dialect.version;
+    }
+    const skew = new ProtocolSkewWatcher({
+      describe: () => `this client speaks harness protocol ${protocol.dialect.version} (dialect ${protocol.dialect.dialect}), chosen from ${describeSource(protocol.source)}${protocol.version === protocol.dialect.version ? "" : ` (${protocol.version})`}`,
+    });
     const environment = minimalEnvironment({ ...(options.inheritEnv ? { inherit: options.inheritEnv } : {}), overrides: configuredEnvironment });
 
     // The emulator ships as a Node script; run it with this Node rather than relying on a shebang.
@@ -186,7 +211,11 @@ export class HarnessProcess {
     const stderr = new StderrRing(options.stderrLines);
     const stderrEnded = new Promise<void>((resolve) => {
       child.stderr.on("data", (chunk: Buffer) => {
-        for (const line of stderr.push(chunk)) logger.debug({}, `harness stderr: ${redactor.redactText(line)}`);
+        for (const line of stderr.push(chunk)) {
+          logger.debug({}, `harness stderr: ${redactor.redactText(line)}`);
+          const skewed = skew.onStderrLine(redactor.redactText(line));
+          if (skewed !== undefined) logger.error({ error: skewed.message }, "the harness could not parse a frame of ours (protocol skew)");
+        }
       });
       child.stderr.once("end", () => {
         stderr.end();
@@ -263,6 +292,8 @@ export class HarnessProcess {
         exited,
         configuredEnvironment,
         harnessVersion: binary.version,
+        protocol,
+        skew,
         onDrift: options.onDrift,
         loggerIdentity: options.logger ?? logger,
       });
@@ -386,12 +417,13 @@ export class HarnessProcess {
     await settleWithin(this.#stderrEnded, STDERR_SETTLE_MS);
     const tail = this.stderrTail();
     this.#logger.error({ pid: this.pid, ...exit, stderrTail: tail }, "harness process exited unexpectedly");
+    const skewed = this.#skew.lastError;
+    const exitText = `(code ${String(exit.code)}, signal ${String(exit.signal)})`;
     this.#abortController.abort(
-      new HarnessError(
-        "CONNECTION_CLOSED",
-        `harness process exited unexpectedly (code ${String(exit.code)}, signal ${String(exit.signal)})${tail.length > 0 ? `:\n${tail.join("\n")}` : ""}`,
-        { stderrTail: tail },
-      ),
+      // A harness that could not parse what we sent exits (an init it cannot read): that is the cause to report.
+      skewed !== undefined
+        ? new HarnessError("PROTOCOL_SKEW", `${skewed.message}; the harness then exited ${exitText}`, { stderrTail: tail, ...(skewed.subject === undefined ? {} : { subject: skewed.subject }) })
+        : new HarnessError("CONNECTION_CLOSED", `harness process exited unexpectedly ${exitText}${tail.length > 0 ? `:\n${tail.join("\n")}` : ""}`, { stderrTail: tail }),
     );
     void this.close();
   }
@@ -404,6 +436,8 @@ export class HarnessProcess {
       redactor: this.#redactor,
       wireTap: this.#wireTap,
       drift: this.#drift,
+      dialect: this.protocol.dialect,
+      noteSent: (text, onSkew) => this.#skew.noteSent(text, onSkew),
       signal: this.signal,
       exited: this.exited,
       configuredEnvironment: this.#configuredEnvironment,
@@ -412,6 +446,37 @@ export class HarnessProcess {
         this.#conversations.delete(conversation as Conversation);
       },
     };
+  }
+}
+
+/** The harness version to speak and its dialect; a version that is not one is a configuration error. */
+function protocolFor(options: HarnessProcessOptions, binaryPath: string): HarnessProtocolInfo {
+  try {
+    const resolved = resolveHarnessVersion({ explicit: options.harnessVersion, env: options.env, binaryPath });
+    return { ...resolved, dialect: new HarnessDialect(resolved.version) };
+  } catch (error) {
+    throw new HarnessError("CONFIG_INVALID", error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/** Versions already announced per logger: a pool starts many processes, and one line each is enough. */
+const announcedProtocols = new WeakMap<object, Set<string>>();
+
+/** Says once per logger which protocol is spoken and why; a harness newer than every known release is a warning. */
+function announceProtocol(logger: HarnessLogger, loggerIdentity: object, protocol: HarnessProtocolInfo): void {
+  const key = `${protocol.version}:${protocol.source}`;
+  let announced = announcedProtocols.get(loggerIdentity);
+  if (announced === undefined) announcedProtocols.set(loggerIdentity, (announced = new Set()));
+  if (announced.has(key)) return;
+  announced.add(key);
+  const fields = { harnessVersion: protocol.version, protocol: protocol.dialect.version, dialect: protocol.dialect.dialect, source: protocol.source };
+  if (protocol.newerThanKnown) {
+    logger.warn(
+      fields,
+      `harness ${protocol.version} is newer than ${protocol.dialect.version}, the newest release this client knows; speaking ${protocol.dialect.version}'s protocol (from ${describeSource(protocol.source)})`,
+    );
+  } else {
+    logger.info(fields, `speaking harness protocol ${protocol.dialect.version} (from ${describeSource(protocol.source)})`);
   }
 }
 

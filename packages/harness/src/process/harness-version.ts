@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { isHarnessVersion, NEWEST_KNOWN_HARNESS_VERSION, compareHarnessVersions } from "../protocol/harness-versions.js";
 
 /**
  * What a recording says about the harness binary: its file name and, when it can be told without
@@ -17,10 +18,83 @@ export function describeHarnessBinary(binaryPath: string): { binary: string; ver
 }
 
 function wheelVersion(binaryPath: string): string | undefined {
-  const sitePackages = dirname(dirname(dirname(dirname(binaryPath))));
-  if (basename(dirname(dirname(dirname(binaryPath)))) !== "google" || !existsSync(sitePackages)) return undefined;
-  const distInfo = readdirSync(sitePackages).find((entry) => /^google_antigravity-.+\.dist-info$/.test(entry));
-  return distInfo === undefined ? undefined : `google-antigravity ${distInfo.replace(/^google_antigravity-/, "").replace(/\.dist-info$/, "")}`;
+  const version = installedWheelVersion(binaryPath);
+  return version === undefined ? undefined : `google-antigravity ${version}`;
+}
+
+/**
+ * The version of the google-antigravity wheel a binary came from, read from the
+ * `google_antigravity-<version>.dist-info` folder beside the `google` package that holds it
+ * (`site-packages/google/antigravity/bin/localharness`); undefined for a binary found anywhere else.
+ */
+export function installedWheelVersion(binaryPath: string): string | undefined {
+  try {
+    const sitePackages = dirname(dirname(dirname(dirname(binaryPath))));
+    if (basename(dirname(dirname(dirname(binaryPath)))) !== "google" || !existsSync(sitePackages)) return undefined;
+    const distInfo = readdirSync(sitePackages).find((entry) => /^google_antigravity-.+\.dist-info$/.test(entry));
+    return distInfo?.replace(/^google_antigravity-/, "").replace(/\.dist-info$/, "");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the harness version the client speaks came from, in the order they are tried. */
+export type HarnessVersionSource = "option" | "environment" | "wheel" | "emulator" | "default";
+
+/** The harness version the client will speak to, and why. */
+export interface ResolvedHarnessVersion {
+  /** The version as learned (may be newer than any known release). */
+  readonly version: string;
+  readonly source: HarnessVersionSource;
+  /** True when the version is newer than the newest release this client knows. */
+  readonly newerThanKnown: boolean;
+}
+
+/** The environment variable the emulator reads its protocol profile from. */
+export const EMULATOR_VERSION_VARIABLE = "ANTIGRAVITY_EMULATOR_HARNESS_VERSION";
+
+/**
+ * Which harness version a process speaks, from, in order: the `harnessVersion` option, the
+ * `ANTIGRAVITY_HARNESS_VERSION` environment variable (the process options' `env`, then the
+ * process's), the wheel beside the binary (`google_antigravity-<v>.dist-info`), the emulator's
+ * profile (its `ANTIGRAVITY_EMULATOR_HARNESS_VERSION` in `env`), else the newest known release.
+ * A value that is not `major.minor.patch` throws a TypeError naming where it came from.
+ */
+export function resolveHarnessVersion(input: {
+  explicit?: string | undefined;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  binaryPath: string;
+}): ResolvedHarnessVersion {
+  const fromEnvironment = input.env?.ANTIGRAVITY_HARNESS_VERSION ?? process.env.ANTIGRAVITY_HARNESS_VERSION;
+  const isScript = /\.(c|m)?js$/.test(input.binaryPath);
+  const candidates: [HarnessVersionSource, string | undefined][] = [
+    ["option", input.explicit],
+    ["environment", fromEnvironment === "" ? undefined : fromEnvironment],
+    ["wheel", installedWheelVersion(input.binaryPath)],
+    ["emulator", isScript ? (input.env?.[EMULATOR_VERSION_VARIABLE] ?? process.env[EMULATOR_VERSION_VARIABLE]) : undefined],
+  ];
+  for (const [source, value] of candidates) {
+    if (value === undefined || value === "") continue;
+    if (!isHarnessVersion(value)) throw new TypeError(`the harness version from ${describeSource(source)} is not a version: ${JSON.stringify(value)}`);
+    return { version: value, source, newerThanKnown: compareHarnessVersions(value, NEWEST_KNOWN_HARNESS_VERSION) > 0 };
+  }
+  return { version: NEWEST_KNOWN_HARNESS_VERSION, source: "default", newerThanKnown: false };
+}
+
+/** Where a version came from, as the startup log says it. */
+export function describeSource(source: HarnessVersionSource): string {
+  switch (source) {
+    case "option":
+      return "the harnessVersion option";
+    case "environment":
+      return "ANTIGRAVITY_HARNESS_VERSION";
+    case "wheel":
+      return "the google-antigravity wheel installed beside the binary";
+    case "emulator":
+      return `the emulator's ${EMULATOR_VERSION_VARIABLE}`;
+    default:
+      return "nothing told it, so the newest release this client knows";
+  }
 }
 
 function scriptPackageVersion(binaryPath: string): string | undefined {

@@ -75,7 +75,7 @@ describe("DriftRegistry", () => {
     expect(drift.isEmpty).toBe(false);
     drift.reset();
     expect(drift.isEmpty).toBe(true);
-    expect(drift.snapshot()).toEqual({ enumValues: [], unknownFields: [], invalidMessages: [], total: 0 });
+    expect(drift.snapshot()).toEqual({ enumValues: [], unknownFields: [], invalidMessages: [], harnessVersions: [], total: 0 });
   });
 
   it("hands out snapshots that later records do not change", () => {

@@ -5,12 +5,14 @@ export type DriftEntry =
   /** A field name the message's schema does not declare. */
   | { kind: "unknown-field"; path: string; key: string }
   /** A whole message that could not be used (not JSON, or not the message it should be); `reason` says which part. */
-  | { kind: "invalid-message"; path: string; reason: string };
+  | { kind: "invalid-message"; path: string; reason: string }
+  /** A harness newer than every release this client knows (`value`: its version); it is spoken to as the newest known. */
+  | { kind: "harness-version"; path: string; value: string };
 
 export interface DriftCount {
   kind: DriftEntry["kind"];
   path: string;
-  /** The enum value (enum-value), the field name (unknown-field) or the reason (invalid-message). */
+  /** The enum value (enum-value), the field name (unknown-field), the reason (invalid-message) or the version (harness-version). */
   value: string | number;
   count: number;
 }
@@ -20,6 +22,8 @@ export interface DriftReport {
   unknownFields: DriftCount[];
   /** Messages dropped because they did not parse; the client logs each and carries on. */
   invalidMessages: DriftCount[];
+  /** Harness versions newer than every release this client knows. */
+  harnessVersions: DriftCount[];
   /** Sum of all counts. */
   total: number;
 }
@@ -44,7 +48,7 @@ export class DriftRegistry {
   }
 
   record(entry: DriftEntry): void {
-    const value = entry.kind === "enum-value" ? entry.value : entry.kind === "unknown-field" ? entry.key : entry.reason;
+    const value = entry.kind === "unknown-field" ? entry.key : entry.kind === "invalid-message" ? entry.reason : entry.value;
     const key = JSON.stringify([entry.kind, entry.path, typeof value, value]);
     const existing = this.#counts.get(key);
     if (existing === undefined) {
@@ -65,12 +69,14 @@ export class DriftRegistry {
     const enumValues: DriftCount[] = [];
     const unknownFields: DriftCount[] = [];
     const invalidMessages: DriftCount[] = [];
+    const harnessVersions: DriftCount[] = [];
+    const lists = { "enum-value": enumValues, "unknown-field": unknownFields, "invalid-message": invalidMessages, "harness-version": harnessVersions };
     let total = 0;
     for (const count of this.#counts.values()) {
-      (count.kind === "enum-value" ? enumValues : count.kind === "unknown-field" ? unknownFields : invalidMessages).push({ ...count });
+      lists[count.kind].push({ ...count });
       total += count.count;
     }
-    return { enumValues, unknownFields, invalidMessages, total };
+    return { enumValues, unknownFields, invalidMessages, harnessVersions, total };
   }
 
   reset(): void {

@@ -1,4 +1,4 @@
-import type { GenaiStruct, GenaiValue } from "./messages.js";
+import type { GenaiStruct, GenaiValue, ToolCall } from "./messages.js";
 
 /*
  * genai.Struct is a JSON object in the verbose form `{fields: [{name, value: {stringValue | ...}}]}`
@@ -58,4 +58,16 @@ function fromGenaiValue(value: GenaiValue): unknown {
   if (value.listValue !== undefined) return (value.listValue.values ?? []).map(fromGenaiValue);
   if (value.contentValue !== undefined) return value.contentValue;
   return null;
+}
+
+/**
+ * A tool call's arguments as JSON text: its `argumentsJson` when the harness sent one, else its
+ * genai.Struct `arguments` (a 0.1.17+ harness may send only those), else "".
+ *
+ * @example
+ * toolCallArgumentsJson({ arguments: { fields: [{ name: "city", value: { stringValue: "Paris" } }] } }); // '{"city":"Paris"}'
+ */
+export function toolCallArgumentsJson(call: Pick<ToolCall, "argumentsJson" | "arguments">): string {
+  if (call.argumentsJson !== undefined && call.argumentsJson !== "") return call.argumentsJson;
+  return call.arguments === undefined ? (call.argumentsJson ?? "") : JSON.stringify(fromGenaiStruct(call.arguments));
 }

@@ -41,6 +41,7 @@ export class ProtocolError extends CodedError<ProtocolErrorCode> {
   /** Fields every HarnessError has. */
   readonly stderrTail: readonly string[];
   readonly subject: string | undefined = undefined;
+  readonly partialText: string | undefined = undefined;
 
   static {
     brandClass(this, "HarnessError");

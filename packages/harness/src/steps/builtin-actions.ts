@@ -25,6 +25,10 @@ export const BUILTIN_ACTIONS = {
   searchWeb: { name: "search_web", kind: "builtin", inputFields: ["query", "domain"] },
   readUrlContent: { name: "read_url_content", kind: "builtin", inputFields: ["url"] },
   invokeSubagent: { name: "invoke_subagent", kind: "subagent", inputFields: [] },
+  /** The model listed, looked up or read skills (harness 0.1.19). */
+  skillLookup: { name: "skill_lookup", kind: "builtin", inputFields: ["operation", "requestedSkillNames"] },
+  /** The model ran a workflow script (harness 0.1.21). */
+  runWorkflow: { name: "run_workflow", kind: "builtin", inputFields: ["scriptPath", "description", "script"] },
 } as const satisfies Partial<Record<keyof StepUpdate, BuiltinActionSpec>>;
 
 export type BuiltinActionField = keyof typeof BUILTIN_ACTIONS;

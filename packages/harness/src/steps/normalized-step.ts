@@ -64,6 +64,8 @@ export interface NormalizedStep {
   target: StepTarget;
   /** True when the step belongs to the turn's main trajectory (not a subagent). */
   isMainTrajectory: boolean;
+  /** For a subagent's step: the trajectory that started the subagent (harness 0.1.11+). */
+  parentTrajectoryId?: string;
   /** Cumulative text of the step so far. */
   text: string;
   /** Text appended since the previous delivery of this step ("" when none). */

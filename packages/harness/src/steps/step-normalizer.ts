@@ -1,4 +1,5 @@
 import { STEP_SOURCE_VALUES, STEP_STATE_VALUES, STEP_TARGET_VALUES } from "../protocol/enums.js";
+import { toolCallArgumentsJson } from "../protocol/genai-struct.js";
 import type { ActionCustomTool, ActionMcpTool, OutputEvent, StepUpdate } from "../protocol/messages.js";
 import { BUILTIN_ACTIONS, BUILTIN_ACTION_FIELDS, type BuiltinActionField } from "./builtin-actions.js";
 import type {
@@ -94,6 +95,7 @@ export class StepNormalizer {
       raw: step,
     };
     if (tool !== undefined) normalized.tool = tool;
+    if (step.parentTrajectoryId) normalized.parentTrajectoryId = step.parentTrajectoryId;
     if (step.questionsRequest !== undefined) normalized.questions = questionsOf(step);
     if (step.toolConfirmationRequest !== undefined) {
       normalized.confirmation = step.requestText ? { requestText: step.requestText } : {};
@@ -171,7 +173,7 @@ function customToolCall(action: ActionCustomTool): StepToolCall {
     kind: "custom",
     name: toolCall.name ?? "",
     actionField: "customTool",
-    arguments: parseArguments(toolCall.argumentsJson),
+    arguments: parseArguments(toolCallArgumentsJson(toolCall)),
   };
   if (toolCall.id !== undefined) call.callId = toolCall.id;
   const response = action.toolResponse;

@@ -5,7 +5,16 @@ import { toHarnessLogger, type HarnessLogger } from "../../src/observability/log
 import { Redactor } from "../../src/observability/redactor.js";
 import type { WireInspector } from "../../src/observability/wire-record.js";
 import { WireTap } from "../../src/observability/wire-tap.js";
+import { ProtocolSkewWatcher } from "../../src/process/protocol-skew.js";
+import { HarnessDialect } from "../../src/protocol/dialect.js";
 import { DriftRegistry } from "../../src/protocol/drift.js";
+import { NEWEST_KNOWN_HARNESS_VERSION } from "../../src/protocol/harness-versions.js";
+
+/** The text of a turn input: a 0.1.10 `userInput` string, or the joined text parts of a 0.1.11+ `userInput{parts}`. */
+function turnText(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || !Array.isArray((input as { parts?: unknown }).parts)) return input;
+  return (input as { parts: { text?: string }[] }).parts.map((part) => part.text ?? "").join("");
+}
 
 /** One client connection as the fake harness sees it: what the client sent, and a way to answer. */
 export class FakeConnection {
@@ -33,9 +42,13 @@ export class FakeConnection {
     this.socket.send(JSON.stringify(message));
   }
 
-  /** The first message (already received or future) with the given top-level key. */
+  /**
+   * The first message (already received or future) with the given top-level key. For `userInput`,
+   * `where` sees the turn's text whatever the dialect (a 0.1.10 string, or the text of 0.1.11 parts).
+   */
   next(key: string, options: { after?: number; where?: (body: any) => boolean } = {}): Promise<Record<string, any>> {
-    const matches = (message: Record<string, any>): boolean => key in message && (options.where === undefined || options.where(message[key]));
+    const bodyOf = (message: Record<string, any>): unknown => (key === "userInput" ? turnText(message[key]) : message[key]);
+    const matches = (message: Record<string, any>): boolean => key in message && (options.where === undefined || options.where(bodyOf(message)));
     const existing = this.received.slice(options.after ?? 0).find(matches);
     if (existing !== undefined) return Promise.resolve(existing);
     return new Promise((resolve, reject) => {
@@ -104,7 +117,12 @@ export class FakeHarness {
     return toHarnessLogger({ debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") });
   }
 
-  host(options: { inspector?: WireInspector; configuredEnvironment?: Record<string, string>; stderr?: string[] } = {}): ConversationHost {
+  /** Recent frames sent through hosts of this harness, for protocol-skew tests (`skew.onStderrLine`). */
+  readonly skew = new ProtocolSkewWatcher({ describe: () => "the fake harness's client" });
+
+  host(
+    options: { inspector?: WireInspector; configuredEnvironment?: Record<string, string>; stderr?: string[]; harnessVersion?: string } = {},
+  ): ConversationHost {
     const logger = this.logger;
     const redactor = new Redactor();
     redactor.addSecret(this.token);
@@ -115,6 +133,8 @@ export class FakeHarness {
       redactor,
       wireTap: new WireTap({ logger, redactor, inspector: options.inspector, loggerConfigured: true }),
       drift: this.drift,
+      dialect: new HarnessDialect(options.harnessVersion ?? NEWEST_KNOWN_HARNESS_VERSION),
+      noteSent: (text, onSkew) => this.skew.noteSent(text, onSkew),
       signal: this.hostController.signal,
       exited: new Promise(() => undefined),
       configuredEnvironment: options.configuredEnvironment ?? {},
