@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput, type Tool } from "@ag-ui/client";
-import { validateConversationConfig, type ConversationConfig, type ToolCallContext, type Turn, type UserInputPart } from "@ag-ui-antigravity/harness";
+import {
+  defaultModelFor,
+  NEWEST_KNOWN_HARNESS_VERSION,
+  validateConversationConfig,
+  type ConversationConfig,
+  type ToolCallContext,
+  type Turn,
+  type UserInputPart,
+} from "@ag-ui-antigravity/harness";
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
@@ -504,7 +512,7 @@ export class AgentCore {
       structuredOutputAs: this.options.structuredOutputAs ?? "state",
       structuredOutputKey: this.options.structuredOutputKey ?? this.options.agentId ?? "antigravity",
       // Shown to clients in RUN_FINISHED's usage; an emulator scenario's path is the server's business.
-      model: publicModelName(this.options.model ?? "gemini-3.6-flash"),
+      model: publicModelName(this.options.model ?? defaultModelFor(NEWEST_KNOWN_HARNESS_VERSION)),
       workspaceFor: async () => identity.workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
       onBackgroundTurn: (session, turn) => {

@@ -7,7 +7,7 @@ export async function main(output: NodeJS.WritableStream = process.stdout): Prom
   const harness = await HarnessProcess.start({ signal: AbortSignal.timeout(60_000) });
   try {
     const conversation = await harness.openConversation({
-      model: process.env.GEMINI_API_KEY ? "gemini-3.6-flash" : "emulator:demo",
+      ...(process.env.GEMINI_API_KEY ? {} : { model: "emulator:demo" }),
       workspaces: [process.cwd()],
       customTools: [
         {

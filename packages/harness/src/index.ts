@@ -20,6 +20,8 @@ export type { HarnessProtocolInfo, OpenConversationOptions } from "./process/har
 export { resolveHarnessVersion } from "./process/harness-version.js";
 export type { HarnessVersionSource, ResolvedHarnessVersion } from "./process/harness-version.js";
 export { HarnessDialect } from "./protocol/dialect.js";
+export { KNOWN_HARNESS_VERSIONS, NEWEST_KNOWN_HARNESS_VERSION, defaultModelFor } from "./protocol/harness-versions.js";
+export type { KnownHarnessVersion, ProtocolDialect } from "./protocol/harness-versions.js";
 export type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./process/harness-process-options.js";
 export { Conversation } from "./conversation/conversation.js";
 export type { SendOptions } from "./conversation/conversation.js";

@@ -13,7 +13,8 @@ import { StepFailure } from "./step-failure.js";
 const harnessCodes = Object.keys({
   HARNESS_NOT_FOUND: true, SPAWN_FAILED: true, HANDSHAKE_FAILED: true, INIT_FAILED: true, CONNECTION_CLOSED: true,
   CONFIG_INVALID: true, TURN_BUSY: true, TURN_FAILED: true, MCP_LOAD_FAILED: true, TIMEOUT: true, CANCELLED: true,
-  PROTOCOL_INVALID_FRAME: true, PROTOCOL_FRAME_TOO_LARGE: true, PROTOCOL_INVALID_MESSAGE: true,
+  PROTOCOL_INVALID_FRAME: true, PROTOCOL_FRAME_TOO_LARGE: true, PROTOCOL_INVALID_MESSAGE: true, PROTOCOL_SKEW: true,
+  BUDGET_EXCEEDED: true, QUOTA_EXHAUSTED: true,
 } satisfies Record<HarnessErrorCode, true>) as HarnessErrorCode[];
 const poolCodes = Object.keys({
   POOL_CLOSED: true, ACQUIRE_ABORTED: true, PROCESS_DIED: true, SPAWN_FAILED: true, SPAWN_BACKOFF: true, OPEN_FAILED: true, INVALID_OPTIONS: true,

@@ -24,6 +24,8 @@ const lostHarnessCodes = new Set([
   "PROTOCOL_INVALID_FRAME",
   "PROTOCOL_FRAME_TOO_LARGE",
   "PROTOCOL_INVALID_MESSAGE",
+  // A frame the harness could not parse is dropped: whatever waited on it never comes.
+  "PROTOCOL_SKEW",
   "TIMEOUT",
 ]);
 
@@ -70,6 +72,9 @@ export function toRunError(error: unknown): MappedRunError {
       CANCELLED: "The run was cancelled.",
       TURN_FAILED: "The model call failed.",
       TURN_BUSY: "A turn is already running on this thread.",
+      PROTOCOL_SKEW: "The Antigravity harness runs another protocol version than the server speaks; the server log names the field.",
+      BUDGET_EXCEEDED: "The agent stopped: its budget ran out.",
+      QUOTA_EXHAUSTED: "The model quota is exhausted; try again later.",
     };
     if (error.code === "MCP_LOAD_FAILED") {
       // The server's name is the agent's own configuration; the reason (paths, stderr) stays in the log.

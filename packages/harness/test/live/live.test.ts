@@ -19,7 +19,7 @@ const missing = [
   ...(binaryPath === undefined || isEmulator ? ["the localharness binary (pip install google-antigravity, or ANTIGRAVITY_HARNESS_PATH)"] : []),
 ];
 const ready = missing.length === 0;
-const model = process.env.ANTIGRAVITY_LIVE_MODEL ?? "gemini-3.6-flash";
+const model = process.env.ANTIGRAVITY_LIVE_MODEL ?? undefined;
 const liveIt = (name: string, test: () => Promise<void>, timeoutMs = 180_000): void => {
   if (ready) it(`live: ${name}`, test, timeoutMs);
   else it.skip(`live: ${name} (skipped: needs ${missing.join(" and ")})`, test);

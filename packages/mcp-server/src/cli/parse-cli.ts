@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@ag-ui-antigravity/harness";
+import { BUILTIN_TOOL_NAMES, defaultModelFor, NEWEST_KNOWN_HARNESS_VERSION, type BuiltinToolName } from "@ag-ui-antigravity/harness";
 import { DEFAULT_SESSION_BUILTIN_TOOLS, validateSettings, type ApprovalPolicy, type McpServerSettings } from "../server-options.js";
 
 /** What the command line asked for. */
@@ -19,7 +19,7 @@ Serves Google Antigravity agent sessions as MCP tools (run_turn, list_sessions, 
   --http [port]          streamable HTTP on /mcp instead of stdio (default port 0 = any free
                          port; the URL is printed on stderr); --port <n> works too
   --host <address>       HTTP bind address (default 127.0.0.1)
-  --model <name>         text model (env ANTIGRAVITY_MCP_MODEL; default gemini-3.6-flash, or
+  --model <name>         text model (env ANTIGRAVITY_MCP_MODEL; default the harness release's own (gemini-3.8-flash), or
                          emulator:demo when GEMINI_API_KEY is not set)
   --emulator             run the emulator instead of localharness (implied without GEMINI_API_KEY)
   --workspace <dir>      workspace root, repeatable (env ANTIGRAVITY_MCP_WORKSPACE, comma-separated;
@@ -60,7 +60,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     },
   } as const);
   const hasKey = (env["GEMINI_API_KEY"] ?? "") !== "";
-  const model = values.model ?? env["ANTIGRAVITY_MCP_MODEL"] ?? (hasKey ? "gemini-3.6-flash" : "emulator:demo");
+  const model = values.model ?? env["ANTIGRAVITY_MCP_MODEL"] ?? (hasKey ? defaultModelFor(NEWEST_KNOWN_HARNESS_VERSION) : "emulator:demo");
   const emulator = values.emulator === true || !hasKey || model.startsWith("emulator:");
   const workspaces = (values.workspace ?? splitList(env["ANTIGRAVITY_MCP_WORKSPACE"]) ?? [cwd]).map((path) => resolve(cwd, path));
   const builtinList = splitList(values["builtin-tools"] ?? env["ANTIGRAVITY_MCP_BUILTIN_TOOLS"]) ?? [...DEFAULT_SESSION_BUILTIN_TOOLS];
