@@ -3,6 +3,7 @@ import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { HarnessError } from "../errors/harness-error.js";
+import { harnessCacheDirectory, newestInstalledBinary } from "../install/harness-cache.js";
 import { throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { minimalEnvironment } from "./minimal-environment.js";
 
@@ -16,13 +17,24 @@ export interface FindHarnessBinaryOptions {
   pythonExecutable?: string;
   /** Bound on the Python query (default 5 s); a hung interpreter must not hang discovery. */
   pythonTimeoutMs?: number;
+  /** Where `antigravity-harness install` put its binaries (default `$XDG_CACHE_HOME/ag-ui-antigravity/harness`). */
+  cacheDirectory?: string;
+}
+
+/** Where discovery found the binary. */
+export type HarnessBinarySource = "explicit path" | "ANTIGRAVITY_HARNESS_PATH" | "antigravity-harness install" | "python site-packages" | "PATH";
+
+/** The binary discovery found, and where. */
+export interface FoundHarnessBinary {
+  path: string;
+  source: HarnessBinarySource;
 }
 
 const BINARY_NAME = process.platform === "win32" ? "localharness.exe" : "localharness";
 const WHEEL_RELATIVE_PATH = join("google", "antigravity", "bin", BINARY_NAME);
 const INSTALL_HINT =
-  "Install it with `pip install google-antigravity` (the wheel ships the binary), set ANTIGRAVITY_HARNESS_PATH, " +
-  "or point binaryPath at the harness emulator (`@ag-ui-antigravity/harness-emulator`) for tests.";
+  "Install it with `npx antigravity-harness install` (or `pip install google-antigravity`: the wheel ships the binary), " +
+  "set ANTIGRAVITY_HARNESS_PATH, or point binaryPath at the harness emulator (`@ag-ui-antigravity/harness-emulator`) for tests.";
 
 async function isExecutableFile(path: string): Promise<boolean> {
   try {
@@ -73,7 +85,8 @@ function pythonSitePackages(options: FindHarnessBinaryOptions, env: NodeJS.Proce
 }
 
 /**
- * Finds the localharness binary: the explicit path, then ANTIGRAVITY_HARNESS_PATH, then
+ * Finds the localharness binary: the explicit path, then ANTIGRAVITY_HARNESS_PATH, then the newest
+ * version `antigravity-harness install` put in the user's cache, then
  * `google/antigravity/bin/localharness` under each python3 site-packages directory, then
  * `localharness` on PATH. Throws HARNESS_NOT_FOUND listing every place it looked.
  *
@@ -81,6 +94,11 @@ function pythonSitePackages(options: FindHarnessBinaryOptions, env: NodeJS.Proce
  * const binaryPath = await findHarnessBinary({ signal: AbortSignal.timeout(10_000) });
  */
 export async function findHarnessBinary(options: FindHarnessBinaryOptions = {}): Promise<string> {
+  return (await locateHarnessBinary(options)).path;
+}
+
+/** `findHarnessBinary`, also saying where the binary was found (what `antigravity-harness doctor` reports). */
+export async function locateHarnessBinary(options: FindHarnessBinaryOptions = {}): Promise<FoundHarnessBinary> {
   const env = options.env ?? process.env;
   throwIfAborted(options.signal);
   const searched: string[] = [];
@@ -91,10 +109,15 @@ export async function findHarnessBinary(options: FindHarnessBinaryOptions = {}):
     ["ANTIGRAVITY_HARNESS_PATH", env.ANTIGRAVITY_HARNESS_PATH],
   ] as const) {
     if (candidate === undefined || candidate === "") continue;
-    if (await isExecutableFile(candidate)) return candidate;
+    if (await isExecutableFile(candidate)) return { path: candidate, source: label === "explicit path" ? "explicit path" : "ANTIGRAVITY_HARNESS_PATH" };
     throw new HarnessError("HARNESS_NOT_FOUND", `localharness not found: the ${label} ${candidate} is not an executable file. ${INSTALL_HINT}`);
   }
   searched.push("explicit path (not given)", "ANTIGRAVITY_HARNESS_PATH (not set)");
+
+  const cacheDirectory = options.cacheDirectory ?? harnessCacheDirectory(env);
+  const installed = newestInstalledBinary(cacheDirectory);
+  if (installed !== undefined && (await isExecutableFile(installed))) return { path: installed, source: "antigravity-harness install" };
+  searched.push(`${cacheDirectory} (antigravity-harness install: nothing installed)`);
 
   const sitePackages = await pythonSitePackages(options, env);
   throwIfAborted(options.signal);
@@ -102,13 +125,13 @@ export async function findHarnessBinary(options: FindHarnessBinaryOptions = {}):
   for (const directory of sitePackages) {
     const candidate = join(directory, WHEEL_RELATIVE_PATH);
     searched.push(candidate);
-    if (await isExecutableFile(candidate)) return candidate;
+    if (await isExecutableFile(candidate)) return { path: candidate, source: "python site-packages" };
   }
 
   for (const directory of (env.PATH ?? "").split(delimiter).filter((entry) => entry !== "")) {
     const candidate = join(directory, BINARY_NAME);
     searched.push(candidate);
-    if (await isExecutableFile(candidate)) return candidate;
+    if (await isExecutableFile(candidate)) return { path: candidate, source: "PATH" };
   }
   if ((env.PATH ?? "") === "") searched.push("PATH (empty)");
 

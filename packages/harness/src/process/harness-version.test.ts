@@ -53,6 +53,7 @@ describe("resolveHarnessVersion", () => {
     const env = { ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.10" };
     expect(resolveHarnessVersion({ env, binaryPath: "/x/harness-emulator/dist/bin.js" })).toMatchObject({ version: "0.1.10", source: "emulator" });
     expect(resolveHarnessVersion({ env, binaryPath: "/usr/local/bin/localharness" })).toMatchObject({ source: "default" });
+    expect(resolveHarnessVersion({ binaryPath: "/x/harness-emulator/dist/bin.js" })).toMatchObject({ version: NEWEST_KNOWN_HARNESS_VERSION, source: "emulator" });
   });
 
   it("else the newest known release", () => {

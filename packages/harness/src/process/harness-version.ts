@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { installedBinaryVersion } from "../install/harness-cache.js";
 import { isHarnessVersion, NEWEST_KNOWN_HARNESS_VERSION, compareHarnessVersions } from "../protocol/harness-versions.js";
 
 /**
@@ -39,7 +40,7 @@ export function installedWheelVersion(binaryPath: string): string | undefined {
 }
 
 /** Where the harness version the client speaks came from, in the order they are tried. */
-export type HarnessVersionSource = "option" | "environment" | "wheel" | "emulator" | "default";
+export type HarnessVersionSource = "option" | "environment" | "wheel" | "installed" | "emulator" | "default";
 
 /** The harness version the client will speak to, and why. */
 export interface ResolvedHarnessVersion {
@@ -56,7 +57,8 @@ export const EMULATOR_VERSION_VARIABLE = "ANTIGRAVITY_EMULATOR_HARNESS_VERSION";
 /**
  * Which harness version a process speaks, from, in order: the `harnessVersion` option, the
  * `ANTIGRAVITY_HARNESS_VERSION` environment variable (the process options' `env`, then the
- * process's), the wheel beside the binary (`google_antigravity-<v>.dist-info`), the emulator's
+ * process's), the wheel beside the binary (`google_antigravity-<v>.dist-info`), the release
+ * `antigravity-harness install` fetched (its install.json), the emulator's
  * profile (its `ANTIGRAVITY_EMULATOR_HARNESS_VERSION` in `env`), else the newest known release.
  * A value that is not `major.minor.patch` throws a TypeError naming where it came from.
  */
@@ -71,7 +73,9 @@ export function resolveHarnessVersion(input: {
     ["option", input.explicit],
     ["environment", fromEnvironment === "" ? undefined : fromEnvironment],
     ["wheel", installedWheelVersion(input.binaryPath)],
-    ["emulator", isScript ? (input.env?.[EMULATOR_VERSION_VARIABLE] ?? process.env[EMULATOR_VERSION_VARIABLE]) : undefined],
+    ["installed", installedBinaryVersion(input.binaryPath)],
+    // The emulator speaks the newest release unless told otherwise, like the client.
+    ["emulator", isScript ? (input.env?.[EMULATOR_VERSION_VARIABLE] || process.env[EMULATOR_VERSION_VARIABLE] || NEWEST_KNOWN_HARNESS_VERSION) : undefined],
   ];
   for (const [source, value] of candidates) {
     if (value === undefined || value === "") continue;
@@ -90,8 +94,10 @@ export function describeSource(source: HarnessVersionSource): string {
       return "ANTIGRAVITY_HARNESS_VERSION";
     case "wheel":
       return "the google-antigravity wheel installed beside the binary";
+    case "installed":
+      return "the release antigravity-harness install fetched";
     case "emulator":
-      return `the emulator's ${EMULATOR_VERSION_VARIABLE}`;
+      return `the emulator's profile (${EMULATOR_VERSION_VARIABLE}, default the newest release)`;
     default:
       return "nothing told it, so the newest release this client knows";
   }
