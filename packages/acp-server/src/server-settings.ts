@@ -2,6 +2,8 @@ import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@ag-ui-antigravity/har
 import { z } from "zod/v4";
 import { SESSION_MODE_IDS, type SessionModeId } from "./permissions/session-modes.js";
 
+export { DEFAULT_ACP_BUILTIN_TOOLS } from "./default-builtin-tools.js";
+
 /** What every session of one ACP server is configured with. */
 export interface AcpServerSettings {
   /** Text model; `emulator:<scenario>` runs the emulator's scripted model. */
@@ -29,18 +31,6 @@ export interface AcpServerSettings {
   systemInstructions: string | undefined;
 }
 
-/** The builtin tools a session gets by default: the agent can read, search, edit, run commands and ask. */
-export const DEFAULT_ACP_BUILTIN_TOOLS: readonly BuiltinToolName[] = [
-  "list_directory",
-  "search_directory",
-  "find_file",
-  "view_file",
-  "create_file",
-  "edit_file",
-  "run_command",
-  "ask_question",
-  "finish",
-];
 
 const absolutePath = z.string().refine((path) => path.startsWith("/"), "must be an absolute path");
 

@@ -64,7 +64,7 @@ export async function startAcpClient(args: readonly string[], options: { capabil
   const elicitations: CreateElicitationRequest[] = [];
   const state = {
     answerPermission: allowOnce as (request: RequestPermissionRequest) => RequestPermissionResponse,
-    answerElicitation: (): CreateElicitationResponse => ({ action: "decline" }),
+    answerElicitation: ((): CreateElicitationResponse => ({ action: "decline" })) as (request: CreateElicitationRequest) => CreateElicitationResponse,
   };
   const app = client({ name: "acp-server-tests" })
     .onNotification(methods.client.session.update, ({ params }) => void updates.push(params))

@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { methods, RequestError } from "@agentclientprotocol/sdk";
+import { methods, type RequestError } from "@agentclientprotocol/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowOnce, chunkText, pick, scenarioPath, startAcpClient, stateDirectory, toolUpdates, type AcpTestClient } from "./acp-client.js";
 

@@ -2,7 +2,8 @@ import { findHarnessBinary, type HarnessLogger } from "@ag-ui-antigravity/harnes
 import { emulatorBinaryPath } from "@ag-ui-antigravity/harness-emulator/binary-path";
 import { packageVersion } from "../package-version.js";
 import { serveAcp } from "../serve-acp.js";
-import { parseCli, usage } from "./parse-cli.js";
+import { parseCli } from "./parse-cli.js";
+import { usage } from "./usage.js";
 
 export interface CliIo {
   stdin: NodeJS.ReadableStream;
