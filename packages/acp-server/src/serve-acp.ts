@@ -10,6 +10,7 @@ import { SessionRegistry } from "./sessions/session-registry.js";
 
 /** How to run an ACP server. */
 export interface ServeAcpOptions {
+  /** What every session is configured with (validated: a TypeError names each field at fault). */
   settings: AcpServerSettings;
   /** The harness executable: the real `localharness`, or the emulator's (`emulatorBinaryPath()`). */
   binaryPath: string;
