@@ -6,6 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type RequestError } from "@agentclientprotocol/sdk";
+import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowOnce, chunkText, pick, scenarioPath, startAcpClient, stateDirectory, toolUpdates, type AcpTestClient } from "./acp-client.js";
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(await acp.close()).toBe(0);
   expect(acp.stderr()).not.toMatch(/\n\s+at /);
+  await expectNoChildProcesses();
   rmSync(workspace, { recursive: true, force: true });
   rmSync(state, { recursive: true, force: true });
 });

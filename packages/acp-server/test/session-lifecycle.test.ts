@@ -132,8 +132,8 @@ describe("connect and disconnect", () => {
     const state = freshState();
     const cycle = async (index: number): Promise<void> => {
       const acp = await startAcpClient([...model, "--state-dir", state]);
-      // Each cycle opens a harness process (initialize warms one, session/new uses it) that must
-      // stop with the server; every fourth also runs a turn.
+      // Each cycle's session/new starts a harness process that must stop with the server; every
+      // fourth cycle also runs a turn.
       const sessionId = await newSession(acp);
       if (index % 4 === 0) await prompt(acp, sessionId, `cycle ${index}`);
       const pids = descendantPids(acp.child.pid!);

@@ -49,7 +49,6 @@ export function createAcpAgent(registry: SessionRegistry, options: { logger: Har
     .onRequest(methods.agent.initialize, ({ params }) => {
       capabilities = params.clientCapabilities ?? {};
       logger.info({ client: params.clientInfo?.name }, `client ${params.clientInfo?.name ?? "(unnamed)"} ${params.clientInfo?.version ?? ""} connected`.trimEnd());
-      registry.warm();
       return initializeResponse({ loadSession: registry.persistent });
     })
     .onRequest(methods.agent.session.new, ({ params, signal }) =>

@@ -70,11 +70,6 @@ export class SessionRegistry {
     return !this.#temporaryState;
   }
 
-  /** Starts a harness process ahead of the first session, so `session/new` does not wait for a spawn. */
-  warm(): void {
-    void this.pool.warm({ partition: this.#partition(), minIdleProcesses: 0, signal: this.signal }).catch((error: unknown) => this.#logger.debug({ error: String(error) }, "warming the pool failed"));
-  }
-
   /** Opens a new session (a new harness conversation). */
   async create(openConfig: SessionOpenConfig, options: { signal: AbortSignal }): Promise<AcpSession> {
     const now = new Date().toISOString();
