@@ -89,6 +89,17 @@ describe("an ACP session over stdio", () => {
     expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("This is a draft.\n");
   });
 
+  it("refuses the call when the client cannot answer a permission request (an error), and says why", async () => {
+    writeFileSync(join(workspace, "notes.txt"), "This is a draft.\n");
+    acp.answerPermission = () => {
+      throw new Error("this client shows no permission prompts");
+    };
+    const since = from();
+    expect((await prompt("edit the notes")).stopReason).toBe("end_turn");
+    expect(chunkText(since(), sessionId, "agent_message_chunk")).toContain("could not be asked for permission");
+    expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("This is a draft.\n");
+  });
+
   it("remembers 'always' for the rest of the session", async () => {
     acp.answerPermission = pick("allow-always");
     const asked = acp.permissionRequests.length;

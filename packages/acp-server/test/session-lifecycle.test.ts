@@ -123,6 +123,11 @@ describe("the agent's questions", () => {
     const sessionId = await newSession(acp);
     expect(await reply(acp, sessionId, "ask me to choose between tea, coffee or juice")).toContain("You chose: juice.");
     expect(acp.permissionRequests[0]?.options.map((option) => option.name)).toEqual(["tea", "coffee", "juice", "Skip this question"]);
+    // Several choices do not fit permission options: the question is shown as text instead.
+    const several = await reply(acp, sessionId, "pick some toppings");
+    expect(several).toContain("answer it in your next message:\n- Which toppings? (one or more of: cheese, olives, basil)");
+    expect(several).toContain("You chose: (cancelled).");
+    expect(acp.permissionRequests).toHaveLength(1);
     await closeCleanly(acp);
   });
 });
