@@ -42,6 +42,8 @@ export class SessionRegistry {
   readonly #dormant = new Map<string, SessionOpenConfig>();
   /** Sessions being opened, counted against the cap before they have an id. */
   #opening = 0;
+  /** Kept sessions being reopened, by id: a second load or prompt waits for the same opening. */
+  readonly #reopening = new Map<string, Promise<AcpSession>>();
   readonly #lifetime = new Lifetime();
   /** Aborted (with SERVER_CLOSED) when `close()` starts. */
   readonly signal = this.#lifetime.signal;
@@ -83,7 +85,7 @@ export class SessionRegistry {
     const live = this.#sessions.get(sessionId);
     if (live !== undefined && !live.signal.aborted) return { session: live, replay };
     this.#dormant.delete(sessionId);
-    const session = await this.#open({ openConfig, signal: options.signal, resume: sessionId, record: () => ({ ...record, cwd: openConfig.workspaces[0] ?? record.cwd, additionalDirectories: openConfig.workspaces.slice(1) }) });
+    const session = await this.#reopen(sessionId, () => this.#open({ openConfig, signal: options.signal, resume: sessionId, record: () => ({ ...record, cwd: openConfig.workspaces[0] ?? record.cwd, additionalDirectories: openConfig.workspaces.slice(1) }) }));
     return { session, replay };
   }
 
@@ -92,12 +94,25 @@ export class SessionRegistry {
     this.#assertOpen();
     const live = this.#sessions.get(sessionId);
     if (live !== undefined && !live.signal.aborted) return live;
+    const reopening = this.#reopening.get(sessionId);
+    if (reopening !== undefined) return reopening;
     const dormant = this.#dormant.get(sessionId);
     if (dormant === undefined) throw notFound(sessionId);
-    const record = await this.#recordOf(sessionId);
-    this.#dormant.delete(sessionId);
-    this.#logger.info({ sessionId }, `session ${sessionId}: reopening its conversation after idle expiry`);
-    return this.#open({ openConfig: dormant, signal: options.signal, resume: sessionId, record: () => record });
+    return this.#reopen(sessionId, async () => {
+      const record = await this.#recordOf(sessionId);
+      this.#dormant.delete(sessionId);
+      this.#logger.info({ sessionId }, `session ${sessionId}: reopening its conversation after idle expiry`);
+      return this.#open({ openConfig: dormant, signal: options.signal, resume: sessionId, record: () => record });
+    });
+  }
+
+  /** Reopens a kept session once, however many requests ask for it at the same time. */
+  #reopen(sessionId: string, open: () => Promise<AcpSession>): Promise<AcpSession> {
+    const pending = this.#reopening.get(sessionId);
+    if (pending !== undefined) return pending;
+    const opening = open().finally(() => this.#reopening.delete(sessionId));
+    this.#reopening.set(sessionId, opening);
+    return opening;
   }
 
   /** The open session with this id, if any (for notifications, which must not open anything). */
