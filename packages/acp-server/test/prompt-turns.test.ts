@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type RequestError } from "@agentclientprotocol/sdk";
-import { expectNoChildProcesses } from "@ag-ui-antigravity/testing";
+import { expectNoChildProcesses, mcpTestServerPath } from "@ag-ui-antigravity/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowOnce, chunkText, pick, scenarioPath, startAcpClient, stateDirectory, toolUpdates, type AcpTestClient } from "./acp-client.js";
 
@@ -160,6 +160,21 @@ describe("an ACP session over stdio", () => {
     expect(full.startsWith(partial)).toBe(true);
     // The session goes on after a cancel.
     expect((await prompt("still there?")).stopReason).toBe("end_turn");
+  });
+
+  it("gives a session the client's MCP servers, and asks before their tools run", async () => {
+    const withTools = await acp.connection.agent.request(methods.agent.session.new, {
+      cwd: workspace,
+      mcpServers: [{ name: "tools", command: process.execPath, args: [mcpTestServerPath], env: [] }],
+    });
+    acp.answerPermission = allowOnce;
+    const asked = acp.permissionRequests.length;
+    const start = acp.updates.length;
+    await acp.connection.agent.request(methods.agent.session.prompt, { sessionId: withTools.sessionId, prompt: [{ type: "text", text: 'use shout_text with text: "quiet words"' }] });
+    expect(acp.permissionRequests[asked]?.toolCall).toMatchObject({ title: "tools: shout_text" });
+    expect(acp.permissionRequests[asked]?.options.find((option) => option.kind === "allow_always")?.name).toBe("Always allow tools: shout_text in this session");
+    expect(toolUpdates(acp.updates.slice(start), withTools.sessionId).at(-1)).toMatchObject({ status: "completed", content: [{ type: "content", content: { type: "text", text: "QUIET WORDS" } }] });
+    await acp.connection.agent.request(methods.agent.session.close, { sessionId: withTools.sessionId });
   });
 
   it("switches modes: read-only refuses edits without asking", async () => {
