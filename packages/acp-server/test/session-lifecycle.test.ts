@@ -133,22 +133,24 @@ describe("the agent's questions", () => {
 });
 
 describe("connect and disconnect", () => {
-  it("20 cycles of connect, open a session, disconnect leave nothing running and print no stack trace", async () => {
+  it("20 cycles of connect, (open a session,) disconnect leave nothing running and print no stack trace", async () => {
     const state = freshState();
     const cycle = async (index: number): Promise<void> => {
       const acp = await startAcpClient([...model, "--state-dir", state]);
-      // Each cycle's session/new starts a harness process that must stop with the server; every
-      // fourth cycle also runs a turn.
-      const sessionId = await newSession(acp);
-      if (index % 4 === 0) await prompt(acp, sessionId, `cycle ${index}`);
+      // Every other cycle opens a session, whose harness process must stop with the server, and
+      // every fourth also runs a turn; the others connect, initialize and go.
+      if (index % 2 === 0) {
+        const sessionId = await newSession(acp);
+        if (index % 4 === 0) await prompt(acp, sessionId, `cycle ${index}`);
+      }
       const pids = descendantPids(acp.child.pid!);
-      expect(pids.length).toBeGreaterThan(0);
+      expect(pids.length).toBe(index % 2 === 0 ? 1 : 0);
       await closeCleanly(acp);
       for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
     };
     // Two clients at a time, as an editor reconnecting while another window disconnects would.
     await Promise.all([0, 1].map(async (lane) => {
-      for (let index = lane; index < 20; index += 2) await cycle(index);
+      for (let index = lane * 10; index < lane * 10 + 10; index += 1) await cycle(index);
     }));
     await expectNoChildProcesses();
   }, 120_000);
