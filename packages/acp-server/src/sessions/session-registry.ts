@@ -38,8 +38,8 @@ export class SessionRegistry {
   readonly #stateDirectory: string;
   readonly #temporaryState: boolean;
   readonly #sessions = new Map<string, AcpSession>();
-  /** Sessions that expired, with what reopens them, oldest first. */
-  readonly #dormant = new Map<string, SessionOpenConfig>();
+  /** Sessions that expired, with what reopens them and when their old conversation is closed, oldest first. */
+  readonly #dormant = new Map<string, { openConfig: SessionOpenConfig; closed: Promise<void> }>();
   /** Sessions being opened, counted against the cap before they have an id. */
   #opening = 0;
   /** Kept sessions being reopened, by id: a second load or prompt waits for the same opening. */
@@ -84,7 +84,9 @@ export class SessionRegistry {
     const replay = await this.store.transcript(sessionId);
     const live = this.#sessions.get(sessionId);
     if (live !== undefined && !live.signal.aborted) return { session: live, replay };
+    const expired = this.#dormant.get(sessionId);
     this.#dormant.delete(sessionId);
+    await expired?.closed;
     const session = await this.#reopen(sessionId, () => this.#open({ openConfig, signal: options.signal, resume: sessionId, record: () => ({ ...record, cwd: openConfig.workspaces[0] ?? record.cwd, additionalDirectories: openConfig.workspaces.slice(1) }) }));
     return { session, replay };
   }
@@ -101,8 +103,10 @@ export class SessionRegistry {
     return this.#reopen(sessionId, async () => {
       const record = await this.#recordOf(sessionId);
       this.#dormant.delete(sessionId);
+      // The harness keeps the conversation when it closes: it is resumed once that is done.
+      await dormant.closed;
       this.#logger.info({ sessionId }, `session ${sessionId}: reopening its conversation after idle expiry`);
-      return this.#open({ openConfig: dormant, signal: options.signal, resume: sessionId, record: () => record });
+      return this.#open({ openConfig: dormant.openConfig, signal: options.signal, resume: sessionId, record: () => record });
     });
   }
 
@@ -189,13 +193,14 @@ export class SessionRegistry {
   async #expire(session: AcpSession): Promise<void> {
     if (this.#sessions.get(session.id) !== session || session.busy) return;
     this.#sessions.delete(session.id);
-    this.#dormant.set(session.id, session.openConfig);
+    const closed = session.close().catch((error: unknown) => this.#logger.warn({ sessionId: session.id, error: String(error) }, "closing an expired session failed"));
+    this.#dormant.set(session.id, { openConfig: session.openConfig, closed });
     if (this.#dormant.size > MAX_DORMANT_SESSIONS) {
       const oldest = this.#dormant.keys().next().value;
       if (oldest !== undefined) this.#dormant.delete(oldest);
     }
     this.#logger.info({ sessionId: session.id }, `session ${session.id} expired after ${Math.round(this.settings.idleTimeoutMs / 1000)} s idle; its conversation is closed (a new prompt reopens it)`);
-    await session.close().catch((error: unknown) => this.#logger.warn({ sessionId: session.id, error: String(error) }, "closing an expired session failed"));
+    await closed;
   }
 
   #conversationConfig(openConfig: SessionOpenConfig, holder: { session?: AcpSession }, resume: string | undefined): ConversationConfig {
