@@ -126,8 +126,10 @@ export class SessionRegistry {
 
   /** Ends a session: its prompt is cancelled and its conversation closed; it stays loadable. */
   async closeSession(sessionId: string): Promise<void> {
+    const expired = this.#dormant.get(sessionId);
     this.#dormant.delete(sessionId);
     const session = this.#sessions.get(sessionId);
+    if (session === undefined && expired !== undefined) return expired.closed;
     if (session === undefined) throw notFound(sessionId);
     this.#sessions.delete(sessionId);
     await session.close();
