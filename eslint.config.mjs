@@ -66,6 +66,14 @@ function layeringRules() {
       ]),
     },
     {
+      files: sourceOf("acp-server"),
+      ignores: ["**/*.test.ts"],
+      rules: forbidImports([
+        "^@ag-ui-antigravity/(?!(harness|harness-emulator/binary-path|pool|foundation)$)",
+        "acp-server builds on harness and pool (and the emulator's binary path for its key-less mode), like mcp-server; it composes no AG-UI package (ARCHITECTURE.md).",
+      ]),
+    },
+    {
       files: sourceOf("express"),
       ignores: ["**/*.test.ts"],
       rules: forbidImports(["^@ag-ui-antigravity/agent(/|$)", "express binds any AG-UI AbstractAgent and never imports agent (ARCHITECTURE.md)."]),
@@ -123,7 +131,7 @@ export default tseslint.config(
   {
     // Packages that accept zod ^3.25 || ^4 (one copy beside @ag-ui/client's zod 3) use the API both
     // serve at "zod/v4"; bare "zod" is v3 in the former.
-    files: ["packages/{harness,harness-emulator,agent,express,hitl,mcp-server,pool,translator}/src/**/*.ts"],
+    files: ["packages/{harness,harness-emulator,agent,express,hitl,mcp-server,acp-server,pool,translator}/src/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": ["error", { paths: [{ name: "zod", message: 'Import from "zod/v4": it is the same API under zod ^3.25 and ^4.' }] }],

@@ -12,5 +12,7 @@ export { CodedError, nameErrorClass } from "./errors/coded-error.js";
 export type { CodedErrorOptions } from "./errors/coded-error.js";
 export { shieldLogger, silentLogger } from "./logging/logger.js";
 export type { LogFields, Logger } from "./logging/logger.js";
+export { answersOfQuestionForm, questionFieldName, questionFormFields, questionFormMessage } from "./questions/question-form.js";
+export type { FormQuestion, FormQuestionAnswer, QuestionFormField } from "./questions/question-form.js";
 export { CLIENT_ERROR_CODES, isClientErrorCode, renderClientErrorCodeTable, runRefusalStatuses } from "./errors/client-error-codes.js";
 export type { ClientErrorCode, ClientErrorCodeInfo } from "./errors/client-error-codes.js";

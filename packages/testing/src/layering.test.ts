@@ -23,6 +23,7 @@ const cases: Case[] = [
   { rule: "pool builds on harness only", file: "packages/pool/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/agent", permitted: "@ag-ui-antigravity/harness" },
   { rule: "translator does not import hitl", file: "packages/translator/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/hitl", permitted: "@ag-ui-antigravity/harness" },
   { rule: "hitl does not import translator", file: "packages/hitl/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/translator", permitted: "@ag-ui-antigravity/harness/protocol" },
+  { rule: "acp-server builds on harness and pool only", file: "packages/acp-server/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/hitl", permitted: "@ag-ui-antigravity/pool" },
   { rule: "express does not import agent", file: "packages/express/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/agent", permitted: "express" },
   { rule: "apps never reach a package's src", file: "apps/server/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/agent/src/index.js", permitted: "@ag-ui-antigravity/agent" },
   { rule: "apps never reach a package's files by path", file: "apps/server/src/layering-probe.ts", forbidden: "../../../packages/agent/dist/index.js", permitted: "@ag-ui-antigravity/express" },
