@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput, type Tool } from "@ag-ui/client";
 import {
   defaultModelFor,
+  diagnoseHarness,
   NEWEST_KNOWN_HARNESS_VERSION,
+  verdictLine,
   validateConversationConfig,
   type ConversationConfig,
   type ToolCallContext,
@@ -173,6 +175,13 @@ export class AgentCore {
     this.#pool ??= (async () => {
       if (HarnessPool.isInstance(this.options.pool)) return this.options.pool;
       const binaryPath = await resolveHarnessBinary(this.options.harness ?? "discover");
+      // The doctor's verdict, once: which harness, which protocol, and whether a turn can run.
+      void diagnoseHarness({ binaryPath })
+        .then((diagnosis) => {
+          if (diagnosis.problems.length === 0) this.#logger.info?.({ binaryPath }, verdictLine(diagnosis));
+          else this.#logger.warn?.({ binaryPath }, verdictLine(diagnosis));
+        })
+        .catch(() => undefined);
       return new HarnessPool({
         ...(this.options.pool ?? {}),
         harness: { binaryPath, logger: this.#logger },

@@ -60,7 +60,7 @@ export function toRunError(error: unknown): MappedRunError {
     const messages: Partial<Record<string, string>> = {
       // Said to the client, so no paths: the server log lists where the agent looked.
       HARNESS_NOT_FOUND:
-        "No Antigravity harness (localharness) was found on the server. Install it with `pip install google-antigravity` " +
+        "No Antigravity harness (localharness) was found on the server. Install it with `npx antigravity-harness install` (or `pip install google-antigravity`) " +
         'or set ANTIGRAVITY_HARNESS_PATH; to develop without a key, create the agent with harness: "emulator". The server log lists where it looked.',
       SPAWN_FAILED:
         "The Antigravity harness could not be started. If the server is bundled, keep @ag-ui-antigravity/harness-emulator " +
