@@ -76,6 +76,18 @@ export class ConfigView {
     return tier === undefined || tier === "" ? undefined : tier;
   }
 
+  /**
+   * The command sandbox the init response reports (0.1.17). The emulator has none: asked for one,
+   * it says it is unavailable and runs commands unsandboxed, so a client learns to read the reason.
+   */
+  get sandboxStatus(): { available: boolean; unavailableReason: string } {
+    const requested = this.config.harnessSideTools?.runCommand?.enableSandbox === true;
+    return {
+      available: false,
+      unavailableReason: requested ? "the emulator has no command sandbox; commands run unsandboxed" : "sandbox not requested (runCommand.enableSandbox is off)",
+    };
+  }
+
   get finishSchema(): string | undefined {
     const schema = this.config.finishToolSchemaJson;
     return schema === undefined || schema.trim() === "" ? undefined : schema;

@@ -7,9 +7,10 @@ import { McpToolbelt } from "../mcp/mcp-toolbelt.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
 import { defaultScenarioName, loadScenario, scenarioFromModelName } from "../scenario/scenario-loader.js";
 import { WorkspaceGuard } from "../tools/workspace-guard.js";
-import { versionProfile } from "../version/version-profile.js";
-import { parseInitializeEvent, parseInput, type InputEvent } from "../wire/input-messages.js";
+import type { VersionProfile } from "../version/version-profile.js";
+import { readInitializeEvent, readInputEvent, type InputEvent, type UserInput } from "../wire/input-messages.js";
 import { OutputChannel } from "../wire/output-channel.js";
+import type { HarnessConfig } from "../wire/input-messages.js";
 import { ConfigView } from "./config-view.js";
 import { callHook } from "./hook-caller.js";
 import { PendingReplies } from "./pending-replies.js";
@@ -50,6 +51,16 @@ export interface ConversationOptions {
   cascadeIds: IdSource;
   processControl: ProcessControl;
   commandEnv: Record<string, string>;
+  /** The harness release the process plays. */
+  profile: VersionProfile;
+}
+
+/** The text a turn reads from its input parts: text parts and slash commands, one per line. */
+function textOfParts(parts: NonNullable<UserInput["parts"]>): string {
+  return parts
+    .map((part) => part.text ?? (part.slashCommand?.name !== undefined ? `/${part.slashCommand.name}` : ""))
+    .filter((piece) => piece !== "")
+    .join("\n");
 }
 
 /**
@@ -100,9 +111,23 @@ export class Conversation {
 
   #handleText(text: string): void {
     if (this.#closed) return;
+    const { logger, profile } = this.#options;
+    const options = { profile, strict: readKnobs(this.#options.env).strict };
     try {
-      if (this.#context === undefined) this.#initialize(text);
-      else this.#dispatch(parseInput(text));
+      if (this.#context === undefined) {
+        const reading = readInitializeEvent(text, options);
+        if (!reading.ok) {
+          this.#refuseInit(reading.error);
+          return;
+        }
+        this.#initialize(reading.message);
+        return;
+      }
+      const reading = readInputEvent(text, options);
+      // A frame the harness cannot parse is dropped with a line on stderr; the connection stays up
+      // and nothing starts (docs/protocol.md, "Errors"; the emulator README, "Strict like the harness").
+      if (!reading.ok) logger.error(`Failed to parse input event: ${reading.error}`);
+      else this.#dispatch(reading.message);
     } catch (error) {
       const message = EmulatorError.isInstance(error) ? error.message : String(error);
       this.#options.logger.error(`closing connection: ${message}`);
@@ -111,16 +136,25 @@ export class Conversation {
     }
   }
 
-  #initialize(text: string): void {
-    const { logger, store, cascadeIds } = this.#options;
-    const config = new ConfigView(parseInitializeEvent(text));
+  /**
+   * An init frame the played release cannot parse: the real harness prints the parse error and the
+   * process exits, taking every conversation with it (docs/protocol.md, "Errors").
+   */
+  #refuseInit(error: string): void {
+    this.#options.logger.error(`Failed to parse initial message: ${error}`);
+    this.close({ code: closeCodes.internalError, reason: `Failed to parse initial message: ${error}` });
+    this.#options.processControl.exit(1);
+  }
+
+  #initialize(harnessConfig: HarnessConfig): void {
+    const { logger, store, cascadeIds, profile } = this.#options;
+    const config = new ConfigView(harnessConfig);
     if (!config.hasTextModel) {
       // The real harness's words, as 0.1.5 says them.
       throw new EmulatorError("CONFIG_INVALID", "no text model configuration provided");
     }
     const knobs = readKnobs(this.#options.env);
     const scenario = loadScenario(scenarioFromModelName(config.firstModelName) ?? knobs.scenario ?? defaultScenarioName);
-    const profile = versionProfile(this.#options.env["ANTIGRAVITY_EMULATOR_VERSION"] !== undefined ? knobs.version : (scenario.version ?? knobs.version));
     const requested = config.config.cascadeId ?? "";
     const mode = config.config.sessionContinuationMode;
     const stored = requested === "" ? undefined : store.load(requested);
@@ -138,7 +172,7 @@ export class Conversation {
     const ids = createIdSource({ deterministic: knobs.deterministic });
     const channel = new OutputChannel({ socket: this.#options.socket, profile, ids, envelope: knobs.envelope });
     const recorder = new StepRecorder({ channel, history: stored?.history ?? [] });
-    const usage = new UsageMeter({ initial: stored?.usage ?? {}, serviceTier: config.serviceTier });
+    const usage = new UsageMeter({ initial: stored?.usage ?? {}, serviceTier: config.serviceTier, profile });
     this.#context = {
       cascadeId,
       scenario,
@@ -162,13 +196,13 @@ export class Conversation {
     };
     const response: Record<string, unknown> = { cascadeId };
     if (stored !== undefined && stored.history.length > 0) response["history"] = stored.history;
-    if (stored !== undefined && profile.initUsage && !usage.isEmpty) {
-      const renderOptions = { serviceTier: profile.serviceTier };
-      response["cumulativeUsage"] = usage.total(renderOptions);
-      response["trajectoryUsage"] = usage.agents(renderOptions);
+    if (stored !== undefined && profile.has("initUsage") && !usage.isEmpty) {
+      response["cumulativeUsage"] = usage.total();
+      response["trajectoryUsage"] = usage.agents();
     }
+    if (profile.has("sandboxStatus")) response["sandboxStatus"] = config.sandboxStatus;
     channel.send({ initializeConversationResponse: response });
-    logger.info(`conversation ${cascadeId} ${stored === undefined ? "created" : "resumed"} (scenario ${scenario.name}, dialect ${profile.version})`);
+    logger.info(`conversation ${cascadeId} ${stored === undefined ? "created" : "resumed"} (scenario ${scenario.name}, harness ${profile.version})`);
     const context = this.#context;
     this.#enqueue(async (signal) => {
       await callHook(context, { type: "LIFECYCLE_HOOK_ON_SESSION_START", signal });
@@ -179,15 +213,14 @@ export class Conversation {
     const context = this.#context;
     if (context === undefined) return;
     const { logger } = this.#options;
-    if (event.userInput !== undefined) {
-      this.#enqueueTurn({ text: event.userInput, parts: [{ text: event.userInput }], trigger: false });
-    } else if (event.complexUserInput !== undefined) {
-      const parts = event.complexUserInput.parts ?? [];
-      const text = parts
-        .map((part) => part.text ?? (part.slashCommand?.name !== undefined ? `/${part.slashCommand.name}` : ""))
-        .filter((piece) => piece !== "")
-        .join("\n");
-      this.#enqueueTurn({ text, parts, trigger: false });
+    const userInput = event.userInput;
+    if (typeof userInput === "string") {
+      // Up to 0.1.10 plain text; the harness wraps it into one text part itself.
+      this.#enqueueTurn({ text: userInput, parts: [{ text: userInput }], trigger: false });
+    } else if (userInput !== undefined || event.complexUserInput !== undefined) {
+      // The parts message: `userInput` from 0.1.11, `complexUserInput` up to 0.1.10.
+      const parts = (userInput ?? event.complexUserInput)?.parts ?? [];
+      this.#enqueueTurn({ text: textOfParts(parts), parts, trigger: false });
     } else if (event.automatedTrigger !== undefined) {
       this.#enqueueTurn({ text: event.automatedTrigger, parts: [{ text: event.automatedTrigger }], trigger: true });
     } else if (event.toolResponse !== undefined) {

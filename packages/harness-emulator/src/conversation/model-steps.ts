@@ -38,7 +38,7 @@ export async function closeOpenStep(turn: ScriptedTurn, run: TrajectoryRun): Pro
     thoughts: estimateTokens(thinking ?? ""),
   });
   context.memory.tokensSinceCompaction += estimateTokens(text) + estimateTokens(thinking ?? "");
-  context.recorder.publish(done, { usageMetadata: context.usage.total({ serviceTier: context.profile.serviceTier }) });
+  context.recorder.publish(done, { usageMetadata: context.usage.total() });
   if (text !== "") run.lastText = text;
   turn.sendUsageUpdate();
   await Promise.resolve();

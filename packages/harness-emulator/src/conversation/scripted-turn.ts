@@ -16,6 +16,10 @@ export interface TurnInput {
 export interface TrajectoryRun {
   trajectoryId: string;
   isMain: boolean;
+  /** The trajectory that started this one (a subagent's parent); undefined for the main agent. */
+  parentTrajectoryId: string | undefined;
+  /** How deeply nested: 0 for the main agent, 1 for its subagents, and so on. */
+  depth: number;
   /** Subagent config name, to look up its tool toggles. */
   subagentName: string | undefined;
   /** The model step still streaming (thinking emitted, text may follow). */
@@ -26,14 +30,30 @@ export interface TrajectoryRun {
 }
 
 /** The identity and direction every step of a call carries. */
-export type StepBase = Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source" | "target">;
+export type StepBase = Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source" | "target" | "parentTrajectoryId">;
 
 /** A step of a call before its state is decided (what a denial or a failure then settles). */
 export type UnsettledStep = Omit<StepUpdate, "state"> & Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source">;
 
 /** A fresh trajectory run: the conversation's main one (the cascade itself) or a subagent's. */
-export function trajectoryRun(trajectoryId: string, options: { isMain: boolean; subagentName?: string | undefined }): TrajectoryRun {
-  return { trajectoryId, isMain: options.isMain, subagentName: options.subagentName, openStep: undefined, lastText: "", finished: false };
+export function trajectoryRun(trajectoryId: string, options: { isMain: boolean; subagentName?: string | undefined; parent?: TrajectoryRun | undefined }): TrajectoryRun {
+  return {
+    trajectoryId,
+    isMain: options.isMain,
+    parentTrajectoryId: options.parent?.trajectoryId,
+    depth: options.parent === undefined ? 0 : options.parent.depth + 1,
+    subagentName: options.subagentName,
+    openStep: undefined,
+    lastText: "",
+    finished: false,
+  };
+}
+
+/** How a trajectory ended, beyond its state: a failure, or an early stop (a budget, the quota). */
+export interface TrajectoryEnding {
+  error?: string | undefined;
+  stopReason?: string | undefined;
+  errorCode?: string | undefined;
 }
 
 /**
@@ -71,14 +91,28 @@ export class ScriptedTurn {
     });
   }
 
-  sendTrajectoryState(trajectoryId: string, state: string, error?: string): void {
-    const update: Record<string, unknown> = { trajectoryId, state };
-    if (error !== undefined) update["error"] = error;
+  /**
+   * A trajectory's state, with what the played release says beside it: a subagent's parent and
+   * depth (0.1.11), an early stop's reason (0.1.11), a failure's code (0.1.20).
+   */
+  sendRunState(run: TrajectoryRun, state: string, ending: TrajectoryEnding = {}): void {
+    const profile = this.context.profile;
+    const update: Record<string, unknown> = { trajectoryId: run.trajectoryId, state };
+    if (ending.error !== undefined) update["error"] = ending.error;
+    if (ending.stopReason !== undefined && profile.has("budgets")) update["stopReason"] = ending.stopReason;
+    if (run.parentTrajectoryId !== undefined && profile.has("subagentLinks")) {
+      update["parentTrajectoryId"] = run.parentTrajectoryId;
+      update["depth"] = run.depth;
+    }
+    if (ending.error !== undefined && ending.error !== "" && profile.has("errorCodes")) update["errorCode"] = ending.errorCode ?? "UNKNOWN";
     this.context.channel.send({ trajectoryStateUpdate: update });
   }
 
-  baseStep(run: TrajectoryRun, stepIndex: number): Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex"> {
-    return { cascadeId: this.context.cascadeId, trajectoryId: run.trajectoryId, stepIndex };
+  baseStep(run: TrajectoryRun, stepIndex: number): Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "parentTrajectoryId"> {
+    const step: Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "parentTrajectoryId"> = { cascadeId: this.context.cascadeId, trajectoryId: run.trajectoryId, stepIndex };
+    // A subagent's steps name the trajectory that started it (0.1.11).
+    if (run.parentTrajectoryId !== undefined && this.context.profile.has("subagentLinks")) step["parentTrajectoryId"] = run.parentTrajectoryId;
+    return step;
   }
 
   /** A new step of a call the model makes on `run`, from the model to the environment. */
@@ -153,8 +187,7 @@ export class ScriptedTurn {
 
   sendUsageUpdate(): void {
     const context = this.context;
-    if (context.profile.usageTransport !== "usageUpdate") return;
-    const options = { serviceTier: context.profile.serviceTier };
-    context.channel.send({ usageUpdate: { agents: context.usage.agents(options), total: context.usage.total(options) } });
+    if (!context.profile.has("usageUpdates")) return;
+    context.channel.send({ usageUpdate: { agents: context.usage.agents(), total: context.usage.total() } });
   }
 }

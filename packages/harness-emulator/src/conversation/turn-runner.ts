@@ -15,6 +15,11 @@ import { TurnAbandoned, TurnTermination } from "./turn-termination.js";
 
 export type { TurnInput } from "./scripted-turn.js";
 
+/** A turn hook's arguments; from 0.1.14 they name the main trajectory. */
+function turnHookArgs(turn: ScriptedTurn, args: Record<string, unknown>): Record<string, unknown> {
+  return turn.context.profile.has("turnHookTrajectory") ? { ...args, trajectoryId: turn.context.cascadeId } : args;
+}
+
 /**
  * Drives one turn of the scripted model, from the pre-turn hook to the terminal trajectory state:
  * it matches the scenario's rule and plays its actions, each kind in a file of its own (model
@@ -35,7 +40,7 @@ export class TurnRunner {
       const preTurn = await callHook(context, {
         type: "LIFECYCLE_HOOK_PRE_TURN",
         argsKey: "preTurnArgs",
-        args: { userInput: { parts: turn.input.parts } },
+        args: turnHookArgs(turn, { userInput: { parts: turn.input.parts } }),
         signal,
       });
       const preTurnDenied = preTurn?.preTurnResult?.decision === "DENY" || preTurn?.preTurnResult?.decision === 2;
@@ -45,7 +50,7 @@ export class TurnRunner {
         });
         return;
       }
-      turn.sendTrajectoryState(context.cascadeId, "STATE_RUNNING");
+      turn.sendRunState(main, "STATE_RUNNING");
       echoInput(turn);
       await this.#loadMcpServers();
       compactIfNeeded(turn, main);
@@ -66,24 +71,24 @@ export class TurnRunner {
       await closeOpenStep(turn, main);
       if (context.config.finishSchema !== undefined && !main.finished) finish(turn, main, undefined);
       if (context.knobs.idleDelayMs > 0) await abortableSleep(context.knobs.idleDelayMs, { signal });
-      turn.sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
-      await callHook(context, { type: "LIFECYCLE_HOOK_POST_TURN", argsKey: "postTurnArgs", args: { responseText: main.lastText }, signal });
+      turn.sendRunState(main, "STATE_FULLY_IDLE");
+      await callHook(context, { type: "LIFECYCLE_HOOK_POST_TURN", argsKey: "postTurnArgs", args: turnHookArgs(turn, { responseText: main.lastText }), signal });
     } catch (error) {
       if (signal.aborted) {
         // What the real harness prints when a halt cancels the in-flight model request.
         if (context.channel.open) context.logger.warn(`conversation ${context.cascadeId}: received model response error: context canceled`);
         // A slower harness confirms the halt late (the knob); the conversation's own end cuts it short.
         if (context.knobs.idleDelayMs > 0) await abortableSleep(context.knobs.idleDelayMs, { signal: context.closing }).catch(() => undefined);
-        turn.sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
+        turn.sendRunState(main, "STATE_FULLY_IDLE");
         return;
       }
       if (error instanceof TurnAbandoned) return;
       if (error instanceof TurnTermination) {
-        turn.sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE", error.trajectoryError);
+        turn.sendRunState(main, "STATE_FULLY_IDLE", error.ending);
         return;
       }
       context.logger.error(`conversation ${context.cascadeId}: turn failed: ${(error as Error).stack ?? String(error)}`);
-      turn.sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE", "Trajectory execution failed");
+      turn.sendRunState(main, "STATE_FULLY_IDLE", { error: "Trajectory execution failed", errorCode: "INTERNAL" });
     }
   }
 
@@ -92,7 +97,7 @@ export class TurnRunner {
     try {
       await this.#turn.context.mcp.load({ signal: this.#turn.signal });
     } catch (error) {
-      if (error instanceof McpLoadFailure) throw new TurnTermination(error.message);
+      if (error instanceof McpLoadFailure) throw new TurnTermination(error.message, { errorCode: "MCP_LOAD_FAILED" });
       throw error;
     }
   }
@@ -102,7 +107,7 @@ export class TurnRunner {
       const action = actions[index] as ScenarioAction;
       this.#turn.signal.throwIfAborted();
       if (action.type !== "thinking-emit" && action.type !== "text-emit") await closeOpenStep(this.#turn, run);
-      const together = this.#turn.context.knobs.parallelSubagents ? subagentRunAt(actions, index) : [];
+      const together = subagentRunAt(actions, index, this.#turn.context.knobs.parallelSubagents);
       if (together.length > 1) {
         await this.#runSubagents(run, together);
         index += together.length - 1;

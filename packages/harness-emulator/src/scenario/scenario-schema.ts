@@ -36,9 +36,9 @@ export type ScenarioAction =
       questions: { question: string; choices: string[]; isMultiSelect?: boolean | undefined }[];
       choicesFromText?: boolean | undefined;
     }
-  | { type: "error-emit"; httpCode: number; message: string; endTurn?: boolean | undefined; trajectoryError?: string | undefined }
-  | { type: "turn-fail"; error: string }
-  | { type: "subagent-run"; name?: string | undefined; actions: ScenarioAction[]; error?: string | undefined }
+  | { type: "error-emit"; httpCode: number; message: string; endTurn?: boolean | undefined; trajectoryError?: string | undefined; errorCode?: string | undefined }
+  | { type: "turn-fail"; error: string; errorCode?: string | undefined }
+  | { type: "subagent-run"; name?: string | undefined; actions: ScenarioAction[]; error?: string | undefined; parallel?: boolean | undefined }
   | { type: "output-finish"; output?: unknown }
   | { type: "compaction-emit"; text?: string | undefined }
   | { type: "time-wait"; ms: number }
@@ -84,9 +84,18 @@ export const scenarioActionSchema: z.ZodType<ScenarioAction> = z.lazy(() =>
       endTurn: z.boolean().optional(),
       /** The trajectory error text; default `executor run failed: <message>`. */
       trajectoryError: z.string().optional(),
+      /** The trajectory's `errorCode` (0.1.20); default `HTTP_<httpCode>`. */
+      errorCode: z.string().optional(),
     }),
-    z.object({ type: z.literal("turn-fail"), error: z.string() }),
-    z.object({ type: z.literal("subagent-run"), name: z.string().optional(), actions: z.array(scenarioActionSchema), error: z.string().optional() }),
+    z.object({ type: z.literal("turn-fail"), error: z.string(), errorCode: z.string().optional() }),
+    z.object({
+      type: z.literal("subagent-run"),
+      name: z.string().optional(),
+      actions: z.array(scenarioActionSchema),
+      error: z.string().optional(),
+      /** Run at once with the `parallel` subagent-run actions right after it. */
+      parallel: z.boolean().optional(),
+    }),
     z.object({ type: z.literal("output-finish"), output: z.unknown().optional() }),
     z.object({ type: z.literal("compaction-emit"), text: z.string().optional() }),
     z.object({ type: z.literal("time-wait"), ms: z.number().nonnegative() }),
@@ -130,8 +139,6 @@ export type ScenarioRule = z.infer<typeof scenarioRuleSchema>;
 export const scenarioSchema = z.object({
   name: z.string(),
   description: z.string().optional(),
-  /** Wire dialect this scenario wants; the VERSION knob overrides it. */
-  version: z.enum(["0.1.10", "0.1.8"]).optional(),
   quirks: z.object({ triggerCrashOnEmpty: z.boolean().optional() }).optional(),
   /** First matching rule wins. */
   rules: z.array(scenarioRuleSchema),
