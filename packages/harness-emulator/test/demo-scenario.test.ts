@@ -112,8 +112,8 @@ describe("demo scenario", () => {
     expect(echoed.some((message) => message["stepUpdate"]?.listDirectory)).toBe(false);
   });
 
-  it("asks a question with choices taken from the message and names the answer", async () => {
-    const conversation = await open();
+  it("asks a question with choices taken from the message and names the answer (an INTERACTIVE agent)", async () => {
+    const conversation = await open({ agentBehavior: "AGENT_BEHAVIOR_INTERACTIVE" });
     conversation.say("ask me to choose between tea, coffee or juice");
     const waiting = await conversation.next((message) => message["stepUpdate"]?.state === "STATE_WAITING_FOR_USER");
     expect(waiting["stepUpdate"].questionsRequest.questions[0].multipleChoice.choices).toEqual(["tea", "coffee", "juice"]);
@@ -121,6 +121,15 @@ describe("demo scenario", () => {
       questionResponse: { trajectoryId: waiting["stepUpdate"].trajectoryId, stepIndex: waiting["stepUpdate"].stepIndex, response: { answers: [{ multipleChoiceAnswer: { selectedChoiceIndices: [1] } }] } },
     });
     expect(answer(await conversation.untilIdle())).toBe("You chose: coffee.");
+  });
+
+  it("does not ask when autonomous, the default from 0.1.11: it picks the first choice itself", async () => {
+    for (const extra of [{}, { agentBehavior: "AGENT_BEHAVIOR_AUTONOMOUS" }, { agentBehavior: "AGENT_BEHAVIOR_MINIMAL" }]) {
+      const conversation = await open(extra);
+      const turn = await turnOf(conversation, "ask me to choose between tea, coffee or juice");
+      expect(turn.some((message) => message["stepUpdate"]?.questionsRequest !== undefined)).toBe(false);
+      expect(answer(turn)).toBe("You chose: tea.");
+    }
   });
 
   it("recaps the conversation's earlier user messages, in order and quoted", async () => {

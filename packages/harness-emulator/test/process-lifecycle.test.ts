@@ -157,7 +157,7 @@ describe("a client that dies", () => {
   it("exits promptly when stderr is gone too (no EPIPE storm starving the shutdown)", async () => {
     const emulator = await start();
     const conversation = await emulator.connect();
-    await conversation.init(configFor("question"));
+    await conversation.init(configFor("question", { agentBehavior: "AGENT_BEHAVIOR_INTERACTIVE" }));
     conversation.say("ask me between tea or coffee");
     await conversation.next((message) => message["stepUpdate"]?.["questionsRequest"] !== undefined);
     // What a SIGKILLed host leaves behind: every pipe closed from the far end, a turn parked.

@@ -11,6 +11,8 @@ import type { VersionProfile } from "../version/version-profile.js";
 import { readInitializeEvent, readInputEvent, type InputEvent, type UserInput } from "../wire/input-messages.js";
 import { OutputChannel } from "../wire/output-channel.js";
 import type { HarnessConfig } from "../wire/input-messages.js";
+import { SkillCatalogue } from "../tools/skill-catalogue.js";
+import { BudgetMeter } from "./budget-meter.js";
 import { ConfigView } from "./config-view.js";
 import { callHook } from "./hook-caller.js";
 import { PendingReplies } from "./pending-replies.js";
@@ -76,6 +78,8 @@ export class Conversation {
   #turnQueue: Promise<void> = Promise.resolve();
   #currentTurn: AbortController | undefined;
   #closed = false;
+  /** Timers of scheduled turns (the schedule tool); cleared when the conversation closes. */
+  readonly #scheduled = new Set<NodeJS.Timeout>();
   #mcpClosed: Promise<void> = Promise.resolve();
   #resolveClosed!: () => void;
   /** Resolves once the conversation has closed, persisted and stopped its MCP servers. */
@@ -173,6 +177,7 @@ export class Conversation {
     const channel = new OutputChannel({ socket: this.#options.socket, profile, ids, envelope: knobs.envelope });
     const recorder = new StepRecorder({ channel, history: stored?.history ?? [] });
     const usage = new UsageMeter({ initial: stored?.usage ?? {}, serviceTier: config.serviceTier, profile });
+    const skillsConfig = profile.has("skills") ? config.config.skillsConfig : undefined;
     this.#context = {
       cascadeId,
       scenario,
@@ -192,6 +197,14 @@ export class Conversation {
       closing: this.signal,
       closeSocket: (code, reason) => this.close({ code, reason }),
       enqueueBackground: (task) => this.#enqueue(task),
+      budget: new BudgetMeter({ budget: profile.has("budgets") ? config.budget : undefined, usage }),
+      skills: new SkillCatalogue({
+        directories: [...(config.config.skillsPaths ?? []), ...(skillsConfig?.skills ?? []).flatMap((source) => (source.directoryPath === undefined ? [] : [source.directoryPath]))],
+        inline: (skillsConfig?.skills ?? []).flatMap((source) => (source.skill === undefined ? [] : [source.skill])),
+        // `enabled` defaults to true when skillsConfig comes without it.
+        enabled: skillsConfig?.enabled !== false,
+      }),
+      scheduleTurn: (afterMs, prompt) => this.#scheduleTurn(afterMs, prompt),
       memory: { lastToolResult: "", tokensSinceCompaction: 0 },
     };
     const response: Record<string, unknown> = { cascadeId };
@@ -275,6 +288,15 @@ export class Conversation {
     });
   }
 
+  #scheduleTurn(afterMs: number, prompt: string): void {
+    if (this.#closed) return;
+    const timer = setTimeout(() => {
+      this.#scheduled.delete(timer);
+      this.#enqueueTurn({ text: prompt, parts: [{ text: prompt }], trigger: true, scheduled: true });
+    }, afterMs);
+    this.#scheduled.add(timer);
+  }
+
   /** Runs tasks one after another; each gets a signal aborted by a halt or by closing. */
   #enqueue(task: (signal: AbortSignal) => Promise<void>): void {
     this.#turnQueue = this.#turnQueue.then(async () => {
@@ -299,6 +321,8 @@ export class Conversation {
     if (this.#closed) return;
     this.#closed = true;
     this.#abortController.abort(new EmulatorError("INPUT_INVALID", "conversation closed"));
+    for (const timer of this.#scheduled) clearTimeout(timer);
+    this.#scheduled.clear();
     const context = this.#context;
     if (context !== undefined) {
       context.channel.releaseWaiters();

@@ -1,4 +1,4 @@
-import { earlierUserMessages, formatRecap } from "../scenario/recap.js";
+import { earlierUserMessages, formatRecap, newestUserMessage } from "../scenario/recap.js";
 import { findMentionedTool } from "../scenario/rule-matcher.js";
 import type { TemplateVariables } from "../scenario/template.js";
 import type { UserInput } from "../wire/input-messages.js";
@@ -10,6 +10,8 @@ export interface TurnInput {
   text: string;
   parts: NonNullable<UserInput["parts"]>;
   trigger: boolean;
+  /** The harness started this turn itself, as the schedule tool asked earlier. */
+  scheduled?: boolean | undefined;
 }
 
 /** One trajectory being driven by actions: the main agent or a subagent. */
@@ -66,11 +68,17 @@ export class ScriptedTurn {
   readonly input: TurnInput;
   readonly signal: AbortSignal;
   readonly variables: TemplateVariables;
+  /**
+   * What the user asks for now: the input, or the newest user message of a transcript a client
+   * sent to rebuild a lost conversation. The scripted model reads its request here, not the recap.
+   */
+  readonly request: string;
 
   constructor(context: TurnContext, input: TurnInput, signal: AbortSignal) {
     this.context = context;
     this.input = input;
     this.signal = signal;
+    this.request = newestUserMessage(input.text);
     const workspace = context.config.workspaces[0] ?? "";
     this.variables = {
       userText: input.text,
@@ -80,9 +88,11 @@ export class ScriptedTurn {
       toolNames: context.config.customTools.map((tool) => tool.name).join(", "),
       cascadeId: context.cascadeId,
       modelApiKey: context.config.modelApiKey,
-      mentionedTool: findMentionedTool(input.text, context.config) ?? "",
+      mentionedTool: findMentionedTool(this.request, context.config) ?? "",
       mentionedMcpTool: "",
       mentionedMcpServer: "",
+      mentionedSkill: "",
+      continueReason: "",
     };
     // Read when a text uses it, after the turn's own input is in the history; most turns never do.
     Object.defineProperty(this.variables, "earlierUserMessages", {

@@ -106,6 +106,11 @@ async function playSubagent(turn: ScriptedTurn, subagent: StartedSubagent, play:
     await closeOpenStep(turn, subagent.run);
   } catch (error) {
     if (turn.signal.aborted || error instanceof TurnAbandoned) throw error;
+    if (error instanceof TurnTermination && error.ending.stopReason !== undefined) {
+      // A budget or the quota stops every trajectory of the conversation, this one first.
+      turn.sendRunState(subagent.run, "STATE_FULLY_IDLE", error.ending);
+      throw error;
+    }
     subagentError = error instanceof TurnTermination ? error.trajectoryError : "Subagent failure";
   }
   turn.sendRunState(subagent.run, "STATE_FULLY_IDLE", subagentError === undefined ? {} : { error: subagentError, errorCode: "SUBAGENT_FAILED" });

@@ -65,7 +65,7 @@ export async function callTool(turn: ScriptedTurn, run: TrajectoryRun, action: E
   }
   const args =
     action.arguments === undefined || action.arguments === "schema"
-      ? sampleArguments(tool.parametersJsonSchema, turn.input.text)
+      ? sampleArguments(tool.parametersJsonSchema, turn.request)
       : (renderDeep(action.arguments, turn.variables) as Record<string, unknown>);
   return callCustom(turn, run, name, args, { confirm: action.confirm === true, backgroundAfterMs: action.backgroundAfterMs });
 }
@@ -81,7 +81,7 @@ export async function callMcp(turn: ScriptedTurn, run: TrajectoryRun, action: Ex
   }
   const args =
     action.arguments === undefined || action.arguments === "schema"
-      ? sampleArguments(JSON.stringify(tool.inputSchema), turn.input.text)
+      ? sampleArguments(JSON.stringify(tool.inputSchema), turn.request)
       : (renderDeep(action.arguments, turn.variables) as Record<string, unknown>);
   const result = await runMcpCall(turn.context, {
     trajectoryId: run.trajectoryId,

@@ -40,7 +40,12 @@ export type ScenarioAction =
   | { type: "turn-fail"; error: string; errorCode?: string | undefined }
   | { type: "subagent-run"; name?: string | undefined; actions: ScenarioAction[]; error?: string | undefined; parallel?: boolean | undefined }
   | { type: "output-finish"; output?: unknown }
-  | { type: "compaction-emit"; text?: string | undefined }
+  | { type: "compaction-emit"; text?: string | undefined; summary?: string | undefined }
+  | { type: "skill-lookup"; operation: "list" | "lookup" | "resources"; skills?: string[] | undefined }
+  | { type: "schedule-create"; prompt: string; afterMs: number }
+  | { type: "task-manage"; task: string; status: string }
+  | { type: "workflow-run"; scriptPath?: string | undefined; script?: string | undefined; description?: string | undefined }
+  | { type: "quota-exhaust"; message?: string | undefined }
   | { type: "time-wait"; ms: number }
   | { type: "process-exit"; code: number }
   | { type: "process-kill" }
@@ -97,7 +102,36 @@ export const scenarioActionSchema: z.ZodType<ScenarioAction> = z.lazy(() =>
       parallel: z.boolean().optional(),
     }),
     z.object({ type: z.literal("output-finish"), output: z.unknown().optional() }),
-    z.object({ type: z.literal("compaction-emit"), text: z.string().optional() }),
+    z.object({
+      type: z.literal("compaction-emit"),
+      text: z.string().optional(),
+      /** What the ON_COMPACTION hook (0.1.14) reports; default a summary of the earlier user messages. */
+      summary: z.string().optional(),
+    }),
+    z.object({
+      type: z.literal("skill-lookup"),
+      /** LIST_SKILLS, LOOKUP_SKILLS or GET_SKILL_RESOURCES (0.1.19). */
+      operation: z.enum(["list", "lookup", "resources"]),
+      /** The skills asked for (templated; `{{mentionedSkill}}` is the one the message names); not for `list`. */
+      skills: z.array(z.string()).optional(),
+    }),
+    z.object({
+      type: z.literal("schedule-create"),
+      /** What the later, harness-initiated turn is about (templated). */
+      prompt: z.string(),
+      /** When that turn starts, from now. */
+      afterMs: z.number().nonnegative(),
+    }),
+    z.object({ type: z.literal("task-manage"), task: z.string(), status: z.string() }),
+    z.object({
+      type: z.literal("workflow-run"),
+      /** A script file in the first workspace, run with /bin/sh. */
+      scriptPath: z.string().optional(),
+      /** Or the script's text itself. */
+      script: z.string().optional(),
+      description: z.string().optional(),
+    }),
+    z.object({ type: z.literal("quota-exhaust"), message: z.string().optional() }),
     z.object({ type: z.literal("time-wait"), ms: z.number().nonnegative() }),
     z.object({ type: z.literal("process-exit"), code: z.number().int().min(0).max(255) }),
     z.object({ type: z.literal("process-kill") }),
@@ -126,6 +160,14 @@ export const ruleConditionSchema = z.object({
   builtinEnabled: z.string().optional(),
   /** Regular expression tested against the last tool result of the conversation. */
   lastToolResult: z.string().optional(),
+  /** The agent behaves this way (0.1.11; earlier releases always ask, as INTERACTIVE). */
+  agentBehavior: z.enum(["AUTONOMOUS", "INTERACTIVE", "MINIMAL"]).optional(),
+  /** true: only turns the harness started itself for a `schedule-create`; false: never those. */
+  scheduled: z.boolean().optional(),
+  /** true: only the agent going on after a STOP hook answered CONTINUE (the text is the hook's reason). */
+  continuation: z.boolean().optional(),
+  /** The text names a skill of the conversation by its exact name (sets `{{mentionedSkill}}`). */
+  mentionsSkill: z.boolean().optional(),
 });
 export type RuleCondition = z.infer<typeof ruleConditionSchema>;
 
