@@ -132,6 +132,13 @@ describe("demo scenario", () => {
     }
   });
 
+  it("answers the newest message of a rebuilt transcript, not a tool an earlier turn named", async () => {
+    const conversation = await open();
+    const turn = await turnOf(conversation, "user: please get_weather for Oslo\n\nassistant: It is cold.\n\nuser: thanks, bye");
+    expect(turn.some((message) => message["toolCall"] !== undefined)).toBe(false);
+    expect(answer(turn)).toContain("You said:");
+  });
+
   it("recaps the conversation's earlier user messages, in order and quoted", async () => {
     const conversation = await open();
     expect(answer(await turnOf(conversation, "recap"))).toBe("Recap of your earlier messages:\n(none)");
