@@ -85,8 +85,12 @@ export class Conversation {
   /** Resolves once the conversation has closed, persisted and stopped its MCP servers. */
   readonly closed: Promise<void>;
 
+  /** How this connection's frames are read: the process's release, strict unless the knob says not. */
+  readonly #readOptions: { profile: VersionProfile; strict: boolean };
+
   constructor(options: ConversationOptions) {
     this.#options = options;
+    this.#readOptions = { profile: options.profile, strict: readKnobs(options.env).strict };
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     options.socket.on("message", (data, isBinary) => {
       if (isBinary) {
@@ -115,8 +119,8 @@ export class Conversation {
 
   #handleText(text: string): void {
     if (this.#closed) return;
-    const { logger, profile } = this.#options;
-    const options = { profile, strict: readKnobs(this.#options.env).strict };
+    const { logger } = this.#options;
+    const options = this.#readOptions;
     try {
       if (this.#context === undefined) {
         const reading = readInitializeEvent(text, options);
