@@ -99,7 +99,7 @@ export class TurnRunner {
       scheduled: turn.input.scheduled,
       continuation: options.continuation,
       agentBehavior: context.profile.has("agentBehavior") ? context.config.agentBehavior : "AGENT_BEHAVIOR_INTERACTIVE",
-      skills: context.skills.skills.map((skill) => skill.name),
+      skills: () => context.skills.skills.map((skill) => skill.name),
       lastToolResult: context.memory.lastToolResult,
       config: context.config,
       mcpTools: context.mcp.tools,

@@ -85,7 +85,7 @@ describe("conditions of the releases after 0.1.10", () => {
     expect(match({ trigger: true, scheduled: true })?.rule.name).toBe("scheduled");
     expect(match({ text: "add a summary", continuation: true })?.rule.name).toBe("continuation");
     expect(match({ text: "add a summary" })?.rule.name).toBe("other");
-    expect(match({ text: "use release-notes now", skills: ["release", "release-notes"] })).toMatchObject({ rule: { name: "skill" }, mentionedSkill: "release-notes" });
-    expect(match({ text: "use releases", skills: ["release-notes"] })?.rule.name).toBe("other");
+    expect(match({ text: "use release-notes now", skills: () => ["release", "release-notes"] })).toMatchObject({ rule: { name: "skill" }, mentionedSkill: "release-notes" });
+    expect(match({ text: "use releases", skills: () => ["release-notes"] })?.rule.name).toBe("other");
   });
 });

@@ -11,8 +11,8 @@ export interface MatchInput {
   continuation?: boolean | undefined;
   /** The agent's behaviour: AUTONOMOUS, INTERACTIVE or MINIMAL. */
   agentBehavior?: string | undefined;
-  /** The names of the conversation's skills. */
-  skills?: readonly string[] | undefined;
+  /** The names of the conversation's skills; asked only by a rule that looks for one (reading them touches the disk). */
+  skills?: (() => readonly string[]) | undefined;
   lastToolResult: string;
   config: ConfigView;
   /** Tools of the conversation's loaded MCP servers. */
@@ -73,7 +73,7 @@ export function matchRule(scenario: Scenario, input: MatchInput): RuleMatch | un
     }
     let mentionedSkill: string | undefined;
     if (when.mentionsSkill === true) {
-      mentionedSkill = [...(input.skills ?? [])].sort((left, right) => right.length - left.length).find((name) => mentions(input.text, name));
+      mentionedSkill = [...(input.skills?.() ?? [])].sort((left, right) => right.length - left.length).find((name) => mentions(input.text, name));
       if (mentionedSkill === undefined) continue;
     }
     return { rule, mentionedTool, mentionedMcpTool, mentionedSkill };

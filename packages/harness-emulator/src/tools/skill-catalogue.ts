@@ -35,8 +35,16 @@ function resourcesOf(directory: string): string[] {
   return found.sort();
 }
 
-/** A skill directory (it holds SKILL.md), or a folder of them: both are how skills are given. */
+/** A skill directory (it holds SKILL.md), or a folder of them: both are how skills are given. One that cannot be read gives none. */
 function skillsUnder(path: string): Skill[] {
+  try {
+    return readSkillsUnder(path);
+  } catch {
+    return [];
+  }
+}
+
+function readSkillsUnder(path: string): Skill[] {
   if (!existsSync(path) || !statSync(path).isDirectory()) return [];
   const own = join(path, "SKILL.md");
   if (existsSync(own)) return [{ ...parseSkillFile(readFileSync(own, "utf8"), path.split("/").at(-1) ?? path), resources: resourcesOf(path) }];
