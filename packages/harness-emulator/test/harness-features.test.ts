@@ -17,12 +17,13 @@ beforeAll(async () => {
   writeFileSync(join(skillsDirectory, "pdf-tools", "scripts", "fill.py"), "print('filled')\n");
   mkdirSync(join(skillsDirectory, "release-notes"));
   writeFileSync(join(skillsDirectory, "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Write release notes.\n---\nList changes by user impact.\n");
-  const [newest, v0114, v0110] = await Promise.all([
+  const [newest, v0118, v0114, v0110] = await Promise.all([
     spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "0" } }),
+    spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.18", ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "0" } }),
     spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.14", ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "0" } }),
     spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.10", ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "0" } }),
   ]);
-  Object.assign(emulators, { "0.1.21": newest, "0.1.14": v0114, "0.1.10": v0110 });
+  Object.assign(emulators, { "0.1.21": newest, "0.1.18": v0118, "0.1.14": v0114, "0.1.10": v0110 });
 });
 
 afterAll(async () => {
@@ -251,5 +252,28 @@ describe("per-modality usage (0.1.12) and the sandbox status (0.1.17)", () => {
     const old = await emulators["0.1.14"]!.connect();
     expect((await old.init(configFor("harness-features")))["initializeConversationResponse"].sandboxStatus).toBeUndefined();
     await Promise.all([conversation.close(), old.close()]);
+  });
+});
+
+describe("0.1.18, between the generations", () => {
+  it("has Struct arguments and the sandbox status, but no skills, no error codes and no waiting for subagents", async () => {
+    const conversation = await emulators["0.1.18"]!.connect();
+    const init = await conversation.init(
+      configFor("harness-features", { tools: [{ name: "get_weather", parametersJsonSchema: "{}" }], workspaces: [{ filesystemWorkspace: { directory: workspace } }], skillsPaths: [skillsDirectory] }),
+    );
+    expect(init["initializeConversationResponse"].sandboxStatus).toMatchObject({ available: false });
+    conversation.say("get_weather please");
+    const call = (await conversation.next((message) => message["toolCall"] !== undefined))["toolCall"];
+    expect(call.argumentsJson).toBeUndefined();
+    expect(fromGenaiStruct(call.arguments as GenaiStruct)).toEqual({ city: "Lisbon", days: 3 });
+    conversation.send({ toolResponse: { id: call.id, responseJson: '{"result": "fog"}' } });
+    await conversation.untilIdle();
+    expect(steps(await turnOf(conversation, "list skills")).find((step) => step.state === "STATE_ERROR")).toMatchObject({ errorMessage: 'Tool "skills" is not available' });
+    const quota = idleOf(await turnOf(conversation, "quota please"));
+    expect(quota).toMatchObject({ stopReason: "STOP_REASON_QUOTA_EXHAUSTED" });
+    expect(quota["errorCode"]).toBeUndefined();
+    const subagents = await turnOf(conversation, "parallel please");
+    expect(subagents.some((message) => message["trajectoryStateUpdate"]?.state === "STATE_WAITING_FOR_TASKS")).toBe(true);
+    await conversation.close();
   });
 });
