@@ -222,6 +222,17 @@ describe("custom tools: Struct arguments (0.1.17)", () => {
     await conversation.close();
   });
 
+  it("names the subagent that made the call", async () => {
+    const conversation = await open("0.1.21", { tools });
+    conversation.say("delegate get_weather");
+    const call = (await conversation.next((message) => message["toolCall"] !== undefined))["toolCall"];
+    const subagent = conversation.messages.find((message) => message["trajectoryStateUpdate"]?.depth === 1)!["trajectoryStateUpdate"];
+    expect(call.trajectoryId).toBe(subagent.trajectoryId);
+    conversation.send({ toolResponse: { id: call.id, responseJson: '{"result": "windy"}' } });
+    expect(answer(await conversation.untilIdle())).toBe("Helper said: helper got windy");
+    await conversation.close();
+  });
+
   it("0.1.14 sends argumentsJson only", async () => {
     const conversation = await open("0.1.14", { tools });
     conversation.say("get_weather please");
