@@ -61,7 +61,7 @@ describe("a later frame the release cannot parse", () => {
     await waitForStderr(emulator, 'Failed to parse input event: proto: (line 1:48): unknown field "futureField"');
     // The 0.1.10 shape of a turn, sent to a newer release: the turn silently never starts.
     conversation.send({ userInput: "plain text" });
-    await waitForStderr(emulator, "invalid value for field userInput");
+    await waitForStderr(emulator, 'Failed to parse input event: proto: (line 1:2): invalid value for message field userInput: "plain text"');
     conversation.send({ complexUserInput: { parts: [{ text: "old" }] } });
     await waitForStderr(emulator, 'unknown field "complexUserInput"');
     conversation.send("{ this is not json");

@@ -15,7 +15,11 @@ describe("readInputEvent", () => {
     expect(readInputEvent(JSON.stringify({ userInput: "hi" }), strictly("0.1.10"))).toMatchObject({ ok: true, message: { userInput: "hi" } });
     expect(readInputEvent(JSON.stringify({ userInput: { parts: [{ text: "hi" }] } }), strictly("0.1.14"))).toMatchObject({ ok: true });
     const plain = readInputEvent(JSON.stringify({ userInput: "hi" }), strictly("0.1.14"));
-    expect(plain).toMatchObject({ ok: false, error: expect.stringMatching(/^proto: \(line 1:2\): invalid value for field userInput: /) });
+    expect(plain).toEqual({ ok: false, error: 'proto: (line 1:2): invalid value for message field userInput: "hi"' });
+    const parts = readInputEvent(JSON.stringify({ userInput: { parts: [{ text: "hi" }] } }), strictly("0.1.10"));
+    expect(parts).toEqual({ ok: false, error: "proto: (line 1:2): invalid value for string field userInput: {" });
+    const hooks = readInitializeEvent(JSON.stringify({ config: { enabledHooks: "LIFECYCLE_HOOK_PRE_TURN" } }), strictly("0.1.21"));
+    expect(hooks).toEqual({ ok: false, error: 'proto: (line 1:12): invalid value for list field enabledHooks: "LIFECYCLE_HOOK_PRE_TURN"' });
     const complex = readInputEvent(JSON.stringify({ complexUserInput: { parts: [{ text: "hi" }] } }), strictly("0.1.11"));
     expect(complex).toEqual({ ok: false, error: 'proto: (line 1:2): unknown field "complexUserInput"' });
   });

@@ -199,7 +199,7 @@ function readFrame<Schema extends z.ZodType>(text: string, kind: WireMessageKind
   }
   if (options.strict) {
     const [issue] = checkWireMessage(kind, parsed, options.profile.version);
-    if (issue !== undefined) return { ok: false, error: protoErrorOf(issue, text) };
+    if (issue !== undefined) return { ok: false, error: protoErrorOf(issue, text, parsed) };
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { ok: false, error: `proto: ${kind} must be a JSON object` };
   const result = schema.safeParse(normalizeKeys(parsed));

@@ -27,8 +27,39 @@ function positionOf(text: string, token: string): string {
   return lineAndColumn(text, offset < 0 ? 0 : offset);
 }
 
-/** The first thing a harness parser would refuse in a frame, as that parser words it. */
-export function protoErrorOf(issue: WireIssue, text: string): string {
+/** The value at a WireIssue path (`Kind.field.list[2].inner`) in the parsed frame. */
+function valueAt(frame: unknown, path: string): unknown {
+  let current = frame;
+  for (const segment of path.split(".").slice(1)) {
+    const [, name, indexes] = /^([^[]*)((?:\[\d+\])*)$/.exec(segment) ?? [];
+    if (current === null || typeof current !== "object" || name === undefined) return undefined;
+    current = (current as Record<string, unknown>)[name];
+    for (const index of (indexes ?? "").match(/\d+/g) ?? []) current = Array.isArray(current) ? current[Number(index)] : undefined;
+  }
+  return current;
+}
+
+/** The token protojson quotes: the value's JSON, or just its opening bracket. */
+function tokenOf(value: unknown): string {
+  if (Array.isArray(value)) return "[";
+  if (value !== null && typeof value === "object") return "{";
+  const json = JSON.stringify(value) ?? "null";
+  return json.length > 40 ? `${json.slice(0, 40)}…` : json;
+}
+
+/** The kind of field protojson names in a type error (`invalid value for string field x`), as far as the issue tells. */
+function expectedKind(issue: WireIssue, given: unknown): string {
+  if (issue.message.includes("expected a message")) return "message";
+  if (issue.message.includes("expected a list")) return "list";
+  if (issue.message.includes("expected a map")) return "map";
+  if (issue.message.includes("enum value name")) return "enum";
+  // A field whose type changed between releases: what it took is the other shape.
+  if (issue.message.includes(" takes for ")) return given !== null && typeof given === "object" ? "string" : "message";
+  return "scalar";
+}
+
+/** The first thing a harness parser would refuse in a frame (`frame` is the text parsed), as that parser words it. */
+export function protoErrorOf(issue: WireIssue, text: string, frame: unknown): string {
   switch (issue.kind) {
     case "unknown-field":
       return `proto: (line ${positionOf(text, JSON.stringify(issue.field))}): unknown field ${JSON.stringify(issue.field)}`;
@@ -38,8 +69,10 @@ export function protoErrorOf(issue: WireIssue, text: string): string {
     }
     case "oneof":
       return `proto: (line ${positionOf(text, JSON.stringify(issue.field))}): error parsing ${JSON.stringify(issue.field)}, oneof ${issue.path} is already set`;
-    case "wrong-type":
-      return `proto: (line ${positionOf(text, JSON.stringify(issue.field))}): invalid value for field ${issue.field}: ${issue.message}`;
+    case "wrong-type": {
+      const given = valueAt(frame, issue.path);
+      return `proto: (line ${positionOf(text, JSON.stringify(issue.field))}): invalid value for ${expectedKind(issue, given)} field ${issue.field}: ${tokenOf(given)}`;
+    }
   }
 }
 
