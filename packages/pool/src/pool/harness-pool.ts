@@ -37,6 +37,11 @@ export interface AcquireOptions<TConfig> {
   /** Decides which processes it may share. Default: the client's storage directory, no extra env. */
   readonly partition?: Partition;
   readonly signal?: AbortSignal;
+  /**
+   * False: this acquire never asks a holder to give its conversation back (one opened ahead of
+   * need, such as a spare, must not take a thread's). Default true.
+   */
+  readonly reclaim?: boolean;
 }
 
 /** What `warm` needs. */
@@ -169,7 +174,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#totals.acquires += 1;
     let roomDeadline: number | undefined;
     for (;;) {
-      const member = this.#reserve(record);
+      const member = this.#reserve(record, options.reclaim ?? true);
       if (member === undefined) {
         roomDeadline ??= Date.now() + this.#settings.maxRoomWaitMs;
         await this.#waitForRoom(callerSignal, roomDeadline);
@@ -203,17 +208,17 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   /**
    * Whether an acquire in this partition would find room now without waiting: a process of the
    * partition with a free slot, room to start another process (or an empty one to stop for it), or
-   * a conversation whose holder offers it back. A caller that must not wait (a run that has not
+   * a conversation whose holder offers it back (unless `reclaim` is false). A caller that must not wait (a run that has not
    * told its client anything yet) refuses instead; an acquire still waits at most `maxRoomWaitMs`.
    */
-  hasRoomFor(partition: Partition = {}): boolean {
+  hasRoomFor(partition: Partition = {}, options: { reclaim?: boolean } = {}): boolean {
     if (!this.#accepting) return true;
     const record = this.#partitions.get(partitionKeyOf(partition));
     const capacity = this.#settings.maxConversationsPerProcess;
     for (const member of record?.members ?? []) if (member.state !== "stopping" && member.occupied < capacity) return true;
     if (this.#members.size < this.#settings.maxProcesses) return true;
     for (const member of this.#members) if (member.state === "stopping" || (member.state === "ready" && member.occupied === 0)) return true;
-    return record !== undefined && reclaimCandidates(record.members, this.#reclaimLimits()).length > 0;
+    return (options.reclaim ?? true) && record !== undefined && reclaimCandidates(record.members, this.#reclaimLimits()).length > 0;
   }
 
   /** A point-in-time view for a `/metrics` route. */
@@ -353,7 +358,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
    * concurrent acquires see each other's reservations and never overfill a process. Returns
    * undefined when the pool-wide process cap leaves no room yet.
    */
-  #reserve(record: PartitionRecord<TConfig, TConversation>): PoolMember<TConfig, TConversation> | undefined {
+  #reserve(record: PartitionRecord<TConfig, TConversation>, reclaim: boolean): PoolMember<TConfig, TConversation> | undefined {
     const placed = choosePlacement(record.members, {
       strategy: this.#settings.placement,
       capacity: this.#settings.maxConversationsPerProcess,
@@ -381,7 +386,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       );
     }
     if (this.#members.size >= this.#settings.maxProcesses) {
-      if (!this.#stopAnIdleProcessForRoom()) this.#reclaimForRoom(record);
+      if (!this.#stopAnIdleProcessForRoom() && reclaim) this.#reclaimForRoom(record);
       return undefined;
     }
     const member = this.#spawn(record);

@@ -43,6 +43,11 @@ describe("HarnessPool room under maxProcesses", () => {
     expect(older.signal.aborted).toBe(true);
     expect(busy.signal.aborted).toBe(false);
     expect(pool.metrics().totals.reclaims).toBe(1);
+    // An acquire that may not reclaim (a spare opened ahead of need) leaves the offer alone.
+    expect(pool.hasRoomFor({}, { reclaim: false })).toBe(false);
+    const patient = await pool.acquire({ config: { name: "patient" }, reclaim: false, signal: AbortSignal.timeout(30) }).catch((error: unknown) => error);
+    expect(PoolError.isInstance(patient) && patient.code).toBe("ACQUIRE_ABORTED");
+    expect(newerOffer.calls).toBe(0);
     // A withdrawn offer is not taken.
     newer.setReclaimable(undefined);
     expect(pool.hasRoomFor()).toBe(false);
