@@ -16,7 +16,7 @@ import { resolveHarnessBinary } from "./harness-binary.js";
 import { type EmitEvent, runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
-import { SessionManager, type SessionStats } from "./sessions/session-manager.js";
+import { SessionManager, type SessionStats, type ThreadHolding } from "./sessions/session-manager.js";
 import { REFILL_DELAY_MS, SpareSessions } from "./sessions/spare-sessions.js";
 import { FileThreadStore } from "./threads/file-thread-store.js";
 import { MemoryThreadStore } from "./threads/memory-thread-store.js";
@@ -56,6 +56,10 @@ export interface AgentStats {
   spareSessions: number;
 }
 
+/** Defaults of the `triggerLimits` option. */
+export const DEFAULT_TRIGGER_TURNS_PER_THREAD = 12;
+export const DEFAULT_TRIGGER_TURNS_IN_FLIGHT = 4;
+
 /** Defaults of the `prewarm` option. */
 export const DEFAULT_PREWARM_SPARES = 1;
 export const DEFAULT_PREWARM_IDLE_TIMEOUT_MS = 5 * 60_000;
@@ -81,6 +85,9 @@ export class AgentCore {
   /** Threads whose session is a spare taken for this run, and the contract to refill once the run ends. */
   readonly #sparesToRefill = new Map<string, string>();
   readonly #redactor: OutboundRedactor;
+  readonly #triggerLimits: { readonly maxTurnsPerThread: number; readonly maxTurnsInFlight: number };
+  /** Trigger turns being relayed now, over every thread. */
+  #triggerTurnsInFlight = 0;
   #pool: Promise<HarnessPool> | undefined;
   readonly #lifetime = new Lifetime();
   /** Aborted (with AGENT_CLOSED) when `close()` starts. */
@@ -115,6 +122,10 @@ export class AgentCore {
     const endpointKey = options.endpoint !== undefined && "apiKey" in options.endpoint ? options.endpoint.apiKey : undefined;
     this.#redactor = OutboundRedactor.fromEnvironment([options.apiKey, endpointKey]);
     this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
+    this.#triggerLimits = {
+      maxTurnsPerThread: options.triggerLimits?.maxTurnsPerThread ?? DEFAULT_TRIGGER_TURNS_PER_THREAD,
+      maxTurnsInFlight: options.triggerLimits?.maxTurnsInFlight ?? DEFAULT_TRIGGER_TURNS_IN_FLIGHT,
+    };
     this.#ownsThreadStore = options.threadStore === undefined;
     this.#threads = options.threadStore ?? defaultThreadStore(options, this.#logger);
     this.#sessions = new SessionManager<AntigravitySession>({
@@ -160,6 +171,11 @@ export class AgentCore {
     };
   }
 
+  /** What the agent holds of a thread now, for the HTTP binding's client limits (see `AntigravityAgent.threadHolding`). */
+  threadHolding(threadId: string): ThreadHolding {
+    return this.#sessions.holding(threadId);
+  }
+
   /** The harness pool (created on first use when the agent owns it). */
   pool(): Promise<HarnessPool> {
     this.#pool ??= (async () => {
@@ -196,7 +212,7 @@ export class AgentCore {
    */
   async run(input: RunAgentInput, signal: AbortSignal, emit: EmitEvent, origin: RunOrigin = {}): Promise<void> {
     let recorded: RecordedRun | undefined;
-    const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
+    const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId, { forRun: true });
     // Until this run has its session and its conversation, no spare is opened: spares must not take
     // the harness ahead of it. Released by the first event after RUN_STARTED (which a cold session
     // sends before its conversation opens), or when the run ends.
@@ -285,22 +301,46 @@ export class AgentCore {
    */
   async #relayBackgroundTurn(session: AntigravitySession, turn: Turn): Promise<void> {
     const threadId = session.threadId;
+    // Every trigger turn is a model turn someone pays for: at most so many at once over the agent.
+    if (this.#triggerTurnsInFlight >= this.#triggerLimits.maxTurnsInFlight) {
+      turn.cancel();
+      this.#logger.warn?.({ threadId, maxTurnsInFlight: this.#triggerLimits.maxTurnsInFlight }, "a trigger turn was cancelled: the agent already runs as many trigger turns as triggerLimits.maxTurnsInFlight allows");
+      return;
+    }
+    this.#triggerTurnsInFlight += 1;
+    try {
+      await this.#relayTriggerTurn(session, turn);
+    } finally {
+      this.#triggerTurnsInFlight -= 1;
+    }
+    // A thread nobody runs any more stops its triggers after so many turns: its session is retired
+    // (its next client run resumes the conversation, and the triggers start again).
+    session.triggerTurnsSinceClientRun += 1;
+    if (session.triggerTurnsSinceClientRun >= this.#triggerLimits.maxTurnsPerThread && this.#sessions.evict(threadId, session, "trigger-limit")) {
+      this.#logger.warn?.({ threadId, maxTurnsPerThread: this.#triggerLimits.maxTurnsPerThread }, "thread retired after as many trigger turns without a client run as triggerLimits.maxTurnsPerThread allows; its triggers stop until a client runs it again");
+    }
+  }
+
+  async #relayTriggerTurn(session: AntigravitySession, turn: Turn): Promise<void> {
+    const threadId = session.threadId;
     const forever = new AbortController().signal;
     let lease;
     for (;;) {
       if (this.#lifetime.isClosing) return;
       try {
-        lease = await this.#sessions.acquire(threadId, { reuse: () => true });
+        // A turn nobody asked for does not count as use: the thread still retires when idle.
+        lease = await this.#sessions.acquire(threadId, { reuse: () => true, refreshesIdle: false });
         break;
       } catch (error) {
         if (!AgentError.isInstance(error) || error.code !== "THREAD_BUSY") throw error;
         await this.#channels.get(threadId).nextRunEnd(forever, 1_000);
       }
     }
+    lease.session.offerToPool(undefined);
     try {
       // The thread's session was replaced meanwhile: its conversation, and so this turn, is gone.
       if (lease.session !== session) return;
-      const channel = this.#channels.get(threadId);
+      const channel = this.#channels.get(threadId, { forRun: true });
       await channel.transcript.settled();
       const view = channel.transcript.view;
       const input: RunAgentInput = {
@@ -323,7 +363,18 @@ export class AgentCore {
       }
     } finally {
       lease.release();
+      this.#offerToPool(lease.session);
     }
+  }
+
+  /**
+   * While no run uses the session, the pool may take its conversation back for another thread's
+   * (under its process cap): the session is then closed like an evicted one, and the thread's next
+   * run resumes its conversation by id.
+   */
+  #offerToPool(session: AntigravitySession): void {
+    const threadId = session.threadId;
+    session.offerToPool(() => this.#sessions.evict(threadId, session, "reclaimed"));
   }
 
   /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
@@ -342,7 +393,11 @@ export class AgentCore {
         // A changed tool contract or a lost harness rebuilds the session (cold resume by conversation
         // id); a session waiting on a human keeps its tools, since its parked calls cannot move.
         reuse: (session) => !session.harnessLost && (session.toolSignature === signature || session.hasTurn),
+        // A notification is not the thread's use: a thread nobody uses still retires when idle.
+        refreshesIdle: origin.serverInitiated !== true,
       });
+      lease.session.offerToPool(undefined);
+      if (origin.serverInitiated !== true) lease.session.triggerTurnsSinceClientRun = 0;
     } catch (error) {
       const mapped = toRunError(error);
       const details = { threadId: input.threadId, correlationId: mapped.correlationId };
@@ -367,6 +422,7 @@ export class AgentCore {
       );
     } finally {
       lease.release();
+      this.#offerToPool(lease.session);
       this.#refillSpareTakenBy(input.threadId);
     }
   }
@@ -437,7 +493,10 @@ export class AgentCore {
    * A session for no thread yet, its conversation open with `tools`. With a workspace root it works
    * in a directory of its own, which the adopting thread's workspace path will point to.
    */
-  async #openSpare(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<AntigravitySession> {
+  async #openSpare(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<AntigravitySession | undefined> {
+    // A spare waits for no room and takes no thread's: it is opened only into a free slot.
+    const pool = await this.pool();
+    if (!pool.hasRoomFor(this.#partition(), { reclaim: false })) return undefined;
     const root = this.options.workspaceRoot;
     const spareId = randomUUID();
     const workspace = root === undefined ? undefined : join(root, `.spare-${spareId}`);
@@ -449,6 +508,8 @@ export class AgentCore {
       await session.close("evicted");
       throw error;
     }
+    // Until a thread takes it, its slot goes first to a thread that needs one.
+    session.offerToPool(() => this.#spares?.discard(session) ?? false);
     return session;
   }
 
@@ -484,10 +545,7 @@ export class AgentCore {
       threadStore: this.#threads,
       threadKey: { agentId: this.#agentId, threadId: identity.threadId },
       baseConfig: this.#baseConfig(),
-      partition: {
-        ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
-        ...(this.options.env === undefined ? {} : { env: this.options.env }),
-      },
+      partition: this.#partition(),
       bridgeOptions: {
         toolApproval: this.options.toolApproval !== undefined && this.options.toolApproval !== false,
         ...(typeof this.options.toolApproval === "object" && this.options.toolApproval.exempt !== undefined ? { autoApproveTools: this.options.toolApproval.exempt } : {}),
@@ -514,6 +572,14 @@ export class AgentCore {
       },
     };
     return new AntigravitySession(identity, seed, environment);
+  }
+
+  /** The pool partition of the agent's conversations: its save dir and env. */
+  #partition(): { storageDirectory?: string; env?: Record<string, string> } {
+    return {
+      ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
+      ...(this.options.env === undefined ? {} : { env: this.options.env }),
+    };
   }
 
   /** A store that cannot be read refuses the run with a clear code instead of AGENT_ERROR. */

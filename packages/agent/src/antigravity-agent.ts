@@ -4,6 +4,7 @@ import type { PoolMetrics } from "@ag-ui-antigravity/pool";
 import { Observable } from "rxjs";
 import { AgentCore, type AgentStats } from "./agent-core.js";
 import type { AntigravityAgentOptions } from "./agent-options.js";
+import type { ThreadHolding } from "./sessions/session-manager.js";
 
 /**
  * An AG-UI agent backed by Google Antigravity. Every thread gets a live harness conversation
@@ -85,6 +86,16 @@ export class AntigravityAgent extends AbstractAgent {
    */
   notify(threadId: string, text: string, options: { signal?: AbortSignal } = {}): Promise<string> {
     return this.core.notify(threadId, text, options);
+  }
+
+  /**
+   * What the agent holds of a thread now: `running` (a run in flight, also one whose client left,
+   * or a turn the server started), `parked` (its turn waits on the client's answer), `idle` (its
+   * session is live) or `none`. The Express binding's client limits ask it (its `ThreadHoldings`),
+   * so a client is counted for what it really holds until the agent lets it go.
+   */
+  threadHolding(threadId: string): ThreadHolding {
+    return this.core.threadHolding(threadId);
   }
 
   override async getCapabilities(): Promise<AgentCapabilities> {

@@ -70,4 +70,20 @@ describe("ThreadChannels", () => {
     expect(all.heldBytes.replay).toBe(0);
     all.close();
   });
+
+  it("gives a new run's thread a channel when followers hold every other one; a follower on a new thread gets none", () => {
+    const all = channels({ maxThreads: 2 });
+    const ended: string[] = [];
+    for (const threadId of ["f1", "f2"]) all.get(threadId).serverRuns().subscribe({ complete: () => void ended.push(threadId) });
+    // A follower of a third thread when both channels are followed: its channel is the one dropped.
+    let thirdEnded = false;
+    all.get("f3").serverRuns().subscribe({ complete: () => void (thirdEnded = true) });
+    expect(thirdEnded).toBe(true);
+    expect(all.peek("f3")).toBeUndefined();
+    // A run's new channel stays; the least recently used followed-only channel makes room.
+    const channel = all.get("r1", { forRun: true });
+    expect(all.peek("r1")).toBe(channel);
+    expect(ended).toEqual(["f1"]);
+    expect(all.size).toBe(2);
+  });
 });
