@@ -58,6 +58,11 @@ export class ThreadChannel {
     return this.#current !== undefined || this.#recent?.replayable === true || this.#followers > 0;
   }
 
+  /** Whether only an ended run's replay window keeps this channel: no run in flight, no `stayOpen` stream. */
+  get replayOnly(): boolean {
+    return this.#followers === 0 && this.#current === undefined && this.#recent?.replayable === true;
+  }
+
   /** Whether only `stayOpen` streams keep this channel: no run in flight, none replayable. */
   get followedOnly(): boolean {
     return this.#followers > 0 && this.#current === undefined && this.#recent?.replayable !== true;

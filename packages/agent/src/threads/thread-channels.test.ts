@@ -86,4 +86,21 @@ describe("ThreadChannels", () => {
     expect(ended).toEqual(["f1"]);
     expect(all.size).toBe(2);
   });
+
+  it("holds no more channels than maxThreads however many short runs end within their replay window", () => {
+    const all = channels({ maxThreads: 3 });
+    for (let index = 0; index < 20; index += 1) {
+      const threadId = `t${index}`;
+      const channel = all.get(threadId, { forRun: true });
+      const run = channel.begin(input(threadId, "hi"), { serverInitiated: false });
+      run.record({ type: EventType.RUN_STARTED, threadId, runId: `${threadId}-run` } as BaseEvent);
+      run.record({ type: EventType.RUN_FINISHED, threadId, runId: `${threadId}-run` } as BaseEvent);
+      channel.finish(run);
+    }
+    expect(all.size).toBe(3);
+    // The newest runs' channels are the ones kept.
+    expect(all.peek("t19")?.run("t19-run")).toBeDefined();
+    all.close();
+  });
 });
+

@@ -14,9 +14,9 @@ export interface ThreadChannelsOptions extends Omit<ThreadChannelOptions, "repla
  * One `ThreadChannel` per thread, bounded three ways: past `maxThreads`, the least recently used
  * channel with nothing in flight is dropped (its transcript with it; a later `connect` on that
  * thread then gets an empty stream, and the client keeps what it holds), and a run that needs a
- * channel when every other one is in use takes the place of one kept only by `stayOpen` streams
- * (they end, and their clients connect again), so followers cannot switch `connect` off for new
- * threads; past
+ * channel when every other one is in use takes the place of one kept only by an ended run's replay
+ * window, else of one kept only by `stayOpen` streams (they end, and their clients connect again),
+ * so neither a burst of short runs nor followers can switch `connect` off for new threads; past
  * `maxTotalTranscriptBytes`, the least recently used transcripts lose their messages (a later
  * snapshot says so); past `maxTotalGraceBytes`, the runs that ended first stop being replayable.
  */
@@ -76,19 +76,23 @@ export class ThreadChannels {
     this.#channels.clear();
   }
 
-  /** Least recently used first; `keep` (a run's new channel) stays, at the cost of a followers-only one if need be. */
+  /**
+   * Least recently used first. `keep` (a run's new channel) stays: for it, a channel kept only by a
+   * replay window goes if need be, then one kept only by followers; only runs in flight can hold
+   * more channels than `maxThreads`, and no more than there are runs.
+   */
   #evict(keep: ThreadChannel | undefined): void {
     const over = (): boolean => this.#channels.size > this.#options.maxThreads;
-    for (const [threadId, channel] of this.#channels) {
-      if (!over()) return;
-      if (channel === keep || channel.active) continue;
-      this.#drop(threadId, channel);
-    }
+    const dropWhere = (droppable: (channel: ThreadChannel) => boolean): void => {
+      for (const [threadId, channel] of this.#channels) {
+        if (!over()) return;
+        if (channel !== keep && droppable(channel)) this.#drop(threadId, channel);
+      }
+    };
+    dropWhere((channel) => !channel.active);
     if (keep === undefined) return;
-    for (const [threadId, channel] of this.#channels) {
-      if (!over()) return;
-      if (channel !== keep && channel.followedOnly) this.#drop(threadId, channel);
-    }
+    dropWhere((channel) => channel.replayOnly);
+    dropWhere((channel) => channel.followedOnly);
   }
 
   #drop(threadId: string, channel: ThreadChannel): void {
