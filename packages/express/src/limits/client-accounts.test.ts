@@ -57,7 +57,7 @@ describe("ClientAccounts", () => {
     now = 10_000;
     const refused = accounts.admitRun("a", agent.thread("p3"));
     expect(refused).toMatchObject({ code: "RATE_LIMITED", retryAfterSeconds: 50 });
-    expect((refused as { message: string }).message).toMatch(/2 threads waiting on its answers/);
+    expect((refused as { message: string }).message).toMatch(/2 threads waiting on its answers and 0 runs in flight/);
     // The answer is admitted; refused (a 400), the park stays counted.
     admitted(accounts.admitRun("a", agent.thread("p1"))).end("refused");
     expect(isAccountRefusal(accounts.admitRun("a", agent.thread("p3")))).toBe(true);
@@ -104,4 +104,13 @@ describe("ClientAccounts", () => {
     admitted(accounts.admitRun("b", { key: "v", holding: undefined })).end("ended");
     expect(accounts.size).toBe(0);
   });
+
+  it("counts runs in flight as parks they may become: concurrent runs cannot overshoot the parked cap", () => {
+    const accounts = new ClientAccounts(limits({ maxParkedThreads: 2 }));
+    const agent = new FakeAgent();
+    admitted(accounts.admitRun("a", agent.thread("p1")));
+    admitted(accounts.admitRun("a", agent.thread("p2")));
+    expect(accounts.admitRun("a", agent.thread("p3"))).toMatchObject({ code: "RATE_LIMITED", retryAfterSeconds: 1 });
+  });
 });
+

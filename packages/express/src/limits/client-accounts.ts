@@ -93,13 +93,16 @@ export class ClientAccounts {
       this.#forgetIfEmpty(client, account);
       return refusal(`Too many runs at once from this client (at most ${this.#limits.maxConcurrentRuns}, counting runs that go on after their client left); retry when one has finished.`, 1);
     }
+    // Every run whose request is open may park too: counted, so concurrent runs cannot overshoot the cap.
+    let mayPark = 0;
+    for (const open of account.requests.values()) mayPark += open;
     const answersItsPark = account.held.get(thread.key)?.parkedSince !== undefined;
-    if (!answersItsPark && parked.length >= this.#limits.maxParkedThreads) {
+    if (!answersItsPark && parked.length + mayPark >= this.#limits.maxParkedThreads) {
       this.#forgetIfEmpty(client, account);
-      const soonest = Math.min(...parked.map((since) => since + this.#limits.parkedTtlMs));
+      const soonest = parked.length === 0 ? Number.NaN : Math.min(...parked.map((since) => since + this.#limits.parkedTtlMs));
       return refusal(
-        `This client has ${parked.length} threads waiting on its answers (at most ${this.#limits.maxParkedThreads}); answer one of them before starting another.`,
-        Math.max(1, Math.ceil((soonest - this.#now()) / 1_000)),
+        `This client has ${parked.length} threads waiting on its answers and ${mayPark} runs in flight that may park (at most ${this.#limits.maxParkedThreads}); answer one of them before starting another.`,
+        Number.isNaN(soonest) ? 1 : Math.max(1, Math.ceil((soonest - this.#now()) / 1_000)),
       );
     }
     account.requests.set(thread.key, (account.requests.get(thread.key) ?? 0) + 1);
