@@ -6,7 +6,7 @@ import { validateConversationConfig, type ConversationConfig, type ToolCallConte
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
-import { Lifetime } from "@ag-ui-antigravity/foundation";
+import { Lifetime, type ThreadHolding } from "@ag-ui-antigravity/foundation";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { StartupFailureWarning } from "./logging/startup-failure-warning.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -16,7 +16,7 @@ import { resolveHarnessBinary } from "./harness-binary.js";
 import { type EmitEvent, runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
-import { SessionManager, type SessionStats, type ThreadHolding } from "./sessions/session-manager.js";
+import { SessionManager, type SessionStats } from "./sessions/session-manager.js";
 import { REFILL_DELAY_MS, SpareSessions } from "./sessions/spare-sessions.js";
 import { FileThreadStore } from "./threads/file-thread-store.js";
 import { MemoryThreadStore } from "./threads/memory-thread-store.js";

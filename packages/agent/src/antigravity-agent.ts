@@ -1,10 +1,9 @@
-import { brandClass, hasBrand } from "@ag-ui-antigravity/foundation";
+import { brandClass, hasBrand, type ThreadHolding, type ThreadHoldings } from "@ag-ui-antigravity/foundation";
 import { AbstractAgent, type AgentCapabilities, type BaseEvent, type RunAgentInput } from "@ag-ui/client";
 import type { PoolMetrics } from "@ag-ui-antigravity/pool";
 import { Observable } from "rxjs";
 import { AgentCore, type AgentStats } from "./agent-core.js";
 import type { AntigravityAgentOptions } from "./agent-options.js";
-import type { ThreadHolding } from "./sessions/session-manager.js";
 
 /**
  * An AG-UI agent backed by Google Antigravity. Every thread gets a live harness conversation
@@ -15,7 +14,7 @@ import type { ThreadHolding } from "./sessions/session-manager.js";
  * const agent = new AntigravityAgent({ harness: "emulator", model: "emulator:demo" });
  * const app = createAntigravityApp({ chat: agent });
  */
-export class AntigravityAgent extends AbstractAgent {
+export class AntigravityAgent extends AbstractAgent implements ThreadHoldings {
   static {
     brandClass(this, "AntigravityAgent");
   }

@@ -14,7 +14,7 @@ export {
 } from "./options/binding-options.js";
 export type { AgentRouterOptions } from "./options/binding-options.js";
 export type { ClientLimits } from "./limits/client-accounts.js";
-export type { ThreadHolding, ThreadHoldings } from "./limits/thread-holdings.js";
+export type { ThreadHolding, ThreadHoldings } from "@ag-ui-antigravity/foundation";
 export type { AuthorizeRequest, Principal } from "./auth/principal.js";
 export { DEFAULT_MAX_THREAD_OWNERS, MemoryOwnershipStore } from "./auth/memory-ownership-store.js";
 export type { MemoryOwnershipStoreOptions } from "./auth/memory-ownership-store.js";

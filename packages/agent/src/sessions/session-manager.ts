@@ -1,4 +1,4 @@
-import { linkSignals } from "@ag-ui-antigravity/foundation";
+import { linkSignals, type ThreadHolding } from "@ag-ui-antigravity/foundation";
 import { setMaxListeners } from "node:events";
 import { AgentError } from "../errors/agent-error.js";
 
@@ -12,8 +12,6 @@ export interface ManagedSession {
 
 export type SessionCloseReason = "idle-timeout" | "parked-timeout" | "evicted" | "reclaimed" | "trigger-limit" | "rebuilt" | "closed" | "manager-closed";
 
-/** What the manager holds of a thread: a run in flight, a turn waiting on a human, an idle session, or nothing. */
-export type ThreadHolding = "running" | "parked" | "idle" | "none";
 
 export interface SessionManagerLogger {
   info?(details: Record<string, unknown>, message: string): void;
