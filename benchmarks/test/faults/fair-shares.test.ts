@@ -3,7 +3,7 @@
 // `stayOpen` stream, a connect), and never taken from everyone else: past a limit that client gets
 // 429 with Retry-After while another client's next run is served. Each case failed before the fix.
 import { randomUUID } from "node:crypto";
-import { EventType, type Message } from "@ag-ui/core";
+import type { Message } from "@ag-ui/core";
 import { MemoryOwnershipStore } from "@ag-ui-antigravity/express";
 import { describe, expect, it } from "vitest";
 import { eventTypesOf, postRun, reliabilityModel, userMessage, useStacks, waitFor } from "../support/stack.js";
