@@ -201,4 +201,15 @@ describe("fair shares: triggers end with their thread", () => {
     await waitFor(() => agent.stats().sessions.liveSessions === 0, { what: "the thread retired after 3 trigger turns", timeoutMs: 10_000 });
     expect(stack.logger.matching(/trigger turns/).length).toBeGreaterThan(0);
   });
+
+  it("the agent relays at most triggerLimits.maxTurnsInFlight trigger turns at once and cancels the others", async () => {
+    const stack = await startStack({
+      // Each trigger turn streams for a few seconds ("long turn …"), so two threads' turns overlap.
+      chat: { model: reliabilityModel, triggers: [{ message: "long turn from the schedule", intervalMs: 100 }], triggerLimits: { maxTurnsInFlight: 1 } },
+    });
+    await Promise.all([0, 1].map(() => postRun(`${stack.url}/chat`, { messages: [userMessage("hello")] }).then(eventTypesOf)));
+    await waitFor(() => stack.logger.matching(/a trigger turn was cancelled/).length > 0, { what: "a trigger turn cancelled past maxTurnsInFlight", timeoutMs: 10_000 });
+    expect(stack.agents.chat!.stats().sessions.busySessions).toBeLessThanOrEqual(1);
+  });
 });
+

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput, type Tool } from "@ag-ui/client";
-import { validateConversationConfig, type ConversationConfig, type ToolCallContext, type Turn, type UserInputPart } from "@ag-ui-antigravity/harness";
+import { validateConversationConfig, type ConversationConfig, type ToolCallContext, type UserInputPart } from "@ag-ui-antigravity/harness";
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
@@ -23,10 +23,10 @@ import { MemoryThreadStore } from "./threads/memory-thread-store.js";
 import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
 import { ensureThreadWorkspace, threadWorkspacePath } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
-import { backgroundTurnEvents } from "./threads/background-turn-events.js";
 import { connectStream } from "./threads/connect-stream.js";
 import { DEFAULT_MAX_REPLAY_BYTES, DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/recorded-run.js";
 import { ThreadChannels } from "./threads/thread-channels.js";
+import { DEFAULT_TRIGGER_TURNS_IN_FLIGHT, DEFAULT_TRIGGER_TURNS_PER_THREAD, TriggerTurns } from "./threads/trigger-turns.js";
 
 /** Characters all ended runs kept for late `connect`s hold together, by default (one run: a sixteenth of it). */
 const DEFAULT_MAX_GRACE_BYTES = 16 * 1024 * 1024;
@@ -56,10 +56,6 @@ export interface AgentStats {
   spareSessions: number;
 }
 
-/** Defaults of the `triggerLimits` option. */
-export const DEFAULT_TRIGGER_TURNS_PER_THREAD = 12;
-export const DEFAULT_TRIGGER_TURNS_IN_FLIGHT = 4;
-
 /** Defaults of the `prewarm` option. */
 export const DEFAULT_PREWARM_SPARES = 1;
 export const DEFAULT_PREWARM_IDLE_TIMEOUT_MS = 5 * 60_000;
@@ -85,9 +81,7 @@ export class AgentCore {
   /** Threads whose session is a spare taken for this run, and the contract to refill once the run ends. */
   readonly #sparesToRefill = new Map<string, string>();
   readonly #redactor: OutboundRedactor;
-  readonly #triggerLimits: { readonly maxTurnsPerThread: number; readonly maxTurnsInFlight: number };
-  /** Trigger turns being relayed now, over every thread. */
-  #triggerTurnsInFlight = 0;
+  readonly #triggerTurns: TriggerTurns;
   #pool: Promise<HarnessPool> | undefined;
   readonly #lifetime = new Lifetime();
   /** Aborted (with AGENT_CLOSED) when `close()` starts. */
@@ -122,10 +116,6 @@ export class AgentCore {
     const endpointKey = options.endpoint !== undefined && "apiKey" in options.endpoint ? options.endpoint.apiKey : undefined;
     this.#redactor = OutboundRedactor.fromEnvironment([options.apiKey, endpointKey]);
     this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
-    this.#triggerLimits = {
-      maxTurnsPerThread: options.triggerLimits?.maxTurnsPerThread ?? DEFAULT_TRIGGER_TURNS_PER_THREAD,
-      maxTurnsInFlight: options.triggerLimits?.maxTurnsInFlight ?? DEFAULT_TRIGGER_TURNS_IN_FLIGHT,
-    };
     this.#ownsThreadStore = options.threadStore === undefined;
     this.#threads = options.threadStore ?? defaultThreadStore(options, this.#logger);
     this.#sessions = new SessionManager<AntigravitySession>({
@@ -137,6 +127,15 @@ export class AgentCore {
         warn: (details, message) => this.#logger.warn?.(details, message),
       },
       create: async (threadId) => this.#createSession(threadId, this.#pendingSignature.get(threadId) ?? { signature: "", tools: [] }),
+    });
+    this.#triggerTurns = new TriggerTurns({
+      sessions: this.#sessions,
+      channels: this.#channels,
+      maxTurnsPerThread: options.triggerLimits?.maxTurnsPerThread ?? DEFAULT_TRIGGER_TURNS_PER_THREAD,
+      maxTurnsInFlight: options.triggerLimits?.maxTurnsInFlight ?? DEFAULT_TRIGGER_TURNS_IN_FLIGHT,
+      logger: this.#logger,
+      isClosing: () => this.#lifetime.isClosing,
+      offerToPool: (session) => this.#offerToPool(session),
     });
     const prewarm = options.prewarm;
     this.#spares =
@@ -291,79 +290,6 @@ export class AgentCore {
       // A run slipped in between the check and the acquire: wait for it like any other.
       if (refusal?.code === "THREAD_BUSY") continue;
       throw new AgentError("NOTIFY_REFUSED", `The notification could not run: ${refusal?.message ?? "refused"}`);
-    }
-  }
-
-  /**
-   * A turn the harness started (a trigger, a background result) as a server-initiated run on the
-   * thread's channel: it waits for the thread like any run, then streams to `stayOpen` clients and
-   * into the transcript. The harness keeps the turn's steps until they are read.
-   */
-  async #relayBackgroundTurn(session: AntigravitySession, turn: Turn): Promise<void> {
-    const threadId = session.threadId;
-    // Every trigger turn is a model turn someone pays for: at most so many at once over the agent.
-    if (this.#triggerTurnsInFlight >= this.#triggerLimits.maxTurnsInFlight) {
-      turn.cancel();
-      this.#logger.warn?.({ threadId, maxTurnsInFlight: this.#triggerLimits.maxTurnsInFlight }, "a trigger turn was cancelled: the agent already runs as many trigger turns as triggerLimits.maxTurnsInFlight allows");
-      return;
-    }
-    this.#triggerTurnsInFlight += 1;
-    try {
-      await this.#relayTriggerTurn(session, turn);
-    } finally {
-      this.#triggerTurnsInFlight -= 1;
-    }
-    // A thread nobody runs any more stops its triggers after so many turns: its session is retired
-    // (its next client run resumes the conversation, and the triggers start again).
-    session.triggerTurnsSinceClientRun += 1;
-    if (session.triggerTurnsSinceClientRun >= this.#triggerLimits.maxTurnsPerThread && this.#sessions.evict(threadId, session, "trigger-limit")) {
-      this.#logger.warn?.({ threadId, maxTurnsPerThread: this.#triggerLimits.maxTurnsPerThread }, "thread retired after as many trigger turns without a client run as triggerLimits.maxTurnsPerThread allows; its triggers stop until a client runs it again");
-    }
-  }
-
-  async #relayTriggerTurn(session: AntigravitySession, turn: Turn): Promise<void> {
-    const threadId = session.threadId;
-    const forever = new AbortController().signal;
-    let lease;
-    for (;;) {
-      if (this.#lifetime.isClosing) return;
-      try {
-        // A turn nobody asked for does not count as use: the thread still retires when idle.
-        lease = await this.#sessions.acquire(threadId, { reuse: () => true, refreshesIdle: false });
-        break;
-      } catch (error) {
-        if (!AgentError.isInstance(error) || error.code !== "THREAD_BUSY") throw error;
-        await this.#channels.get(threadId).nextRunEnd(forever, 1_000);
-      }
-    }
-    lease.session.offerToPool(undefined);
-    try {
-      // The thread's session was replaced meanwhile: its conversation, and so this turn, is gone.
-      if (lease.session !== session) return;
-      const channel = this.#channels.get(threadId, { forRun: true });
-      await channel.transcript.settled();
-      const view = channel.transcript.view;
-      const input: RunAgentInput = {
-        threadId,
-        runId: randomUUID(),
-        messages: structuredClone(view.messages),
-        state: structuredClone(view.state ?? {}),
-        tools: [...channel.lastTools],
-        context: [],
-        forwardedProps: {},
-      };
-      const recorded = channel.begin(input, { serverInitiated: true });
-      try {
-        for await (const event of backgroundTurnEvents(session, turn, input)) {
-          lease.touch();
-          recorded.record(event);
-        }
-      } finally {
-        channel.finish(recorded);
-      }
-    } finally {
-      lease.release();
-      this.#offerToPool(lease.session);
     }
   }
 
@@ -566,7 +492,7 @@ export class AgentCore {
       workspaceFor: async () => identity.workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
       onBackgroundTurn: (session, turn) => {
-        this.#relayBackgroundTurn(session, turn).catch((error: unknown) =>
+        this.#triggerTurns.relay(session, turn).catch((error: unknown) =>
           this.#logger.warn?.({ threadId: session.threadId, error }, "a turn the harness started could not be relayed to AG-UI clients"),
         );
       },
