@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     taskStepDelayMs: environment.taskStepDelayMs,
     state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId, replicaTtlMs: environment.replicaTtlMs },
     ...(environment.authTokens === undefined ? {} : { authTokens: environment.authTokens }),
+    ...(environment.clientLimits ? {} : { clientLimits: false as const }),
+    ...(environment.trustProxy === undefined ? {} : { trustProxy: environment.trustProxy }),
   });
   const server = createServer(demo.app);
   if (environment.authTokens === undefined && !isLoopbackHost(environment.host)) {

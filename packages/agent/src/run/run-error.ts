@@ -53,8 +53,10 @@ export function toRunError(error: unknown): MappedRunError {
       PROCESS_DIED: "The Antigravity harness process stopped unexpectedly; the next run starts a new one.",
       POOL_CLOSED: "The server is shutting down.",
       SPAWN_BACKOFF: "The Antigravity harness keeps failing to start; retrying after a pause.",
+      CAPACITY_EXHAUSTED: "The server has no room for another conversation right now; retry shortly.",
     };
-    return { event: event(error.code, messages[error.code] ?? "The Antigravity harness pool could not serve the run."), correlationId, harnessLost: true };
+    // A full pool took nothing from the session: it had no conversation yet.
+    return { event: event(error.code, messages[error.code] ?? "The Antigravity harness pool could not serve the run."), correlationId, harnessLost: error.code !== "CAPACITY_EXHAUSTED" };
   }
   if (HarnessError.isInstance(error)) {
     const messages: Partial<Record<string, string>> = {
