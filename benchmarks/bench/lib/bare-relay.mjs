@@ -24,7 +24,7 @@ export async function startBareRelay({ model }) {
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       response.flushHeaders();
       current = response;
-      socket.send(JSON.stringify({ userInput: userTextOf(JSON.parse(Buffer.concat(chunks).toString())) }));
+      socket.send(JSON.stringify({ userInput: { parts: [{ text: userTextOf(JSON.parse(Buffer.concat(chunks).toString())) }] } }));
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -93,7 +93,7 @@ export async function startLeanAdapter({ model }) {
         },
       };
       current = turn;
-      socket.send(JSON.stringify({ userInput: input.messages.at(-1).content }));
+      socket.send(JSON.stringify({ userInput: { parts: [{ text: input.messages.at(-1).content }] } }));
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       // The request's text is its input, unless a line break in it would end the SSE line.
       const inputText = text.includes("\n") || text.includes("\r") ? JSON.stringify(input) : text;

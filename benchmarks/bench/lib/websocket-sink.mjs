@@ -23,7 +23,7 @@ export async function startWebSocketSink({ model }) {
         resolve({ frames, cpuMs: (used.user + used.system) / 1000 });
       };
       socket.on("message", onMessage);
-      socket.send(JSON.stringify({ userInput: text }));
+      socket.send(JSON.stringify({ userInput: { parts: [{ text }] } }));
     });
   return { turn, close: conversation.close };
 }
