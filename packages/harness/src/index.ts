@@ -56,6 +56,7 @@ export type { HarnessFeatureOptions, InlineSkill } from "./conversation/harness-
 export { BUILTIN_TOOL_NAMES, DEFAULT_BUILTIN_TOOLS, WRITE_CAPABLE_BUILTIN_TOOLS } from "./conversation/builtin-tools.js";
 export type { BuiltinToolName } from "./conversation/builtin-tools.js";
 export { validateConversationConfig } from "./conversation/validate-config.js";
+export { checkConversationConfig } from "./conversation/check-conversation-config.js";
 export { Turn } from "./conversation/turn.js";
 export type { SubagentEnd, TurnOrigin, TurnResult } from "./conversation/turn.js";
 export type { ModalityUsage, TokenUsage } from "./conversation/token-usage.js";

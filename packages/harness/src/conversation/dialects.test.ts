@@ -272,3 +272,12 @@ describe("protocol skew", () => {
     expect(fake.skew.onStderrLine("proto buffers are great")).toBeUndefined();
   });
 });
+
+describe("checkConversationConfig", () => {
+  it("refuses without a harness what the open would refuse for that release", async () => {
+    const { checkConversationConfig } = await import("./check-conversation-config.js");
+    await expect(checkConversationConfig({ budget: { maxToolCalls: 2 } }, "0.1.10")).rejects.toThrow(/budget needs harness 0\.1\.11 or newer/);
+    await expect(checkConversationConfig({ builtinTools: ["run_command"] }, "0.1.21")).rejects.toThrow(/add policies or a hooks\.preTool/);
+    await expect(checkConversationConfig({ budget: { maxToolCalls: 2 } }, "0.1.11")).resolves.toBeUndefined();
+  });
+});
