@@ -22,7 +22,7 @@ describe("the HAProxy configuration", () => {
     expect(config).toContain("server replica-1 127.0.0.1:8041");
     expect(config).toMatch(/req\.hdr\(x-ag-ui-thread-id\)[\s\S]*json_query\('\$\.threadId'\)[\s\S]*regsub/);
     expect(config).toContain("hash-type consistent");
-    expect(config).toContain("option httpchk GET /healthz");
+    expect(config).toContain("option httpchk GET /readyz");
     expect(config).toContain("option http-buffer-request");
   });
 

@@ -78,7 +78,9 @@ backend replicas
   # A fresh connection per run: Node closes idle keep-alive sockets after 5 s, and a run sent on one
   # it is closing would be cut off (a POST body cannot be replayed once sent). Loopback connects are cheap.
   http-reuse never
-  option httpchk GET /healthz
+  # Readiness, not liveness: a replica that would refuse runs (no harness, Redis unreachable,
+  # shutting down) answers 503 and gets no new threads until it is ready again.
+  option httpchk GET /readyz
   http-check expect status 200
   # A connection refused or reset marks the replica down at once, before the next health check,
   # so the threads of a crashed replica move on their next run instead of waiting for fall x inter.

@@ -40,8 +40,15 @@ export interface AgentRouterOptions {
    * default so that code is streamed instead.
    */
   runErrorStatuses?: Record<string, number | null>;
-  /** Path of the health route inside the router, or `false` for none. Default `"/healthz"`. */
+  /** Path of the health route (liveness: the process answers) inside the router, or `false` for none. Default `"/healthz"`. */
   healthPath?: string | false;
+  /**
+   * Path of the readiness route inside the router, or `false` for none. Default `"/readyz"`: 200
+   * while runs would be accepted, 503 with the reason while they would be refused (an agent's
+   * `readiness()`: no harness found, thread store unreachable, closing; or the router closing).
+   * Point load balancers and orchestrators' readiness probes here, liveness probes at `healthPath`.
+   */
+  readyPath?: string | false;
   /**
    * Off by default. What one client may hold at once: the principal `authorize` names, or without
    * auth the client's address. Past a limit a run is refused with 429 `RATE_LIMITED` and `Retry-After`.
@@ -71,6 +78,7 @@ export interface ResolvedAgentRouterOptions {
   readonly ownershipStore: ThreadOwnershipStore | undefined;
   readonly runErrorStatuses: Readonly<Record<string, number | null>>;
   readonly healthPath: string | undefined;
+  readonly readyPath: string | undefined;
   readonly clientLimits: { readonly maxConcurrentRuns: number; readonly maxParkedThreads: number; readonly parkedTtlMs: number } | undefined;
   readonly logger: ExpressBindingLogger;
   readonly replicaId: string | undefined;
@@ -98,6 +106,7 @@ const optionsSchema = z
       .optional(),
     runErrorStatuses: z.record(z.string(), z.number().int().min(400).max(599).nullable()).optional(),
     healthPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
+    readyPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
     clientLimits: z
       .object({ maxConcurrentRuns: positiveInteger.optional(), maxParkedThreads: positiveInteger.optional(), parkedTtlMs: positiveInteger.optional() })
       .strict()
@@ -126,6 +135,7 @@ export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): Res
     ownershipStore: value.ownershipStore,
     runErrorStatuses: value.runErrorStatuses ?? {},
     healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
+    readyPath: value.readyPath === false ? undefined : trimTrailingSlash(value.readyPath ?? "/readyz"),
     clientLimits:
       value.clientLimits === undefined
         ? undefined
