@@ -277,6 +277,9 @@ async function copilotKitProject(tarballs) {
 
 /** examples/copilotkit-react built and driven in Debian's Chromium, on the emulator (its test/drive-in-chromium.mjs). */
 async function exampleInChromium(project) {
+  await check("examples/copilotkit-react type-checks (strict, exactOptionalPropertyTypes)", () => {
+    run(tsc, ["-p", "tsconfig.json", "--pretty", "false"], { cwd: project });
+  });
   const built = await check("examples/copilotkit-react: the page builds (vite build)", () => {
     run(process.execPath, [join(project, "node_modules", "vite", "bin", "vite.js"), "build", "--logLevel", "error"], { cwd: project });
   });
