@@ -7,6 +7,8 @@ import { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import type { AgentReadiness } from "@ag-ui-antigravity/foundation";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAntigravityApp } from "../src/index.js";
+import { toAgentRegistry } from "../src/options/agent-registry.js";
+import { createReadinessHandler } from "../src/routes/readiness-handler.js";
 import { ScriptedAgent, echoScript } from "./helpers/fake-agents.js";
 import { closeServersAfterEach, readJson, serveAgents, serveListener } from "./helpers/server.js";
 
@@ -52,13 +54,42 @@ describe("GET /readyz", () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 
-  it("shares one check between concurrent probes and reuses it for a second", async () => {
-    const agent = new ReportingAgent({ ready: true });
-    const server = await serveAgents(agent);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${server.url}/readyz`)));
-    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
-    await Promise.all(answers.map((answer) => answer.body?.cancel()));
-    expect(agent.checks).toBe(1);
+  it("shares one check between probes that arrive while it runs, and reuses its answer for a second", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      let release: (() => void) | undefined;
+      let checks = 0;
+      const agent = new ScriptedAgent(echoScript) as ScriptedAgent & { readiness(): Promise<AgentReadiness> };
+      agent.readiness = async () => {
+        checks += 1;
+        await new Promise<void>((resolve) => (release = resolve));
+        return { ready: true };
+      };
+      const handler = createReadinessHandler(toAgentRegistry(agent));
+      const answered: number[] = [];
+      const probe = () =>
+        new Promise<void>((resolve) => {
+          const response = { set: () => response, status: (code: number) => (answered.push(code), response), json: () => resolve(), headersSent: false };
+          handler({} as never, response as never, () => undefined);
+        });
+      const probes = Array.from({ length: 20 }, probe);
+      expect(checks).toBe(1);
+      release?.();
+      await Promise.all(probes);
+      expect(answered).toEqual(Array(20).fill(200));
+      // Within a second of the answer: reused. After it: checked again.
+      vi.setSystemTime(Date.now() + 999);
+      const reused = probe();
+      expect(checks).toBe(1);
+      await reused;
+      vi.setSystemTime(Date.now() + 2);
+      const fresh = probe();
+      expect(checks).toBe(2);
+      release?.();
+      await fresh;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("counts a check that throws as not ready", async () => {

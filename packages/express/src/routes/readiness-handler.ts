@@ -10,7 +10,7 @@ interface ReadinessReporter {
   readiness(): Promise<AgentReadiness>;
 }
 
-/** How long one answer is reused: a probe every few ms from several balancers costs one check per second. */
+/** How long a finished check's answer is reused: probes from several balancers cost one check per second. */
 const REUSE_MS = 1_000;
 
 function reportsReadiness(agent: AbstractAgent): agent is AbstractAgent & ReadinessReporter {
@@ -22,16 +22,18 @@ function reportsReadiness(agent: AbstractAgent): agent is AbstractAgent & Readin
  * readiness would accept a run, else 503 with the first refusal as the binding's error body
  * (`{ error: { code, message } }`, the agent's name first when there are several) and
  * `Retry-After`. While the router is closing, its admission answers 503 `SERVER_CLOSED` before this
- * runs. Agents without `readiness()` count as ready. Concurrent probes share one check, and an
- * answer is reused for a second.
+ * runs. Agents without `readiness()` count as ready. Probes that arrive while a check runs share it,
+ * and its answer is reused for a second after it finished.
  */
 export function createReadinessHandler(registry: AgentRegistry): RequestHandler {
   const agents: Array<[string | undefined, AbstractAgent & ReadinessReporter]> = [];
   const entries: Array<[string | undefined, AbstractAgent]> = registry.kind === "single" ? [[undefined, registry.agent]] : [...registry.agents];
   for (const [name, agent] of entries) if (reportsReadiness(agent)) agents.push([name, agent]);
 
-  let latest: { answer: Promise<{ name: string | undefined; readiness: AgentReadiness } | undefined>; at: number } | undefined;
-  const check = async (): Promise<{ name: string | undefined; readiness: AgentReadiness } | undefined> => {
+  type Refusal = { name: string | undefined; readiness: AgentReadiness } | undefined;
+  /** The check in flight, or the last one with when it finished. */
+  let latest: { answer: Promise<Refusal>; finishedAt: number | undefined } | undefined;
+  const check = async (): Promise<Refusal> => {
     const results = await Promise.all(
       agents.map(async ([name, agent]) => {
         try {
@@ -46,8 +48,12 @@ export function createReadinessHandler(registry: AgentRegistry): RequestHandler 
   };
 
   return (_request: Request, response: Response): void => {
-    const now = Date.now();
-    if (latest === undefined || now - latest.at >= REUSE_MS) latest = { answer: check(), at: now };
+    const stale = latest?.finishedAt !== undefined && Date.now() - latest.finishedAt >= REUSE_MS;
+    if (latest === undefined || stale) {
+      const started: { answer: Promise<Refusal>; finishedAt: number | undefined } = { answer: check(), finishedAt: undefined };
+      void started.answer.then(() => (started.finishedAt = Date.now()));
+      latest = started;
+    }
     void latest.answer.then((refusal) => {
       response.set("Cache-Control", "no-store");
       if (refusal === undefined || refusal.readiness.ready) {
