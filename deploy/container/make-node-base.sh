@@ -23,8 +23,15 @@ ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
 ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
 chroot "$rootfs" /usr/sbin/groupadd --gid 1000 node
 chroot "$rootfs" /usr/sbin/useradd --uid 1000 --gid node --create-home --shell /bin/bash node
+# Container runtimes write /etc/hosts when they start a container; a plain chroot needs one too
+# (the emulator listens on localhost).
+printf '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n' > "$rootfs/etc/hosts"
+# This machine's trust store, as the official image carries Debian's: npm inside the image reaches
+# the registry through whatever this machine trusts (a company proxy's CA included).
+mkdir -p "$rootfs/etc/ssl/certs"
+cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt"
 # Nothing the image does not need: apt's lists and caches, documentation.
 rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/* "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
 
-tar -C "$rootfs" -c . | podman import --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/bin:/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin' - "$image" >/dev/null
+tar -C "$rootfs" -c . | podman import --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/bin:/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' - "$image" >/dev/null
 echo "$image ($("$node_binary" --version))"
