@@ -29,7 +29,8 @@ async function measure(threads) {
     sessions: { maxSessions: threads * 2 },
     pool: { healthCheckIntervalMs: 0 },
   });
-  const server = createServer(createAntigravityApp({ bench: agent }, { keepAliveIntervalMs: 0 }));
+  // Hundreds of threads from one address at once: past the default client limits (8 runs), on purpose.
+  const server = createServer(createAntigravityApp({ bench: agent }, { keepAliveIntervalMs: 0, clientLimits: false }));
   server.maxConnections = threads * 4;
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}/bench`;

@@ -11,7 +11,8 @@ const threadsPerLevel = Number(process.env.BENCH_CLUSTER_THREADS ?? 24);
 const turnsPerThread = Number(process.env.BENCH_CLUSTER_TURNS ?? 3);
 const concurrency = Number(process.env.BENCH_CLUSTER_CONCURRENCY ?? 12);
 const replicaTtlMs = 3_000;
-const replicaEnv = { ANTIGRAVITY_DEMO_HARNESS: "emulator", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "0", REPLICA_TTL_MS: String(replicaTtlMs), LOG_LEVEL: "info" };
+// CLIENT_LIMITS off: one load generator's address runs `concurrency` turns at once, past one client's share (8), on purpose.
+const replicaEnv = { ANTIGRAVITY_DEMO_HARNESS: "emulator", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "0", REPLICA_TTL_MS: String(replicaTtlMs), LOG_LEVEL: "info", CLIENT_LIMITS: "off" };
 
 const percentile = (values, p) => {
   if (values.length === 0) return undefined;

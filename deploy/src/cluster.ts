@@ -176,6 +176,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
             SAVE_DIR: saveDirectory,
             REPLICA_ID: id,
             REDIS_URL: redisUrl,
+            // HAProxy on loopback forwards each client's address (option forwardfor): client limits count per client, not per proxy.
+            TRUST_PROXY: options.replicaEnv?.["TRUST_PROXY"] ?? "loopback",
             // A replica silent for this long is dead and its threads' leases are free: a crashed
             // replica's threads wait at most this long (HTTP 409 THREAD_ELSEWHERE meanwhile).
             REPLICA_TTL_MS: options.replicaEnv?.["REPLICA_TTL_MS"] ?? String(defaultReplicaTtlMs),

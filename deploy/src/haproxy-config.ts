@@ -63,6 +63,9 @@ defaults
   # replica: nothing has been sent yet, so no run is started twice.
   retries 2
   option redispatch 1
+  # Each replica counts what a client holds per client address (without AUTH_TOKENS): it must see
+  # the client's, not HAProxy's (the replicas run with TRUST_PROXY=loopback).
+  option forwardfor
 
 frontend ag_ui
   bind ${options.bindHost}:${options.bindPort}

@@ -5,6 +5,7 @@
 // and the suite fails if it, or a harness process it started, is left running.
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
@@ -14,6 +15,22 @@ import { featureById, features, type Feature, type FeatureId } from "../src/feat
 import { chromiumPath, launchChromium } from "./support/browser.js";
 import { descendantPids, isProcessAlive } from "@ag-ui-antigravity/testing";
 import { dojoDistDirectory, startServer, type RunningServer } from "./support/startServer.js";
+
+/** A POST read whole (an SSE stream ends with its run), from `localAddress` when given. */
+function postSse(url: string, body: string, localAddress: string | undefined): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { "content-type": "application/json", accept: "text/event-stream", "content-length": String(Buffer.byteLength(body)) };
+    const outgoing = request(url, { method: "POST", headers, ...(localAddress === undefined ? {} : { localAddress }) }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
 
 const failureScreenshots = fileURLToPath(new URL("../test-results/", import.meta.url));
 const readmeScreenshots = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
@@ -139,23 +156,25 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
     await page.screenshot({ path: `${readmeScreenshots}${name}.png` });
   }
 
-  /** The events of a one-message run on `feature`, in a fresh thread, over plain HTTP (no browser). */
-  async function runOverHttp(feature: Feature, text: string): Promise<Array<{ type: string; content?: string; delta?: string }>> {
-    const response = await fetch(`${server?.baseUrl}/${feature.id}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({
-        threadId: `probe-${randomUUID()}`,
-        runId: randomUUID(),
-        state: feature.initialState(),
-        messages: [{ id: randomUUID(), role: "user", content: text }],
-        tools: feature.frontendTools.map((tool) => tool.definition),
-        context: [],
-        forwardedProps: {},
-      }),
+  /**
+   * The events of a one-message run on `feature`, in a fresh thread, over plain HTTP (no browser),
+   * from `localAddress` when the server is on loopback: the server counts what each address holds.
+   */
+  async function runOverHttp(feature: Feature, text: string, localAddress?: string): Promise<Array<{ type: string; content?: string; delta?: string }>> {
+    const body = JSON.stringify({
+      threadId: `probe-${randomUUID()}`,
+      runId: randomUUID(),
+      state: feature.initialState(),
+      messages: [{ id: randomUUID(), role: "user", content: text }],
+      tools: feature.frontendTools.map((tool) => tool.definition),
+      context: [],
+      forwardedProps: {},
     });
+    const url = `${server?.baseUrl}/${feature.id}`;
+    const from = localAddress !== undefined && new URL(url).hostname.startsWith("127.") ? localAddress : undefined;
+    const response = await postSse(url, body, from);
     expect(response.status).toBe(200);
-    return (await response.text())
+    return response.text
       .split("\n")
       .filter((line) => line.startsWith("data: "))
       .map((line) => JSON.parse(line.slice("data: ".length)) as { type: string; content?: string; delta?: string });
@@ -608,12 +627,14 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
   });
 
   test("every page's suggestions get a scripted answer from the server's demo scenarios, not its fallback", async () => {
-    // The pages side by side, each page's suggestions one after another.
+    // The pages side by side, each page's suggestions one after another; each page a visitor of its
+    // own address, as nine people would be (one address may run 8 at once and leave 16 parked, and
+    // these probes never answer what they park).
     const outcomes = await Promise.all(
-      features.map(async (feature) => {
+      features.map(async (feature, index) => {
         const found: Array<{ where: string; last: string | undefined; text: string }> = [];
         for (const suggestion of feature.suggestions) {
-          const events = await runOverHttp(feature, suggestion);
+          const events = await runOverHttp(feature, suggestion, `127.0.0.${20 + index}`);
           const text = events.map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? (event.delta ?? "") : "")).join("");
           found.push({ where: `${feature.id}: "${suggestion}"`, last: events.at(-1)?.type, text });
         }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AntigravityAgent } from "@ag-ui-antigravity/agent";
-import { createAgentRouter } from "@ag-ui-antigravity/express";
+import { createAgentRouter, type AgentRouterOptions } from "@ag-ui-antigravity/express";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import express, { type Express } from "express";
@@ -34,6 +34,13 @@ export interface DemoServerConfig {
   authTokens?: ReadonlyMap<string, string>;
   /** Where thread state lives (SAVE_DIR, REDIS_URL, REPLICA_ID); default memory. */
   state?: StateStoreConfig;
+  /**
+   * What one client may hold (CLIENT_LIMITS): the binding's `clientLimits`, per principal with
+   * AUTH_TOKENS and per address without. Default on with the binding's defaults; `false` turns it off.
+   */
+  clientLimits?: AgentRouterOptions["clientLimits"];
+  /** Express's `trust proxy` (TRUST_PROXY), so a client behind a trusted proxy is its forwarded address. */
+  trustProxy?: string | number;
 }
 
 export interface DemoServer {
@@ -112,6 +119,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
 
   const app = express();
   app.disable("x-powered-by");
+  if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
   app.use(createDojoRouter(config.dojoDistDirectory));
   app.get(
     "/metrics",
@@ -125,6 +133,9 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   );
   const router = createAgentRouter(agents, {
     logger: logger.child({ component: "http" }),
+    // One client (a principal, or an address) must not take what every visitor shares: parked
+    // questions, runs, open streams. On unless the operator turns it off.
+    clientLimits: config.clientLimits ?? {},
     // With AUTH_TOKENS, every run needs a bearer token and threads belong to the token's name.
     ...(config.authTokens === undefined ? {} : { authorize: bearerTokenAuthorize(config.authTokens) }),
     ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),

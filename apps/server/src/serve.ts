@@ -1,6 +1,7 @@
 // The demo server (loaded by main.ts, the entry point `pnpm start` runs): reads the environment, decides
 // which harness to use and says why, listens, and shuts everything down on SIGINT / SIGTERM.
 import { existsSync } from "node:fs";
+import { diagnoseHarness, verdictLine } from "@ag-ui-antigravity/harness";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -16,7 +17,7 @@ function describeChoice(choice: HarnessChoice): string {
   if (choice.kind === "real") return `Using the real Antigravity harness with Gemini (${choice.model ?? "the harness's default model"}): ${choice.reason}.`;
   return (
     `Using the harness EMULATOR with scripted demo scenarios (no model, no key needed), because ${choice.reason}. ` +
-    "For Gemini: set GEMINI_API_KEY and install the harness (pip install google-antigravity) or set ANTIGRAVITY_HARNESS_PATH."
+    "For Gemini: set GEMINI_API_KEY and install the harness (npx antigravity-harness install, or pip install google-antigravity) or set ANTIGRAVITY_HARNESS_PATH."
   );
 }
 
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   const harness = await chooseHarness({ preference: parseHarnessPreference(environment.harnessPreference), env: process.env });
   if (harness.kind === "real") logger.info({ harness: harness.kind, binaryPath: harness.binaryPath }, describeChoice(harness));
   else logger.warn({ harness: harness.kind, binaryPath: harness.binaryPath }, describeChoice(harness));
+  const diagnosis = await diagnoseHarness({ binaryPath: harness.binaryPath, env: process.env });
+  (diagnosis.problems.length === 0 ? logger.info.bind(logger) : logger.warn.bind(logger))({ harness: harness.kind }, verdictLine(diagnosis));
 
   const dojoDistDirectory = environment.dojoDistDirectory ?? defaultDojoDistDirectory();
   if (!existsSync(join(dojoDistDirectory, "index.html"))) {
@@ -40,6 +43,8 @@ async function main(): Promise<void> {
     taskStepDelayMs: environment.taskStepDelayMs,
     state: { saveDir: environment.saveDir, redisUrl: environment.redisUrl, replicaId: environment.replicaId, replicaTtlMs: environment.replicaTtlMs },
     ...(environment.authTokens === undefined ? {} : { authTokens: environment.authTokens }),
+    ...(environment.clientLimits ? {} : { clientLimits: false as const }),
+    ...(environment.trustProxy === undefined ? {} : { trustProxy: environment.trustProxy }),
   });
   const server = createServer(demo.app);
   if (environment.authTokens === undefined && !isLoopbackHost(environment.host)) {

@@ -3,7 +3,7 @@ import { readServerEnvironment, ServerEnvironmentError } from "./server-environm
 
 describe("readServerEnvironment", () => {
   it("defaults to 127.0.0.1:8027 at info level", () => {
-    expect(readServerEnvironment({})).toEqual({ port: 8027, host: "127.0.0.1", logLevel: "info", harnessPreference: undefined, dojoDistDirectory: undefined, taskStepDelayMs: 700 });
+    expect(readServerEnvironment({})).toEqual({ port: 8027, host: "127.0.0.1", logLevel: "info", harnessPreference: undefined, dojoDistDirectory: undefined, taskStepDelayMs: 700, clientLimits: true });
   });
 
   it("reads PORT, HOST, LOG_LEVEL, ANTIGRAVITY_DEMO_HARNESS and DOJO_DIST_DIR", () => {
@@ -14,6 +14,7 @@ describe("readServerEnvironment", () => {
       harnessPreference: "real",
       dojoDistDirectory: "/srv/dojo",
       taskStepDelayMs: 50,
+      clientLimits: true,
     });
   });
 
@@ -37,5 +38,14 @@ describe("readServerEnvironment", () => {
     expect(readServerEnvironment({ AUTH_TOKENS: "alice:alice-token-0123456789" }).authTokens).toEqual(new Map([["alice-token-0123456789", "alice"]]));
     expect(readServerEnvironment({}).authTokens).toBeUndefined();
     expect(() => readServerEnvironment({ AUTH_TOKENS: "alice:short" })).toThrow(ServerEnvironmentError);
+  });
+
+  it("reads CLIENT_LIMITS (on by default) and TRUST_PROXY, and refuses anything else", () => {
+    expect(readServerEnvironment({ CLIENT_LIMITS: "off" }).clientLimits).toBe(false);
+    expect(() => readServerEnvironment({ CLIENT_LIMITS: "no" })).toThrow(/CLIENT_LIMITS/);
+    expect(readServerEnvironment({ TRUST_PROXY: "loopback" }).trustProxy).toBe("loopback");
+    expect(readServerEnvironment({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(readServerEnvironment({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).trustProxy).toBe("10.0.0.0/8, 127.0.0.1");
+    expect(() => readServerEnvironment({ TRUST_PROXY: "x;rm" })).toThrow(/TRUST_PROXY/);
   });
 });

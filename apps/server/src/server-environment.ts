@@ -25,6 +25,17 @@ export interface ServerEnvironment {
   replicaTtlMs?: number | undefined;
   /** `AUTH_TOKENS` (`name:token,…`): bearer token → principal; when set, every run must present one. */
   authTokens?: ReadonlyMap<string, string> | undefined;
+  /**
+   * `CLIENT_LIMITS`: `on` (default) counts what each client holds (per principal with AUTH_TOKENS,
+   * per address without) and refuses it past the binding's limits; `off` only for tests and trusted
+   * load generators.
+   */
+  clientLimits: boolean;
+  /**
+   * `TRUST_PROXY`: Express's `trust proxy` setting (`loopback`, an address or subnet list, or a hop
+   * count), so that behind a proxy each client is its forwarded address; default none.
+   */
+  trustProxy?: string | number | undefined;
 }
 
 /** A variable of the server's environment is invalid; the message names it. */
@@ -76,6 +87,12 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
   if (replicaTtlMs !== undefined && (!Number.isInteger(replicaTtlMs) || replicaTtlMs < 300 || replicaTtlMs > 600_000)) {
     throw new ServerEnvironmentError(`REPLICA_TTL_MS must be an integer from 300 to 600000 (got ${JSON.stringify(env.REPLICA_TTL_MS)}).`);
   }
+  const limitsText = nonEmpty(env.CLIENT_LIMITS) ?? "on";
+  if (limitsText !== "on" && limitsText !== "off") throw new ServerEnvironmentError(`CLIENT_LIMITS must be on or off (got ${JSON.stringify(env.CLIENT_LIMITS)}).`);
+  const proxyText = nonEmpty(env.TRUST_PROXY);
+  if (proxyText !== undefined && !/^[A-Za-z0-9.:/, ]{1,512}$/.test(proxyText)) {
+    throw new ServerEnvironmentError("TRUST_PROXY must be loopback, linklocal, uniquelocal, addresses or subnets (comma-separated), or a hop count.");
+  }
   return {
     port,
     host: nonEmpty(env.HOST) ?? defaultHost,
@@ -88,5 +105,7 @@ export function readServerEnvironment(env: NodeJS.ProcessEnv): ServerEnvironment
     replicaId,
     replicaTtlMs,
     authTokens,
+    clientLimits: limitsText === "on",
+    trustProxy: proxyText === undefined ? undefined : /^\d+$/.test(proxyText) ? Number(proxyText) : proxyText,
   };
 }

@@ -25,6 +25,20 @@ const root = rootIndex >= 0 ? process.argv[rootIndex + 1] : repoRoot;
 const prewarm = process.argv.includes("--prewarm");
 const { AntigravityAgent, createAntigravityApp } = await importStack(root);
 
+/**
+ * The adapter's app without client limits: turn-cost's crowd of new threads comes from one address,
+ * past the default limits (8 runs at once), on purpose. A baseline build from before them refuses
+ * the option, and has no limits anyway.
+ */
+function createBenchApp() {
+  try {
+    return createAntigravityApp({ bench: agent }, { clientLimits: false });
+  } catch (error) {
+    if (error?.code !== "OPTIONS_INVALID") throw error;
+    return createAntigravityApp({ bench: agent });
+  }
+}
+
 const saveDir = mkdtempSync(join(tmpdir(), "bench-cost-"));
 const agent = new AntigravityAgent({
   harness: "emulator",
@@ -36,7 +50,7 @@ const agent = new AntigravityAgent({
   sessions: { maxSessions: 2_000 },
   ...(prewarm ? { prewarm: { spares: 2 } } : {}),
 });
-const server = createServer(createAntigravityApp({ bench: agent }));
+const server = createServer(createBenchApp());
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const relay = await startBareRelay({ model: benchModel });
 const inspector = new Session();

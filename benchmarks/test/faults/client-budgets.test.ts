@@ -15,7 +15,7 @@ describe("client budgets", () => {
       { chat: { model: reliabilityModel, builtinTools: ["ask_question"], sessions: { maxSessions: 24 } } },
       {
         authorize: (request) => request.header("x-user") ?? null,
-        // Budgets are opt-in; these are the binding's defaults once turned on (8 runs, 16 parks).
+        // The binding's defaults (8 runs, 16 parks), which createAntigravityApp turns on by itself.
         clientLimits: {},
       },
     );

@@ -28,7 +28,8 @@ const eventTypes = (body: string): string[] =>
 
 describe("threads", () => {
   it("two runs on one thread at the same instant: exactly one 409 THREAD_BUSY, the other runs to the end (20 threads at once)", async () => {
-    const stack = await startStack({ chat: { model: reliabilityModel } });
+    // 40 runs at once from one address: past the default client limits (8 runs), on purpose.
+    const stack = await startStack({ chat: { model: reliabilityModel } }, { clientLimits: false });
     const url = new URL(`${stack.url}/chat`);
     const agent = new Agent({ keepAlive: true });
     // A first run per thread opens its conversation, so the race below is on a warm session.
@@ -105,8 +106,12 @@ describe("threads", () => {
     // A slot stays taken until its conversation has closed, so evictions in flight may need one more process.
     expect(metrics.processes).toBeLessThanOrEqual(Math.ceil((caps.maxSessions + inFlight) / caps.perProcess) + 1);
     expect(metrics.totals.crashes).toBe(0);
-    // 9 000 threads more than at the baseline, and the heap holds about what it held at 1 000.
-    expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(4 * 1024 * 1024);
+    // 9 000 threads more than at the baseline, and the heap holds about what it held at 1 000. Both
+    // hold reconnect.maxThreads (1 000) channels with their runs' replay windows (~0.5 MiB): the
+    // newest threads' since issue 38. Before, a new run's channel was dropped at once when every
+    // other was in use, so the end held the first 1 000 threads' channels with their windows
+    // expired, and measured about 0.5 MiB less (3.4 MiB in a run on the same machine as 3.9 after).
+    expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(5 * 1024 * 1024);
     console.info(`agent, 10 000 threads: ${Math.round(elapsedMs)} ms for the last 9 000; heap ${(baseline / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB; ${metrics.processes} processes`);
   }, 720_000);
 

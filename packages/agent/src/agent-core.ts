@@ -4,17 +4,18 @@ import { join } from "node:path";
 import { EventType, type AgentCapabilities, type AGUIEvent, type BaseEvent, type RunAgentInput, type Tool } from "@ag-ui/client";
 import {
   defaultModelFor,
+  diagnoseHarness,
   NEWEST_KNOWN_HARNESS_VERSION,
+  verdictLine,
   validateConversationConfig,
   type ConversationConfig,
   type ToolCallContext,
-  type Turn,
   type UserInputPart,
 } from "@ag-ui-antigravity/harness";
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
-import { Lifetime } from "@ag-ui-antigravity/foundation";
+import { Lifetime, type ThreadHolding } from "@ag-ui-antigravity/foundation";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { StartupFailureWarning } from "./logging/startup-failure-warning.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -32,10 +33,10 @@ import { MemoryThreadStore } from "./threads/memory-thread-store.js";
 import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
 import { ensureThreadWorkspace, threadWorkspacePath } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
-import { backgroundTurnEvents } from "./threads/background-turn-events.js";
 import { connectStream } from "./threads/connect-stream.js";
 import { DEFAULT_MAX_REPLAY_BYTES, DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/recorded-run.js";
 import { ThreadChannels } from "./threads/thread-channels.js";
+import { DEFAULT_TRIGGER_TURNS_IN_FLIGHT, DEFAULT_TRIGGER_TURNS_PER_THREAD, TriggerTurns } from "./threads/trigger-turns.js";
 
 /** Characters all ended runs kept for late `connect`s hold together, by default (one run: a sixteenth of it). */
 const DEFAULT_MAX_GRACE_BYTES = 16 * 1024 * 1024;
@@ -90,6 +91,7 @@ export class AgentCore {
   /** Threads whose session is a spare taken for this run, and the contract to refill once the run ends. */
   readonly #sparesToRefill = new Map<string, string>();
   readonly #redactor: OutboundRedactor;
+  readonly #triggerTurns: TriggerTurns;
   #pool: Promise<HarnessPool> | undefined;
   readonly #lifetime = new Lifetime();
   /** Aborted (with AGENT_CLOSED) when `close()` starts. */
@@ -136,6 +138,15 @@ export class AgentCore {
       },
       create: async (threadId) => this.#createSession(threadId, this.#pendingSignature.get(threadId) ?? { signature: "", tools: [] }),
     });
+    this.#triggerTurns = new TriggerTurns({
+      sessions: this.#sessions,
+      channels: this.#channels,
+      maxTurnsPerThread: options.triggerLimits?.maxTurnsPerThread ?? DEFAULT_TRIGGER_TURNS_PER_THREAD,
+      maxTurnsInFlight: options.triggerLimits?.maxTurnsInFlight ?? DEFAULT_TRIGGER_TURNS_IN_FLIGHT,
+      logger: this.#logger,
+      isClosing: () => this.#lifetime.isClosing,
+      offerToPool: (session) => this.#offerToPool(session),
+    });
     const prewarm = options.prewarm;
     this.#spares =
       prewarm === undefined
@@ -169,6 +180,11 @@ export class AgentCore {
     };
   }
 
+  /** What the agent holds of a thread now, for the HTTP binding's client limits (see `AntigravityAgent.threadHolding`). */
+  threadHolding(threadId: string): ThreadHolding {
+    return this.#sessions.holding(threadId);
+  }
+
   /** Whether a run would be accepted now (see `agentReadiness`). */
   readiness(): Promise<AgentReadiness> {
     return agentReadiness({ closing: this.#lifetime.isClosing, pool: () => this.pool(), threadStore: this.#threads });
@@ -179,6 +195,13 @@ export class AgentCore {
     this.#pool ??= (async () => {
       if (HarnessPool.isInstance(this.options.pool)) return this.options.pool;
       const binaryPath = await resolveHarnessBinary(this.options.harness ?? "discover");
+      // The doctor's verdict, once: which harness, which protocol, and whether a turn can run.
+      void diagnoseHarness({ binaryPath })
+        .then((diagnosis) => {
+          if (diagnosis.problems.length === 0) this.#logger.info?.({ binaryPath }, verdictLine(diagnosis));
+          else this.#logger.warn?.({ binaryPath }, verdictLine(diagnosis));
+        })
+        .catch(() => undefined);
       return new HarnessPool({
         ...(this.options.pool ?? {}),
         harness: { binaryPath, logger: this.#logger },
@@ -210,7 +233,7 @@ export class AgentCore {
    */
   async run(input: RunAgentInput, signal: AbortSignal, emit: EmitEvent, origin: RunOrigin = {}): Promise<void> {
     let recorded: RecordedRun | undefined;
-    const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId);
+    const channel = (): ReturnType<ThreadChannels["get"]> => this.#channels.get(input.threadId, { forRun: true });
     // Until this run has its session and its conversation, no spare is opened: spares must not take
     // the harness ahead of it. Released by the first event after RUN_STARTED (which a cold session
     // sends before its conversation opens), or when the run ends.
@@ -293,51 +316,13 @@ export class AgentCore {
   }
 
   /**
-   * A turn the harness started (a trigger, a background result) as a server-initiated run on the
-   * thread's channel: it waits for the thread like any run, then streams to `stayOpen` clients and
-   * into the transcript. The harness keeps the turn's steps until they are read.
+   * While no run uses the session, the pool may take its conversation back for another thread's
+   * (under its process cap): the session is then closed like an evicted one, and the thread's next
+   * run resumes its conversation by id.
    */
-  async #relayBackgroundTurn(session: AntigravitySession, turn: Turn): Promise<void> {
+  #offerToPool(session: AntigravitySession): void {
     const threadId = session.threadId;
-    const forever = new AbortController().signal;
-    let lease;
-    for (;;) {
-      if (this.#lifetime.isClosing) return;
-      try {
-        lease = await this.#sessions.acquire(threadId, { reuse: () => true });
-        break;
-      } catch (error) {
-        if (!AgentError.isInstance(error) || error.code !== "THREAD_BUSY") throw error;
-        await this.#channels.get(threadId).nextRunEnd(forever, 1_000);
-      }
-    }
-    try {
-      // The thread's session was replaced meanwhile: its conversation, and so this turn, is gone.
-      if (lease.session !== session) return;
-      const channel = this.#channels.get(threadId);
-      await channel.transcript.settled();
-      const view = channel.transcript.view;
-      const input: RunAgentInput = {
-        threadId,
-        runId: randomUUID(),
-        messages: structuredClone(view.messages),
-        state: structuredClone(view.state ?? {}),
-        tools: [...channel.lastTools],
-        context: [],
-        forwardedProps: {},
-      };
-      const recorded = channel.begin(input, { serverInitiated: true });
-      try {
-        for await (const event of backgroundTurnEvents(session, turn, input)) {
-          lease.touch();
-          recorded.record(event);
-        }
-      } finally {
-        channel.finish(recorded);
-      }
-    } finally {
-      lease.release();
-    }
+    session.offerToPool(() => this.#sessions.evict(threadId, session, "reclaimed"));
   }
 
   /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
@@ -356,7 +341,11 @@ export class AgentCore {
         // A changed tool contract or a lost harness rebuilds the session (cold resume by conversation
         // id); a session waiting on a human keeps its tools, since its parked calls cannot move.
         reuse: (session) => !session.harnessLost && (session.toolSignature === signature || session.hasTurn),
+        // A notification is not the thread's use: a thread nobody uses still retires when idle.
+        refreshesIdle: origin.serverInitiated !== true,
       });
+      lease.session.offerToPool(undefined);
+      if (origin.serverInitiated !== true) lease.session.triggerTurnsSinceClientRun = 0;
     } catch (error) {
       const mapped = toRunError(error);
       const details = { threadId: input.threadId, correlationId: mapped.correlationId };
@@ -381,6 +370,7 @@ export class AgentCore {
       );
     } finally {
       lease.release();
+      this.#offerToPool(lease.session);
       this.#refillSpareTakenBy(input.threadId);
     }
   }
@@ -451,7 +441,10 @@ export class AgentCore {
    * A session for no thread yet, its conversation open with `tools`. With a workspace root it works
    * in a directory of its own, which the adopting thread's workspace path will point to.
    */
-  async #openSpare(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<AntigravitySession> {
+  async #openSpare(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<AntigravitySession | undefined> {
+    // A spare waits for no room and takes no thread's: it is opened only into a free slot.
+    const pool = await this.pool();
+    if (!pool.hasRoomFor(this.#partition(), { reclaim: false })) return undefined;
     const root = this.options.workspaceRoot;
     const spareId = randomUUID();
     const workspace = root === undefined ? undefined : join(root, `.spare-${spareId}`);
@@ -463,6 +456,8 @@ export class AgentCore {
       await session.close("evicted");
       throw error;
     }
+    // Until a thread takes it, its slot goes first to a thread that needs one.
+    session.offerToPool(() => this.#spares?.discard(session) ?? false);
     return session;
   }
 
@@ -498,10 +493,7 @@ export class AgentCore {
       threadStore: this.#threads,
       threadKey: { agentId: this.#agentId, threadId: identity.threadId },
       baseConfig: this.#baseConfig(),
-      partition: {
-        ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
-        ...(this.options.env === undefined ? {} : { env: this.options.env }),
-      },
+      partition: this.#partition(),
       bridgeOptions: {
         toolApproval: this.options.toolApproval !== undefined && this.options.toolApproval !== false,
         ...(typeof this.options.toolApproval === "object" && this.options.toolApproval.exempt !== undefined ? { autoApproveTools: this.options.toolApproval.exempt } : {}),
@@ -522,12 +514,20 @@ export class AgentCore {
       workspaceFor: async () => identity.workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
       onBackgroundTurn: (session, turn) => {
-        this.#relayBackgroundTurn(session, turn).catch((error: unknown) =>
+        this.#triggerTurns.relay(session, turn).catch((error: unknown) =>
           this.#logger.warn?.({ threadId: session.threadId, error }, "a turn the harness started could not be relayed to AG-UI clients"),
         );
       },
     };
     return new AntigravitySession(identity, seed, environment);
+  }
+
+  /** The pool partition of the agent's conversations: its save dir and env. */
+  #partition(): { storageDirectory?: string; env?: Record<string, string> } {
+    return {
+      ...(this.options.saveDir === undefined ? {} : { storageDirectory: this.options.saveDir }),
+      ...(this.options.env === undefined ? {} : { env: this.options.env }),
+    };
   }
 
   /** A store that cannot be read refuses the run with a clear code instead of AGENT_ERROR. */

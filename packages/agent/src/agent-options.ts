@@ -94,6 +94,14 @@ export interface AntigravityAgentOptions {
   structuredOutputKey?: string;
   /** Automated messages the harness sends into an idle thread every `intervalMs` (after its first turn); their turns reach AG-UI as server-initiated runs. */
   triggers?: Array<{ message: string; intervalMs: number }>;
+  /**
+   * Bounds on the turns `triggers` start, each a model turn nobody asked for: a thread runs at most
+   * `maxTurnsPerThread` (default 12) without a client run in between, then its session is retired
+   * and its triggers stop until a client runs it again; the agent relays at most `maxTurnsInFlight`
+   * (default 4) at once and cancels the others. Trigger turns never count as a thread's use, so a
+   * thread nobody runs also retires after `sessions.idleTimeoutMs`.
+   */
+  triggerLimits?: { maxTurnsPerThread?: number; maxTurnsInFlight?: number };
   /** Reconnecting clients (`connect`) and server-initiated turns. */
   reconnect?: ReconnectOptions;
   /** Policies and hooks of the harness client, for advanced uses. */
@@ -181,6 +189,10 @@ export const agentOptionsSchema = z
     structuredOutputAs: z.enum(["state", "custom"]).optional(),
     structuredOutputKey: z.string().min(1).optional(),
     triggers: z.array(z.object({ message: z.string().min(1), intervalMs: z.number().int().min(10) }).strict()).optional(),
+    triggerLimits: z
+      .object({ maxTurnsPerThread: z.number().int().positive().optional(), maxTurnsInFlight: z.number().int().positive().optional() })
+      .strict()
+      .optional(),
     reconnect: z
       .object({
         onDisconnect: z.enum(["cancel", "continue"]).optional(),

@@ -1,4 +1,4 @@
-import { brandClass, hasBrand } from "@ag-ui-antigravity/foundation";
+import { brandClass, hasBrand, type ThreadHolding, type ThreadHoldings } from "@ag-ui-antigravity/foundation";
 import { AbstractAgent, type AgentCapabilities, type BaseEvent, type RunAgentInput } from "@ag-ui/client";
 import type { PoolMetrics } from "@ag-ui-antigravity/pool";
 import { Observable } from "rxjs";
@@ -15,7 +15,7 @@ import type { AgentReadiness } from "./readiness.js";
  * const agent = new AntigravityAgent({ harness: "emulator", model: "emulator:demo" });
  * const app = createAntigravityApp({ chat: agent });
  */
-export class AntigravityAgent extends AbstractAgent {
+export class AntigravityAgent extends AbstractAgent implements ThreadHoldings {
   static {
     brandClass(this, "AntigravityAgent");
   }
@@ -86,6 +86,16 @@ export class AntigravityAgent extends AbstractAgent {
    */
   notify(threadId: string, text: string, options: { signal?: AbortSignal } = {}): Promise<string> {
     return this.core.notify(threadId, text, options);
+  }
+
+  /**
+   * What the agent holds of a thread now: `running` (a run in flight, also one whose client left,
+   * or a turn the server started), `parked` (its turn waits on the client's answer), `idle` (its
+   * session is live) or `none`. The Express binding's client limits ask it (its `ThreadHoldings`),
+   * so a client is counted for what it really holds until the agent lets it go.
+   */
+  threadHolding(threadId: string): ThreadHolding {
+    return this.core.threadHolding(threadId);
   }
 
   override async getCapabilities(): Promise<AgentCapabilities> {

@@ -7,6 +7,7 @@ export type { AgentErrorCode, AgentErrorOptions } from "./errors/agent-error.js"
 export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/foundation";
 export type { ClientErrorCode, ClientErrorCodeInfo } from "@ag-ui-antigravity/foundation";
 export type { SessionStats } from "./sessions/session-manager.js";
+export type { ThreadHolding, ThreadHoldings } from "@ag-ui-antigravity/foundation";
 export { FileThreadStore } from "./threads/file-thread-store.js";
 export type { FileThreadStoreOptions } from "./threads/file-thread-store.js";
 export { MemoryThreadStore } from "./threads/memory-thread-store.js";

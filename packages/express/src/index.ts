@@ -7,12 +7,15 @@ export type { AgentRouterCloseOptions, AgentRouterLifetime } from "./routes/rout
 export type { AgentOrAgents } from "./options/agent-registry.js";
 export type { AgentReadiness } from "@ag-ui-antigravity/foundation";
 export {
+  DEFAULT_CLIENT_LIMITS,
   DEFAULT_FIRST_EVENT_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_INTERVAL_MS,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_BUFFERED_BYTES,
 } from "./options/binding-options.js";
 export type { AgentRouterOptions } from "./options/binding-options.js";
+export type { ClientLimits } from "./limits/client-accounts.js";
+export type { ThreadHolding, ThreadHoldings } from "@ag-ui-antigravity/foundation";
 export type { AuthorizeRequest, Principal } from "./auth/principal.js";
 export { DEFAULT_MAX_THREAD_OWNERS, MemoryOwnershipStore } from "./auth/memory-ownership-store.js";
 export type { MemoryOwnershipStoreOptions } from "./auth/memory-ownership-store.js";

@@ -7,7 +7,8 @@ closeServersAfterEach();
 describe("many runs at once", () => {
   it("streams 50 concurrent runs on one app, each getting its own answer", async () => {
     const probe = new AgentProbe();
-    const server = await serveAgents(new ScriptedAgent(slowEchoScript, { probe }));
+    // 50 runs from one address at once: past the app's default client limits (8 runs), on purpose.
+    const server = await serveAgents(new ScriptedAgent(slowEchoScript, { probe }), { clientLimits: false });
     const runs = Array.from({ length: 50 }, (_, index) =>
       clientWithMessage(server.url, `message ${index}`, { threadId: `thread-${index}` }).runAgent(),
     );

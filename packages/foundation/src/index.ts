@@ -7,6 +7,7 @@ export { pause, sleep } from "./abort/sleep.js";
 export { Lifetime } from "./lifetime/lifetime.js";
 export { sendRedisCommand } from "./redis/redis-command.js";
 export type { RedisCommandClient } from "./redis/redis-command.js";
+export type { ThreadHolding, ThreadHoldings } from "./holdings/thread-holdings.js";
 export { brandClass, hasBrand } from "./errors/brand.js";
 export { CodedError, nameErrorClass } from "./errors/coded-error.js";
 export type { CodedErrorOptions } from "./errors/coded-error.js";

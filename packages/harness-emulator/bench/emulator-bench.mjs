@@ -112,7 +112,8 @@ async function streamingThroughput() {
   for (let turn = 0; turn < turns; turn++) {
     await new Promise((resolve) => {
       onIdle = resolve;
-      socket.send(JSON.stringify({ userInput: "go" }));
+      // The emulator plays the newest harness release by default: turn input is userInput{parts} there.
+      socket.send(JSON.stringify({ userInput: { parts: [{ text: "go" }] } }));
     });
   }
   const seconds = (performance.now() - started) / 1000;

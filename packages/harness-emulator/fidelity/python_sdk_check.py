@@ -33,6 +33,15 @@ from typing import Any, Awaitable, Callable, Literal, Optional
 
 SCENARIO_TIMEOUT_S = 30.0
 
+# The checks issue 37 asks of both SDK generations (`--core`): a text turn, a custom tool, a
+# question, a confirmation, a pre-tool hook, a trigger, a clean shutdown, the frames the harness
+# refuses, and the catalogue against the SDK's own descriptor.
+CORE_SCENARIOS = [
+    "text_turn", "custom_tool", "question", "tool_confirmation", "lifecycle_hooks", "pre_tool_deny",
+    "trigger_flow", "clean_shutdown", "refuses_unknown_field_in_init", "refuses_unknown_field_later",
+    "autonomous_does_not_ask", "catalogue_matches_descriptor",
+]
+
 # --------------------------------------------------------------------------
 # Frame tap
 # --------------------------------------------------------------------------
@@ -67,6 +76,10 @@ class FrameLog:
 
 
 CURRENT_LOG: FrameLog | None = None
+# The newest tapped socket (a scenario injects raw frames through it), and an optional rewrite of
+# the first frame the SDK sends (the init), for the refusal checks.
+CURRENT_SOCKET: "_TapSocket | None" = None
+REWRITE_FIRST_FRAME: Callable[[str], str] | None = None
 
 
 class _TapSocket:
@@ -74,11 +87,21 @@ class _TapSocket:
 
   def __init__(self, inner: Any) -> None:
     self._inner = inner
+    self._sent = 0
 
   async def send(self, message: Any, *args: Any, **kwargs: Any) -> Any:
+    self._sent += 1
+    if self._sent == 1 and REWRITE_FIRST_FRAME is not None and isinstance(message, str):
+      message = REWRITE_FIRST_FRAME(message)
     if CURRENT_LOG is not None:
       CURRENT_LOG.add("C->H", message)
     return await self._inner.send(message, *args, **kwargs)
+
+  async def inject(self, raw: str) -> None:
+    """Sends a frame the SDK itself would never send."""
+    if CURRENT_LOG is not None:
+      CURRENT_LOG.add("C->H", raw)
+    await self._inner.send(raw)
 
   async def recv(self, *args: Any, **kwargs: Any) -> Any:
     msg = await self._inner.recv(*args, **kwargs)
@@ -114,7 +137,9 @@ def install_tap() -> None:
   original = websockets.connect
 
   async def tapped_connect(*args: Any, **kwargs: Any) -> Any:
-    return _TapSocket(await original(*args, **kwargs))
+    global CURRENT_SOCKET
+    CURRENT_SOCKET = _TapSocket(await original(*args, **kwargs))
+    return CURRENT_SOCKET
 
   websockets.connect = tapped_connect  # the SDK calls websockets.connect(...)
   for h in logging.getLogger().handlers:
@@ -204,6 +229,10 @@ class ScenarioFailure(AssertionError):
   pass
 
 
+class ScenarioSkipped(Exception):
+  """The scenario does not apply to this SDK's release (the reason says why)."""
+
+
 def check(cond: bool, msg: str) -> None:
   if not cond:
     raise ScenarioFailure(msg)
@@ -226,6 +255,8 @@ class Runner:
       details = await asyncio.wait_for(fn(), SCENARIO_TIMEOUT_S) or {}
     except ScenarioFailure as e:
       status, tb = "FAIL", str(e)
+    except ScenarioSkipped as e:
+      status, tb = "SKIP", str(e)
     except asyncio.TimeoutError:
       status, tb = "TIMEOUT", f"no result within {SCENARIO_TIMEOUT_S}s"
     except BaseException as e:  # pylint: disable=broad-except
@@ -275,6 +306,14 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
   from google.antigravity.hooks import hooks, policy
 
   extras_model = f"emulator:{runner.extras}" if runner.extras else None
+  # From 0.1.11 the SDK's agents are AUTONOMOUS by default and an autonomous agent asks no
+  # questions; the question scenarios ask for an INTERACTIVE one (0.1.10 has no such setting).
+  behaviours = getattr(types, "AgentBehavior", None)
+
+  def interactive(**kw: Any) -> dict[str, Any]:
+    if behaviours is not None:
+      kw["capabilities"] = types.CapabilitiesConfig(agent_behavior=behaviours.INTERACTIVE)
+    return kw
 
   def cfg(model: str = "emulator:demo", **kw: Any) -> LocalAgentConfig:
     kw.setdefault("api_key", "emulator-fake-key")
@@ -398,7 +437,7 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
       asked.append([{"q": q.question, "options": [(o.id, o.text) for o in q.options]} for q in spec.questions])
       return hooks.QuestionHookResult(responses=[types.QuestionResponse(selected_option_ids=["2"]) for _ in spec.questions])
 
-    async with Agent(cfg(hooks=[answer])) as agent:
+    async with Agent(cfg(**interactive(hooks=[answer]))) as agent:
       resp = await agent.chat("ask me to choose between red, green or blue")
       text = await resp.text()
       check(len(asked) == 1, f"question hook ran {len(asked)} times: {asked}")
@@ -420,7 +459,7 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
       results.append("cancelled")
       return hooks.QuestionHookResult(responses=[], cancelled=True)
 
-    async with Agent(cfg(hooks=[answer])) as agent:
+    async with Agent(cfg(**interactive(hooks=[answer]))) as agent:
       t1 = await (await agent.chat("ask me which colour")).text()
       t2 = await (await agent.chat("ask me again")).text()
       return {"freeform_text": t1, "second_text": t2, "hook_calls": results}
@@ -708,7 +747,7 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
       asked.append(1)
       return hooks.QuestionHookResult(responses=[types.QuestionResponse(selected_option_ids=["1"])])
 
-    async with Agent(cfg(tools=[lookup_fruit_sku], hooks=[answer])) as agent:
+    async with Agent(cfg(**interactive(tools=[lookup_fruit_sku], hooks=[answer]))) as agent:
       out = []
       for msg in ("hi", "use lookup_fruit_sku for plums", "ask me to choose", "bye"):
         out.append(await (await agent.chat(msg)).text())
@@ -726,7 +765,7 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
       await asyncio.sleep(2.5)  # longer than the default 1 s re-broadcast
       return hooks.QuestionHookResult(responses=[types.QuestionResponse(selected_option_ids=["3"])])
 
-    async with Agent(cfg(hooks=[answer])) as agent:
+    async with Agent(cfg(**interactive(hooks=[answer]))) as agent:
       t = await (await agent.chat("ask me to pick one")).text()
     resps = [f for f in CURRENT_LOG.outbound() if f["json"] and "questionResponse" in f["json"]]
     rebroadcasts = sum(1 for f in CURRENT_LOG.inbound() if f["json"] and "questionsRequest" in json.dumps(f["json"]))
@@ -952,7 +991,7 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
       await gate.wait()
       return hooks.QuestionHookResult(responses=[types.QuestionResponse(selected_option_ids=["1"])])
 
-    async with Agent(cfg(model=extras_model, hooks=[slow])) as agent:
+    async with Agent(cfg(**interactive(model=extras_model, hooks=[slow]))) as agent:
       resp = await agent.chat("qcancel now")
       async def canceller():
         await asyncio.sleep(0.5)
@@ -1074,14 +1113,18 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
       cid = agent.conversation_id
     return {"text": t[:60], "conversation_id": cid}
 
-  async def dialect_018_against_0110_sdk():
-    # Expected to fail: 0.1.8 puts envelope usageMetadata (field 20) that 0.1.10 lacks.
+  async def older_release_against_sdk():
+    # Expected to fail: an older harness than the SDK. 0.1.8 puts envelope usageMetadata (field 20)
+    # that a 0.1.10 SDK lacks; 0.1.10 refuses the agentBehavior a 0.1.14 SDK puts in its init.
+    older = "0.1.8" if sdk_version() == "0.1.10" else "0.1.10"
     try:
-      async with Agent(cfg(env={"ANTIGRAVITY_EMULATOR_VERSION": "0.1.8"})) as agent:
+      async with Agent(cfg(env={"ANTIGRAVITY_EMULATOR_HARNESS_VERSION": older})) as agent:
         t = await asyncio.wait_for((await agent.chat("hello old dialect")).text(), 10)
-        return {"outcome": f"no error: {t[:60]!r}"}
+        outcome = f"no error: {t[:60]!r}"
     except BaseException as e:  # pylint: disable=broad-except
-      return {"outcome": f"{type(e).__name__}: {str(e)[:240]}"}
+      outcome = f"{type(e).__name__}: {str(e)[:240]}"
+    check(not outcome.startswith("no error"), f"an SDK newer than its harness went unnoticed: {outcome}")
+    return {"older_release": older, "outcome": outcome}
 
   async def run_command_output_encoding():
     if not extras_model:
@@ -1120,6 +1163,85 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
     check("first" in t1 and "second" in t2, f"t1={t1!r} t2={t2!r}")
     check(len(seen) == 2, f"post_turn calls: {seen}")
     return {"post_turn": seen}
+
+  # -- 10. strictness: frames the SDK would never send ------------------------
+  async def refuses_unknown_field_in_init():
+    # The real harness refuses an init with one unknown field and exits: the SDK cannot start.
+    global REWRITE_FIRST_FRAME
+
+    def add_field(raw: str) -> str:
+      frame = json.loads(raw)
+      frame["config"]["futureField"] = True
+      return json.dumps(frame)
+
+    REWRITE_FIRST_FRAME = add_field
+    try:
+      async with Agent(cfg()) as agent:
+        outcome = f"no error: {(await asyncio.wait_for((await agent.chat('hello')).text(), 10))[:60]!r}"
+    except BaseException as e:  # pylint: disable=broad-except
+      outcome = f"{type(e).__name__}: {str(e)[:400]}"
+    finally:
+      REWRITE_FIRST_FRAME = None
+    await asyncio.sleep(0.3)  # the stderr reader thread logs the last lines
+    refusal = [line for line in CURRENT_LOG.stderr if 'Failed to parse initial message: proto:' in line and 'unknown field "futureField"' in line]
+    check(not outcome.startswith("no error"), f"init with an unknown field accepted: {outcome}")
+    check(len(refusal) == 1 or 'unknown field \\"futureField\\"' in outcome or 'unknown field "futureField"' in outcome, f"no refusal naming the field; stderr={CURRENT_LOG.stderr[-5:]} outcome={outcome}")
+    return {"outcome": outcome, "stderr": refusal}
+
+  async def refuses_unknown_field_later():
+    # A later frame the harness cannot parse is dropped with a stderr line; the session goes on.
+    async with Agent(cfg()) as agent:
+      first = await (await agent.chat("first turn")).text()
+      turns_before = sum(1 for f in CURRENT_LOG.inbound() if f["json"] and f["json"].get("trajectoryStateUpdate", {}).get("state") == "STATE_RUNNING")
+      parts = {"parts": [{"text": "never runs"}]} if sdk_version() != "0.1.10" else "never runs"
+      await CURRENT_SOCKET.inject(json.dumps({"userInput": parts, "futureField": 1}))
+      await asyncio.sleep(1.0)
+      turns_after = sum(1 for f in CURRENT_LOG.inbound() if f["json"] and f["json"].get("trajectoryStateUpdate", {}).get("state") == "STATE_RUNNING")
+      refusal = [line for line in CURRENT_LOG.stderr if "Failed to parse input event: proto:" in line and 'unknown field "futureField"' in line]
+      check(turns_after == turns_before, "a frame with an unknown field started a turn")
+      check(len(refusal) == 1, f"no stderr line naming the field: {CURRENT_LOG.stderr[-5:]}")
+      second = await (await agent.chat("second turn")).text()
+      check("second turn" in second, f"the session did not go on: {second!r}")
+    return {"first": first[:40], "stderr": refusal, "second": second[:40]}
+
+  # -- 11. generations ----------------------------------------------------------
+  async def autonomous_does_not_ask():
+    if behaviours is None:
+      raise ScenarioSkipped("0.1.10 has no agent behaviour: its agents always ask")
+    asked = []
+
+    @hooks.on_interaction
+    async def answer(spec):
+      asked.append(1)
+      return hooks.QuestionHookResult(responses=[types.QuestionResponse(selected_option_ids=["2"])])
+
+    async with Agent(cfg(hooks=[answer])) as agent:  # the SDK's default: AUTONOMOUS
+      t = await (await agent.chat("ask me to choose between red, green or blue")).text()
+    check(asked == [], "an autonomous agent asked a question")
+    check("red" in t, f"expected the agent's own first choice in {t!r}")
+    return {"text": t}
+
+  async def clean_shutdown():
+    save_dir = tempfile.mkdtemp(prefix="agsdk_shutdown_")
+    async with Agent(cfg(save_dir=save_dir)) as agent:
+      await (await agent.chat("remember this")).text()
+      cid = agent.conversation_id
+    await asyncio.sleep(0.5)
+    stored = pathlib.Path(save_dir, "conversations", f"{cid}.json")
+    check(stored.exists(), f"conversation not persisted at {stored}")
+    check(any("shutting down" in line for line in CURRENT_LOG.stderr), f"no orderly shutdown in stderr: {CURRENT_LOG.stderr[-3:]}")
+    return {"persisted": str(stored.name)}
+
+  async def catalogue_matches_descriptor():
+    # The SDK's own descriptor is the exact protocol of its release: the catalogue the emulator and
+    # the client share must accept exactly its fields and enum names for that release.
+    from google.antigravity.proto import localharness_pb2
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import catalogue_check
+    version = os.environ["ANTIGRAVITY_EMULATOR_HARNESS_VERSION"]
+    findings = catalogue_check.compare(version, localharness_pb2)
+    check(findings == [], "\n".join(findings[:40]))
+    return {"release": version, "fields_compared": len(catalogue_check.descriptor_paths(localharness_pb2))}
 
   return {
       "text_turn": text_turn,
@@ -1167,25 +1289,37 @@ def build_scenarios(runner: Runner) -> dict[str, Callable[[], Awaitable[dict[str
       "faults": faults,
       "mcp_dead_server": mcp_dead_server,
       "deterministic_knob": deterministic_knob,
-      "dialect_018_against_0110_sdk": dialect_018_against_0110_sdk,
+      "older_release_against_sdk": older_release_against_sdk,
       "run_command_output_encoding": run_command_output_encoding,
       "post_turn_race": post_turn_race,
+      "refuses_unknown_field_in_init": refuses_unknown_field_in_init,
+      "refuses_unknown_field_later": refuses_unknown_field_later,
+      "autonomous_does_not_ask": autonomous_does_not_ask,
+      "clean_shutdown": clean_shutdown,
+      "catalogue_matches_descriptor": catalogue_matches_descriptor,
   }
+
+
+def sdk_version() -> str:
+  """The installed google-antigravity version (the release whose protocol the SDK speaks)."""
+  import importlib.metadata
+  return importlib.metadata.version("google-antigravity")
 
 
 async def amain(args: argparse.Namespace) -> int:
   install_tap()
   runner = Runner(args.extras, pathlib.Path(args.frames_dir) if args.frames_dir else None)
   scenarios = build_scenarios(runner)
-  names = args.only or list(scenarios)
+  names = args.only or (CORE_SCENARIOS if args.core else list(scenarios))
   for name in names:
     await runner.run(name, scenarios[name])
   if args.json_out:
     with open(args.json_out, "w") as fh:
       json.dump(runner.results, fh, indent=2, default=str)
-  bad = [r for r in runner.results if r["status"] != "PASS"]
+  bad = [r for r in runner.results if r["status"] not in ("PASS", "SKIP")]
+  skipped = [r for r in runner.results if r["status"] == "SKIP"]
   wire = sum(len(r["wire_findings"]) for r in runner.results)
-  print(f"\n{len(runner.results) - len(bad)} passed, {len(bad)} failed ({wire} wire findings)")
+  print(f"\n{len(runner.results) - len(bad) - len(skipped)} passed, {len(bad)} failed, {len(skipped)} skipped ({wire} wire findings)")
   return 1 if bad else 0
 
 
@@ -1195,12 +1329,19 @@ def main() -> None:
   p.add_argument("--extras", default=default_extras if os.path.exists(default_extras) else None,
                  help="extra scenario JSON (used as model emulator:<path>); default: python-sdk-extras.json beside this script")
   p.add_argument("--only", nargs="*", help="scenario names to run")
+  p.add_argument("--core", action="store_true", help="run only the core checks (CORE_SCENARIOS)")
   p.add_argument("--frames-dir", help="write each scenario's frames as JSONL here")
   p.add_argument("--json-out", help="write the results as JSON here")
   p.add_argument("--timeout", type=float, default=SCENARIO_TIMEOUT_S)
+  p.add_argument("--harness-version",
+                 help="the harness release the emulator plays (ANTIGRAVITY_EMULATOR_HARNESS_VERSION); default: the installed SDK's version")
   args = p.parse_args()
   if "ANTIGRAVITY_HARNESS_PATH" not in os.environ:
     sys.exit("set ANTIGRAVITY_HARNESS_PATH to an executable that starts the emulator")
+  # The emulator plays the release of the SDK that drives it: every harness this script starts
+  # inherits the variable (the SDK passes the process environment on).
+  os.environ["ANTIGRAVITY_EMULATOR_HARNESS_VERSION"] = args.harness_version or sdk_version()
+  print(f"google-antigravity {sdk_version()} against the emulator playing harness {os.environ['ANTIGRAVITY_EMULATOR_HARNESS_VERSION']}")
   globals()["SCENARIO_TIMEOUT_S"] = args.timeout
   logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                       format="%(levelname)s %(name)s: %(message)s")

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { parseArgs } from "node:util";
 import { createStreamLogger } from "./logging/logger.js";
 import { runEmulatorProcess, type RunningEmulator } from "./process/run-emulator-process.js";
 
@@ -7,14 +8,23 @@ const shutdownDeadlineMs = 1500;
 
 const logger = createStreamLogger(process.stderr);
 
-/** `--replay <file>` (or `--replay=<file>`) plays a wire recording instead of scenarios. */
-function replayArgument(argv: readonly string[]): string | undefined {
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index] ?? "";
-    if (argument === "--replay") return argv[index + 1];
-    if (argument.startsWith("--replay=")) return argument.slice("--replay=".length);
-  }
-  return undefined;
+/**
+ * The command line, as knobs: `--replay <file>` plays a wire recording instead of scenarios;
+ * `--harness-version <v>` names the harness release to play. Each sets its environment knob, which
+ * `InputConfig.env` still overrides (the emulator README, "Knobs"). Anything else is ignored, as
+ * the real binary is started with no arguments.
+ */
+function argumentKnobs(argv: readonly string[]): Record<string, string> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { replay: { type: "string" }, "harness-version": { type: "string" } },
+    strict: false,
+    allowPositionals: true,
+  });
+  const knobs: Record<string, string> = {};
+  if (typeof values.replay === "string") knobs["ANTIGRAVITY_EMULATOR_REPLAY"] = values.replay;
+  if (typeof values["harness-version"] === "string") knobs["ANTIGRAVITY_EMULATOR_HARNESS_VERSION"] = values["harness-version"];
+  return knobs;
 }
 
 function exitAfterClosing(emulator: RunningEmulator): void {
@@ -27,10 +37,6 @@ function exitAfterClosing(emulator: RunningEmulator): void {
     .close()
     .catch((error: unknown) => logger.error(`closing failed: ${error instanceof Error ? error.message : String(error)}`))
     .then(() => process.exit(0));
-}
-
-function withReplay(env: NodeJS.ProcessEnv, replay: string | undefined): Record<string, string | undefined> {
-  return replay === undefined ? env : { ...env, ANTIGRAVITY_EMULATOR_REPLAY: replay };
 }
 
 async function main(): Promise<void> {
@@ -52,7 +58,7 @@ async function main(): Promise<void> {
       stdin: process.stdin,
       stdout: process.stdout,
       logger,
-      env: withReplay(process.env, replayArgument(process.argv.slice(2))),
+      env: { ...process.env, ...argumentKnobs(process.argv.slice(2)) },
       processControl: {
         exit: (code) => process.exit(code),
         killSelf: () => process.kill(process.pid, "SIGKILL"),

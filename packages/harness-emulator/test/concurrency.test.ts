@@ -1,6 +1,6 @@
 // One process, 200 conversations at once: isolation, a parked custom tool, and a killed socket.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { configFor, reapLeaks, spawnEmulator, type EmulatorProcess, type RawConversation } from "./support/emulator-driver.js";
+import { configFor, outboundViolations, reapLeaks, spawnEmulator, type EmulatorProcess, type RawConversation } from "./support/emulator-driver.js";
 
 const conversationCount = 200;
 let emulator: EmulatorProcess;
@@ -14,6 +14,7 @@ afterAll(async () => {
   await Promise.all(conversations.map((conversation) => conversation.close()));
   expect((await emulator.stop()).code).toBe(0);
   expect(await reapLeaks()).toEqual({ children: 0, sockets: 0 });
+  expect(outboundViolations).toEqual([]);
 });
 
 it(`serves ${conversationCount} concurrent conversations; a parked tool and a killed socket disturb no one`, { timeout: 90_000 }, async () => {
@@ -30,18 +31,18 @@ it(`serves ${conversationCount} concurrent conversations; a parked tool and a ki
 
   // Conversation 0 parks on a custom tool that the test does not answer until everyone else is done.
   const parked = opened[0]!.conversation;
-  parked.send({ userInput: "use slow_tool" });
+  parked.say("use slow_tool");
   const call = await parked.next((message) => message["toolCall"] !== undefined);
   // Conversation 1 is killed mid-turn.
   const victim = opened[1]!.conversation;
-  victim.send({ userInput: "about to be killed" });
+  victim.say("about to be killed");
   await victim.next((message) => message["trajectoryStateUpdate"]?.state === "STATE_RUNNING");
   victim.socket.terminate();
 
   const started = Date.now();
   const finished = await Promise.all(
     opened.slice(2).map(async ({ conversation }, index) => {
-      conversation.send({ userInput: `message ${index}` });
+      conversation.say(`message ${index}`);
       const turn = await conversation.untilIdle({ timeoutMs: 60_000 });
       return turn.filter((message) => message["stepUpdate"]?.state === "STATE_DONE" && message["stepUpdate"].source === "SOURCE_MODEL").at(-1)!["stepUpdate"].text as string;
     }),

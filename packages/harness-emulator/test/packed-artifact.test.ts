@@ -49,7 +49,7 @@ it("runs the packed binary with the demo scenario as the default", async () => {
   try {
     const conversation = await emulator.connect();
     await conversation.init({ models: [{ name: "gemini-3.6-flash", types: ["MODEL_TYPE_TEXT"] }] });
-    conversation.send({ userInput: "hello from the tarball" });
+    conversation.say("hello from the tarball");
     const turn = await conversation.untilIdle();
     const answer = turn.filter((message) => message["stepUpdate"]?.state === "STATE_DONE" && message["stepUpdate"].source === "SOURCE_MODEL").at(-1)!;
     expect(answer["stepUpdate"].text).toContain('You said: "hello from the tarball"');

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFor, payloadKind, waitForStderr, reapLeaks, spawnEmulator, type EmulatorProcess, type Message, type RawConversation } from "./support/emulator-driver.js";
+import { configFor, payloadKind, waitForStderr, outboundViolations, reapLeaks, spawnEmulator, type EmulatorProcess, type Message, type RawConversation } from "./support/emulator-driver.js";
 import { clientMessage, expected, fixtureMessages } from "./support/fixtures.js";
 import { decodeRawOutputConfig, encodeRawInputConfig } from "./support/raw-protobuf.js";
 import { expectOrderedShapes, shapeDifferences } from "./support/wire-shape.js";
@@ -45,7 +45,8 @@ beforeAll(async () => {
   writeFileSync(join(workspace, "file.py"), "print('hello')\n");
   writeFileSync(join(workspace, "target.txt"), "hello world\n");
   mkdirSync(join(workspace, "sub"));
-  emulator = await spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "250" } });
+  // The fixtures are 0.1.10 captures: this file plays that release (the newer ones have tests of their own).
+  emulator = await spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "250", ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.10" } });
 });
 
 afterAll(async () => {
@@ -54,6 +55,7 @@ afterAll(async () => {
   expect(result.code).toBe(0);
   const leaks = await reapLeaks();
   expect(leaks).toEqual({ children: 0, sockets: 0 });
+  expect(outboundViolations).toEqual([]);
 });
 
 describe("handshake.json", () => {
@@ -541,7 +543,7 @@ describe("usage.json and version_aliases.json", () => {
   });
 
   it("the 0.1.8 profile says STATE_IDLE and carries usage as envelope usageMetadata", async () => {
-    const old = await spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_VERSION: "0.1.8" } });
+    const old = await spawnEmulator({ env: { ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.8" } });
     try {
       const conversation = await old.connect();
       await conversation.init(configFor("custom", { tools: [{ name: "greet", parametersJsonSchema: "{}" }], enabledHooks: ["LIFECYCLE_HOOK_PRE_TOOL"] }));
@@ -651,7 +653,7 @@ describe("structured_output.json", () => {
 describe("cold_resume.json", () => {
   it("persists on shutdown and returns the history, with usage, on RESUME in a new process", async () => {
     const storageDirectory = mkdtempSync(join(tmpdir(), "emulator-resume-"));
-    const first = await spawnEmulator({ input: { storageDirectory } });
+    const first = await spawnEmulator({ input: { storageDirectory }, env: { ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.10" } });
     const conversation = await first.connect();
     const init = await conversation.init(configFor("custom", { tools: [{ name: "my_custom_tool", parametersJsonSchema: "{}" }] }));
     const cascadeId = init["initializeConversationResponse"].cascadeId as string;
@@ -663,7 +665,7 @@ describe("cold_resume.json", () => {
     const stopped = await first.stop();
     expect(stopped.code).toBe(0);
 
-    const second = await spawnEmulator({ input: { storageDirectory } });
+    const second = await spawnEmulator({ input: { storageDirectory }, env: { ANTIGRAVITY_EMULATOR_HARNESS_VERSION: "0.1.10" } });
     try {
       const resumed = await second.connect();
       const resumeConfig = clientMessage("cold_resume.json", 1, (json) => {

@@ -13,11 +13,13 @@ export { StepNormalizer } from "./steps/step-normalizer.js";
 export type { NormalizeOptions } from "./steps/step-normalizer.js";
 
 // The native client: process, conversations, turns.
-export { findHarnessBinary } from "./process/find-harness-binary.js";
-export type { FindHarnessBinaryOptions } from "./process/find-harness-binary.js";
+export { findHarnessBinary, locateHarnessBinary } from "./process/find-harness-binary.js";
+export type { FindHarnessBinaryOptions, FoundHarnessBinary, HarnessBinarySource } from "./process/find-harness-binary.js";
 export { HarnessProcess } from "./process/harness-process.js";
 export type { HarnessProtocolInfo, OpenConversationOptions } from "./process/harness-process.js";
 export { resolveHarnessVersion } from "./process/harness-version.js";
+export { diagnoseHarness, verdictLine } from "./install/diagnose-harness.js";
+export type { DiagnoseOptions, HarnessDiagnosis } from "./install/diagnose-harness.js";
 export type { HarnessVersionSource, ResolvedHarnessVersion } from "./process/harness-version.js";
 export { HarnessDialect } from "./protocol/dialect.js";
 export { KNOWN_HARNESS_VERSIONS, NEWEST_KNOWN_HARNESS_VERSION, defaultModelFor } from "./protocol/harness-versions.js";

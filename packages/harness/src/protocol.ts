@@ -207,7 +207,9 @@ export {
 export type { KnownHarnessVersion, ProtocolDialect } from "./protocol/harness-versions.js";
 export { checkWireMessage } from "./protocol/strict-check.js";
 export type { WireIssue, WireMessageKind } from "./protocol/strict-check.js";
-export { fromGenaiStruct, toGenaiStruct } from "./protocol/genai-struct.js";
+export { fromGenaiStruct, toGenaiStruct, toolCallArgumentsJson } from "./protocol/genai-struct.js";
+export { compareDescriptor, descriptorFromPythonModule, DescriptorError } from "./protocol/descriptor-diff.js";
+export type { ProtocolDifference } from "./protocol/descriptor-diff.js";
 export { DriftRegistry } from "./protocol/drift.js";
 export type { DriftCount, DriftEntry, DriftReport } from "./protocol/drift.js";
 export { parseHarnessConfig, parseInitializeConversationEvent, parseInputEvent, parseOutputEvent } from "./protocol/parse.js";

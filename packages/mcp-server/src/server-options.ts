@@ -14,13 +14,18 @@ export interface McpServerSettings {
   workspaces: string[];
   builtinTools: BuiltinToolName[];
   approval: ApprovalPolicy;
-  /** Sessions open at once across every MCP client; more are refused. */
+  /** Sessions open at once across every MCP client; past it the session idle longest is closed, and only when every one runs a turn is a new one refused. */
   maxSessions: number;
+  /** How long a session without a turn is kept before it is closed. Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
   /** Per-turn timeout in ms (time spent waiting for an elicitation answer does not count). */
   turnTimeoutMs: number;
   /** Where harness processes keep conversations; a temporary directory per process when absent. */
   storageDirectory: string | undefined;
 }
+
+/** Default `sessionIdleTimeoutMs`: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 
 /** The builtin tools a session gets by default: looking, asking, never touching. */
 export const DEFAULT_SESSION_BUILTIN_TOOLS: readonly BuiltinToolName[] = ["list_directory", "search_directory", "find_file", "view_file", "ask_question", "finish"];
@@ -33,6 +38,7 @@ export const mcpServerSettingsSchema = z
     builtinTools: z.array(z.enum(BUILTIN_TOOL_NAMES)),
     approval: z.enum(["ask", "allow", "deny"]),
     maxSessions: z.number().int().min(1).max(10_000),
+    sessionIdleTimeoutMs: z.number().int().min(100).optional(),
     turnTimeoutMs: z.number().int().min(1_000),
     storageDirectory: z.string().min(1).optional(),
   })
@@ -40,8 +46,9 @@ export const mcpServerSettingsSchema = z
 
 /** Validates settings; throws a TypeError naming every field at fault. */
 export function validateSettings(settings: McpServerSettings): McpServerSettings {
-  const { storageDirectory, ...rest } = settings;
-  const parsed = mcpServerSettingsSchema.safeParse(storageDirectory === undefined ? rest : settings);
+  // Fields left undefined are absent (exactOptionalPropertyTypes callers, JavaScript callers alike).
+  const given = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  const parsed = mcpServerSettingsSchema.safeParse(given);
   if (!parsed.success) {
     throw new TypeError(`invalid settings: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
   }

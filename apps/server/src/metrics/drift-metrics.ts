@@ -18,14 +18,14 @@ export class DriftMetrics {
   constructor(registry: Registry) {
     this.#counter = new Counter({
       name: "antigravity_harness_protocol_drift_total",
-      help: "Things the harness sent that this client does not know: unknown fields, unknown enum values, frames that did not parse.",
+      help: "Things the harness sent that this client does not know: unknown fields, unknown enum values, frames that did not parse, a harness newer than every release it knows.",
       labelNames: ["kind", "path", "value", "harness_version"],
       registers: [registry],
     });
   }
 
   readonly record = (entry: DriftEntry, context: { harnessVersion: string }): void => {
-    const raw = entry.kind === "enum-value" ? String(entry.value) : entry.kind === "unknown-field" ? entry.key : entry.reason;
+    const raw = entry.kind === "unknown-field" ? entry.key : entry.kind === "invalid-message" ? entry.reason : String(entry.value);
     const labels = { kind: entry.kind, path: cut(entry.path), value: cut(raw), harness_version: cut(context.harnessVersion) };
     const key = JSON.stringify(labels);
     if (!this.#series.has(key) && this.#series.size >= MAX_SERIES) labels.value = "(other)";

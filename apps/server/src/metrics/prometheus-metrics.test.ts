@@ -27,7 +27,7 @@ describe("PrometheusMetrics", () => {
 
   it("reads the pool and the sessions at scrape time", async () => {
     const metrics = new PrometheusMetrics();
-    const totals = { acquires: 3, releases: 2, spawns: 1, spawnFailures: 0, crashes: 0, healthCheckFailures: 0, idleStops: 0, backoffRefusals: 0 };
+    const totals = { acquires: 3, releases: 2, spawns: 1, spawnFailures: 0, crashes: 0, healthCheckFailures: 0, idleStops: 0, backoffRefusals: 0, reclaims: 0, capacityRefusals: 0 };
     metrics.attach({
       startedAt: Date.now(),
       pool: () => ({ closed: false, processes: 1, conversations: 2, waitingAcquires: 0, partitions: [], processDetails: [], totals, spawnLatencyMs: { count: 1, p50: 5, p95: 5 } }),

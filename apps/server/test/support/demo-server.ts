@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listenOnEphemeralPort } from "@ag-ui-antigravity/testing";
+import type { HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { pino } from "pino";
 import { createDemoServer, type DemoServer } from "../../src/app.js";
 import type { StateStoreConfig } from "../../src/state/state-stores.js";
@@ -22,7 +23,7 @@ export const testDojoPage = "<!doctype html><title>dojo under test</title>";
  * The real server (src/app.ts) on port 0, with the emulator and each feature's scenario. Logs stay
  * quiet unless TEST_LOG_LEVEL asks for them; task steps are short so runs stay quick.
  */
-export async function startDemoServer(options: { state?: StateStoreConfig } = {}): Promise<RunningDemoServer> {
+export async function startDemoServer(options: { state?: StateStoreConfig; pool?: Partial<HarnessPoolSettings> } = {}): Promise<RunningDemoServer> {
   const dojoDistDirectory = await mkdtemp(join(tmpdir(), "agd-dojo-"));
   await writeFile(join(dojoDistDirectory, "index.html"), testDojoPage);
   const demo = await createDemoServer({
@@ -31,6 +32,7 @@ export async function startDemoServer(options: { state?: StateStoreConfig } = {}
     dojoDistDirectory,
     taskStepDelayMs: 60,
     ...(options.state === undefined ? {} : { state: options.state }),
+    ...(options.pool === undefined ? {} : { pool: options.pool }),
   });
   const server = await listenOnEphemeralPort(demo.app);
   return {

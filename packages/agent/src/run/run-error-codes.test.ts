@@ -18,6 +18,7 @@ const harnessCodes = Object.keys({
 } satisfies Record<HarnessErrorCode, true>) as HarnessErrorCode[];
 const poolCodes = Object.keys({
   POOL_CLOSED: true, ACQUIRE_ABORTED: true, PROCESS_DIED: true, SPAWN_FAILED: true, SPAWN_BACKOFF: true, OPEN_FAILED: true, INVALID_OPTIONS: true,
+  CAPACITY_EXHAUSTED: true,
 } satisfies Record<PoolErrorCode, true>) as PoolErrorCode[];
 const hitlCodes = Object.keys({
   INVALID_TOOL_SCHEMA: true, AMBIGUOUS_ANSWER: true, UNKNOWN_INTERRUPT: true, INVALID_ANSWER: true, ANSWER_FOR_FRONTEND_TOOL: true,
@@ -26,7 +27,7 @@ const hitlCodes = Object.keys({
 const agentCodes = Object.keys({
   CONFIG_INVALID: true, INVALID_INPUT: true, THREAD_BUSY: true, SESSION_LIMIT: true, HISTORY_DIVERGED: true, AGENT_CLOSED: true,
   THREAD_STORE_UNAVAILABLE: true, THREAD_ELSEWHERE: true, REPLAY_UNAVAILABLE: true, UNKNOWN_THREAD: true, NOTIFY_REFUSED: true,
-  PARKED_TURN_LOST: true,
+  PARKED_TURN_LOST: true, CAPACITY_EXHAUSTED: true,
 } satisfies Record<AgentErrorCode, true>) as AgentErrorCode[];
 const translatorCodes = Object.keys({ INVALID_OPTION: true, UNKNOWN_TOOL_CALL: true } satisfies Record<TranslatorErrorCode, true>) as TranslatorErrorCode[];
 

@@ -53,14 +53,16 @@ export function toRunError(error: unknown): MappedRunError {
       PROCESS_DIED: "The Antigravity harness process stopped unexpectedly; the next run starts a new one.",
       POOL_CLOSED: "The server is shutting down.",
       SPAWN_BACKOFF: "The Antigravity harness keeps failing to start; retrying after a pause.",
+      CAPACITY_EXHAUSTED: "The server has no room for another conversation right now; retry shortly.",
     };
-    return { event: event(error.code, messages[error.code] ?? "The Antigravity harness pool could not serve the run."), correlationId, harnessLost: true };
+    // A full pool took nothing from the session: it had no conversation yet.
+    return { event: event(error.code, messages[error.code] ?? "The Antigravity harness pool could not serve the run."), correlationId, harnessLost: error.code !== "CAPACITY_EXHAUSTED" };
   }
   if (HarnessError.isInstance(error)) {
     const messages: Partial<Record<string, string>> = {
       // Said to the client, so no paths: the server log lists where the agent looked.
       HARNESS_NOT_FOUND:
-        "No Antigravity harness (localharness) was found on the server. Install it with `pip install google-antigravity` " +
+        "No Antigravity harness (localharness) was found on the server. Install it with `npx antigravity-harness install` (or `pip install google-antigravity`) " +
         'or set ANTIGRAVITY_HARNESS_PATH; to develop without a key, create the agent with harness: "emulator". The server log lists where it looked.',
       SPAWN_FAILED:
         "The Antigravity harness could not be started. If the server is bundled, keep @ag-ui-antigravity/harness-emulator " +

@@ -50,6 +50,11 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
         : { prompt: options.injected, forwarded: [...session.forwarded], rebuild: false };
     if (plan.rebuild) await session.dropConversation({ forgetId: true });
     const cold = session.conversation === undefined;
+    // A full pool is said before RUN_STARTED (an HTTP 503 with Retry-After), never by a stream that
+    // then waits; the pool still bounds the wait of a run that met it a moment later.
+    if (cold && !session.hasConversationRoom()) {
+      throw new AgentError("CAPACITY_EXHAUSTED", "The server has no room for another conversation right now; retry shortly.");
+    }
     // Decided before the open: a conversation opened anew holds none of the thread's parked turns.
     if (cold && plan.prompt === undefined) refuseAnswerToLostTurn(input, session.bridge.parkedIds);
     // Only waiting for the conversation is left. A run carrying answers keeps its refusals (the

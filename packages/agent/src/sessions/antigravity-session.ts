@@ -67,10 +67,14 @@ export class AntigravitySession implements ManagedSession {
   readonly subagentEnds: SubagentEnd[] = [];
   /** Host tools the bridge reports itself; their mirror steps are not translated again. */
   hostToolNames: ReadonlySet<string> = new Set();
+  /** Turns the harness started by itself (triggers) since the thread's last client run. */
+  triggerTurnsSinceClientRun = 0;
   readonly #environment: SessionEnvironment;
   #lease: PoolLease<Conversation> | undefined;
   #stopBackgroundTurns: (() => void) | undefined;
   #conversationId: string | undefined;
+  /** The offer to give the conversation back to the pool while no run uses it (see `offerToPool`). */
+  #reclaim: (() => boolean) | undefined;
   #closed = false;
   #threadKey: ThreadKey;
   #spare: { workspace: string | undefined } | undefined;
@@ -150,6 +154,7 @@ export class AntigravitySession implements ManagedSession {
     };
     const lease = await this.#acquire(config, options.signal);
     this.#lease = lease;
+    lease.setReclaimable(this.#reclaim);
     this.#stopBackgroundTurns = lease.conversation.onTriggerTurn((turn) => this.#environment.onBackgroundTurn(this, turn));
     // The session learns that its harness died from the lease, not from the next failing send.
     lease.signal.addEventListener(
@@ -188,7 +193,8 @@ export class AntigravitySession implements ManagedSession {
   async #acquire(config: ConversationConfig, signal: AbortSignal | undefined): Promise<PoolLease<Conversation>> {
     const pool = this.#environment.pool;
     const partition = this.#environment.partition;
-    const signalOption = signal === undefined ? {} : { signal };
+    // A spare is opened ahead of need: it never takes the slot of a thread's conversation.
+    const signalOption = { ...(signal === undefined ? {} : { signal }), ...(this.#spare === undefined ? {} : { reclaim: false }) };
     const resumedId = this.#conversationId;
     if (resumedId === undefined) return pool.acquire({ config, partition, ...signalOption });
     try {
@@ -215,6 +221,22 @@ export class AntigravitySession implements ManagedSession {
     // A subagent's end is a trajectory state, not a step: it is queued for the run loop to translate.
     turn.onSubagentEnd((end) => void this.subagentEnds.push(end));
     return turn;
+  }
+
+  /**
+   * Offers the conversation back to the pool while no run uses it (`reclaim` closes the session and
+   * says whether it did), or withdraws the offer (`undefined`) while a run does: under the pool's
+   * process cap, another thread's new conversation then takes this one's slot, and this thread's
+   * next run resumes its conversation by id.
+   */
+  offerToPool(reclaim: (() => boolean) | undefined): void {
+    this.#reclaim = reclaim;
+    this.#lease?.setReclaimable(reclaim);
+  }
+
+  /** Whether the pool would give this session a conversation now, without waiting for room (a spare: without taking a thread's). */
+  hasConversationRoom(): boolean {
+    return this.#lease !== undefined || this.#environment.pool.hasRoomFor(this.#environment.partition, { reclaim: this.#spare === undefined });
   }
 
   /** Tells the pool whether this conversation waits on a human (placement packs parked ones). */

@@ -161,4 +161,42 @@ describe("SessionManager", () => {
     await manager.acquire(threadId);
     await expect(manager.acquire(threadId)).rejects.toThrow(/^This thread already has a run in progress\.$/);
   });
+
+  it("says what it holds of a thread: running while leased, parked, idle, none", async () => {
+    const { manager, created } = setup();
+    expect(manager.holding("t")).toBe("none");
+    const lease = await manager.acquire("t");
+    expect(manager.holding("t")).toBe("running");
+    lease.release();
+    expect(manager.holding("t")).toBe("idle");
+    created[0]!.isParked = true;
+    expect(manager.holding("t")).toBe("parked");
+    await manager.closeThread("t");
+    expect(manager.holding("t")).toBe("none");
+  });
+
+  it("evicts a session only while no run holds it and it is still the thread's", async () => {
+    const { manager, created } = setup();
+    const lease = await manager.acquire("t");
+    const session = created[0]!;
+    expect(manager.evict("t", session, "reclaimed")).toBe(false);
+    lease.release();
+    expect(manager.evict("t", new FakeSession("t"), "reclaimed")).toBe(false);
+    expect(manager.evict("t", session, "reclaimed")).toBe(true);
+    expect(session.closedWith).toBe("reclaimed");
+    expect(manager.holding("t")).toBe("none");
+  });
+
+  it("a lease that does not refresh the idle clock (a trigger turn) leaves the thread to retire on time", async () => {
+    const { manager, created, advance } = setup({ idleTimeoutMs: 1_000 });
+    (await manager.acquire("t")).release();
+    advance(900);
+    const background = await manager.acquire("t", { refreshesIdle: false });
+    background.touch();
+    background.release();
+    advance(200);
+    expect(await manager.sweep()).toBe(1);
+    expect(created[0]!.closedWith).toBe("idle-timeout");
+  });
 });
+

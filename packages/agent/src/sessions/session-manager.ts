@@ -1,4 +1,4 @@
-import { linkSignals } from "@ag-ui-antigravity/foundation";
+import { linkSignals, type ThreadHolding } from "@ag-ui-antigravity/foundation";
 import { setMaxListeners } from "node:events";
 import { AgentError } from "../errors/agent-error.js";
 
@@ -10,7 +10,8 @@ export interface ManagedSession {
   close(reason: SessionCloseReason): Promise<void>;
 }
 
-export type SessionCloseReason = "idle-timeout" | "parked-timeout" | "evicted" | "rebuilt" | "closed" | "manager-closed";
+export type SessionCloseReason = "idle-timeout" | "parked-timeout" | "evicted" | "reclaimed" | "trigger-limit" | "rebuilt" | "closed" | "manager-closed";
+
 
 export interface SessionManagerLogger {
   info?(details: Record<string, unknown>, message: string): void;
@@ -26,7 +27,7 @@ export interface SessionManagerOptions<Session extends ManagedSession> {
   parkedTimeoutMs?: number;
   /** Live sessions at most; at the cap the least recently used idle session is evicted. Default 100. */
   maxSessions?: number;
-  /** How often expired sessions are swept. Default 60 s. */
+  /** How often expired sessions are swept. Default half the idle timeout, between 1 s and 60 s, so a session outlives its timeout by at most half of it. */
   sweepIntervalMs?: number;
   logger?: SessionManagerLogger;
   /** Clock, injectable for tests. */
@@ -77,7 +78,7 @@ export class SessionManager<Session extends ManagedSession> {
       // A parked session gets a grace period, never less than an idle one.
       parkedTimeoutMs: Math.max(options.parkedTimeoutMs ?? 2 * 60 * 60_000, idleTimeoutMs),
       maxSessions: options.maxSessions ?? 100,
-      sweepIntervalMs: options.sweepIntervalMs ?? 60_000,
+      sweepIntervalMs: options.sweepIntervalMs ?? Math.min(60_000, Math.max(1_000, Math.floor(idleTimeoutMs / 2))),
       logger: options.logger ?? {},
       now: options.now ?? Date.now,
     };
@@ -92,7 +93,15 @@ export class SessionManager<Session extends ManagedSession> {
    */
   async acquire(
     threadId: string,
-    options: { signal?: AbortSignal; reuse?: (session: Session) => boolean } = {},
+    options: {
+      signal?: AbortSignal;
+      reuse?: (session: Session) => boolean;
+      /**
+       * False for a turn nobody asked for (a trigger, a notification): it does not count as use, so
+       * a thread nobody uses still retires after its idle timeout, and its triggers with it.
+       */
+      refreshesIdle?: boolean;
+    } = {},
   ): Promise<SessionLease<Session>> {
     if (this.#lifetime.signal.aborted) throw new AgentError("AGENT_CLOSED", "The agent is shut down.");
     options.signal?.throwIfAborted();
@@ -101,9 +110,10 @@ export class SessionManager<Session extends ManagedSession> {
       // The id is the client's own and may be huge; the refusal does not echo it.
       throw new AgentError("THREAD_BUSY", "This thread already has a run in progress.");
     }
+    const refreshesIdle = options.refreshesIdle ?? true;
     const entry: Entry<Session> = existing ?? { busy: false, lastActivity: this.#options.now() };
     entry.busy = true;
-    entry.lastActivity = this.#options.now();
+    if (refreshesIdle) entry.lastActivity = this.#options.now();
     this.#entries.set(threadId, entry);
     this.#startSweeper();
     try {
@@ -132,13 +142,13 @@ export class SessionManager<Session extends ManagedSession> {
       threadId,
       session,
       touch: () => {
-        entry.lastActivity = this.#options.now();
+        if (refreshesIdle) entry.lastActivity = this.#options.now();
       },
       release: () => {
         if (released) return;
         released = true;
         entry.busy = false;
-        entry.lastActivity = this.#options.now();
+        if (refreshesIdle) entry.lastActivity = this.#options.now();
       },
     };
   }
@@ -147,6 +157,29 @@ export class SessionManager<Session extends ManagedSession> {
   isBusyOrParked(threadId: string): boolean {
     const entry = this.#entries.get(threadId);
     return entry !== undefined && (entry.busy || entry.session?.isParked === true);
+  }
+
+  /** What the manager holds of the thread now (see `ThreadHolding`). */
+  holding(threadId: string): ThreadHolding {
+    const entry = this.#entries.get(threadId);
+    if (entry === undefined) return "none";
+    // Busy also while its session is still being created: the run holds the thread.
+    if (entry.busy) return "running";
+    if (entry.session === undefined) return "none";
+    return entry.session.isParked ? "parked" : "idle";
+  }
+
+  /**
+   * Closes the thread's session now if it is still `session` and no run holds it (the pool taking
+   * its conversation back, a thread that ran too many trigger turns); true when it was closed.
+   */
+  evict(threadId: string, session: Session, reason: SessionCloseReason): boolean {
+    const entry = this.#entries.get(threadId);
+    if (entry === undefined || entry.busy || entry.session !== session) return false;
+    this.#entries.delete(threadId);
+    this.#options.logger.info?.({ threadId, reason }, "session retired");
+    void session.close(reason);
+    return true;
   }
 
   /** Whether the thread has a live session (busy or not). */

@@ -16,8 +16,11 @@ export interface SpareSessionsOptions<Spare extends SpareSession = AntigravitySe
   idleTimeoutMs: number;
   /** How long a taken spare's replacement waits after `refill` (see `REFILL_DELAY_MS`). */
   refillDelayMs: number;
-  /** Opens one spare: a session with its conversation open on `tools`, not yet any thread's. */
-  open(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<Spare>;
+  /**
+   * Opens one spare: a session with its conversation open on `tools`, not yet any thread's; or
+   * undefined when the harness has no free room for one now (a spare never takes a thread's).
+   */
+  open(signature: string, tools: readonly Tool[], signal: AbortSignal): Promise<Spare | undefined>;
   warn(details: Record<string, unknown>, message: string): void;
 }
 
@@ -128,6 +131,21 @@ export class SpareSessions<Spare extends SpareSession = AntigravitySession> {
     return spare;
   }
 
+  /**
+   * Closes a ready spare no thread took (the pool needs its slot for a thread); false when it was
+   * taken or is gone already. Its contract is refilled later, when a new thread asks for one.
+   */
+  discard(spare: Spare): boolean {
+    for (const stock of this.#stocks.values()) {
+      const index = stock.ready.indexOf(spare);
+      if (index === -1) continue;
+      stock.ready.splice(index, 1);
+      void spare.close("reclaimed");
+      return true;
+    }
+    return false;
+  }
+
   /** Tops up the stock of a contract a spare was taken from, `refillDelayMs` from now. */
   refill(signature: string): void {
     if (!this.#stocks.has(signature) || this.#lifetime.signal.aborted) return;
@@ -232,8 +250,10 @@ export class SpareSessions<Spare extends SpareSession = AntigravitySession> {
       .open(signature, stock.tools, this.#lifetime.signal)
       .then(
         (spare) => {
+          // No room now: the next new thread of the contract asks again.
+          if (spare === undefined) this.#wanted.delete(signature);
           // Dropped or closed while it opened: it has no stock to join.
-          if (this.#stocks.get(signature) !== stock || this.#lifetime.signal.aborted) void spare.close("evicted");
+          else if (this.#stocks.get(signature) !== stock || this.#lifetime.signal.aborted) void spare.close("evicted");
           else stock.ready.push(spare);
         },
         (error: unknown) => {

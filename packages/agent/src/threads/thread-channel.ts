@@ -58,6 +58,16 @@ export class ThreadChannel {
     return this.#current !== undefined || this.#recent?.replayable === true || this.#followers > 0;
   }
 
+  /** Whether only an ended run's replay window keeps this channel: no run in flight, no `stayOpen` stream. */
+  get replayOnly(): boolean {
+    return this.#followers === 0 && this.#current === undefined && this.#recent?.replayable === true;
+  }
+
+  /** Whether only `stayOpen` streams keep this channel: no run in flight, none replayable. */
+  get followedOnly(): boolean {
+    return this.#followers > 0 && this.#current === undefined && this.#recent?.replayable !== true;
+  }
+
   /** A run with this id that is in flight or ended within the grace period. */
   run(runId: string): RecordedRun | undefined {
     if (this.#current?.runId === runId) return this.#current;

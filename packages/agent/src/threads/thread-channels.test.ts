@@ -70,4 +70,37 @@ describe("ThreadChannels", () => {
     expect(all.heldBytes.replay).toBe(0);
     all.close();
   });
+
+  it("gives a new run's thread a channel when followers hold every other one; a follower on a new thread gets none", () => {
+    const all = channels({ maxThreads: 2 });
+    const ended: string[] = [];
+    for (const threadId of ["f1", "f2"]) all.get(threadId).serverRuns().subscribe({ complete: () => void ended.push(threadId) });
+    // A follower of a third thread when both channels are followed: its channel is the one dropped.
+    let thirdEnded = false;
+    all.get("f3").serverRuns().subscribe({ complete: () => void (thirdEnded = true) });
+    expect(thirdEnded).toBe(true);
+    expect(all.peek("f3")).toBeUndefined();
+    // A run's new channel stays; the least recently used followed-only channel makes room.
+    const channel = all.get("r1", { forRun: true });
+    expect(all.peek("r1")).toBe(channel);
+    expect(ended).toEqual(["f1"]);
+    expect(all.size).toBe(2);
+  });
+
+  it("holds no more channels than maxThreads however many short runs end within their replay window", () => {
+    const all = channels({ maxThreads: 3 });
+    for (let index = 0; index < 20; index += 1) {
+      const threadId = `t${index}`;
+      const channel = all.get(threadId, { forRun: true });
+      const run = channel.begin(input(threadId, "hi"), { serverInitiated: false });
+      run.record({ type: EventType.RUN_STARTED, threadId, runId: `${threadId}-run` } as BaseEvent);
+      run.record({ type: EventType.RUN_FINISHED, threadId, runId: `${threadId}-run` } as BaseEvent);
+      channel.finish(run);
+    }
+    expect(all.size).toBe(3);
+    // The newest runs' channels are the ones kept.
+    expect(all.peek("t19")?.run("t19-run")).toBeDefined();
+    all.close();
+  });
 });
+

@@ -13,7 +13,10 @@ export interface ThreadChannelsOptions extends Omit<ThreadChannelOptions, "repla
 /**
  * One `ThreadChannel` per thread, bounded three ways: past `maxThreads`, the least recently used
  * channel with nothing in flight is dropped (its transcript with it; a later `connect` on that
- * thread then gets an empty stream, and the client keeps what it holds); past
+ * thread then gets an empty stream, and the client keeps what it holds), and a run that needs a
+ * channel when every other one is in use takes the place of one kept only by an ended run's replay
+ * window, else of one kept only by `stayOpen` streams (they end, and their clients connect again),
+ * so neither a burst of short runs nor followers can switch `connect` off for new threads; past
  * `maxTotalTranscriptBytes`, the least recently used transcripts lose their messages (a later
  * snapshot says so); past `maxTotalGraceBytes`, the runs that ended first stop being replayable.
  */
@@ -55,13 +58,16 @@ export class ThreadChannels {
     return channel;
   }
 
-  /** The thread's channel, created when it has none. */
-  get(threadId: string): ThreadChannel {
+  /**
+   * The thread's channel, created when it has none. A run's (`forRun`) is never the one dropped to
+   * stay within `maxThreads`; a follower's may be, when every other channel is in use.
+   */
+  get(threadId: string, options: { forRun?: boolean } = {}): ThreadChannel {
     const existing = this.peek(threadId);
     if (existing !== undefined) return existing;
     const channel = new ThreadChannel(threadId, this.#channelOptions);
     this.#channels.set(threadId, channel);
-    this.#evict();
+    this.#evict(options.forRun === true ? channel : undefined);
     return channel;
   }
 
@@ -70,14 +76,28 @@ export class ThreadChannels {
     this.#channels.clear();
   }
 
-  #evict(): void {
-    if (this.#channels.size <= this.#options.maxThreads) return;
-    for (const [threadId, channel] of this.#channels) {
-      if (this.#channels.size <= this.#options.maxThreads) return;
-      if (channel.active) continue;
-      channel.close();
-      this.#channels.delete(threadId);
-    }
+  /**
+   * Least recently used first. `keep` (a run's new channel) stays: for it, a channel kept only by a
+   * replay window goes if need be, then one kept only by followers; only runs in flight can hold
+   * more channels than `maxThreads`, and no more than there are runs.
+   */
+  #evict(keep: ThreadChannel | undefined): void {
+    const over = (): boolean => this.#channels.size > this.#options.maxThreads;
+    const dropWhere = (droppable: (channel: ThreadChannel) => boolean): void => {
+      for (const [threadId, channel] of this.#channels) {
+        if (!over()) return;
+        if (channel !== keep && droppable(channel)) this.#drop(threadId, channel);
+      }
+    };
+    dropWhere((channel) => !channel.active);
+    if (keep === undefined) return;
+    dropWhere((channel) => channel.replayOnly);
+    dropWhere((channel) => channel.followedOnly);
+  }
+
+  #drop(threadId: string, channel: ThreadChannel): void {
+    channel.close();
+    this.#channels.delete(threadId);
   }
 
   /** Least recently used first; the transcript that just grew may go too, when it alone is too much. */

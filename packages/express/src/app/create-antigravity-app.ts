@@ -31,7 +31,8 @@ export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: Anti
   // The routes go on the app itself rather than on a router mounted in it: one router dispatch per
   // request instead of two (see `createAgentRouter` for what they serve).
   const registry = toAgentRegistry(agentOrAgents);
-  const resolved = resolveAgentRouterOptions(routerOptions);
+  // An app is a whole server: one client must not take what every client shares, so limits are on unless turned off.
+  const resolved = resolveAgentRouterOptions(routerOptions.clientLimits === undefined ? { ...routerOptions, clientLimits: {} } : routerOptions);
   const lifetime = new RouterLifetime();
   const closeOwned = addAgentRoutes(app, registry, resolved, lifetime);
 

@@ -3,12 +3,21 @@ import type { AuthorizeRequest } from "../auth/principal.js";
 import { DEFAULT_MAX_THREAD_OWNERS } from "../auth/memory-ownership-store.js";
 import type { ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { ExpressBindingError } from "../errors/express-binding-error.js";
+import type { ClientLimits } from "../limits/client-accounts.js";
 import { toBindingLogger, type ExpressBindingLogger } from "../logging/logger.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
 export const DEFAULT_FIRST_EVENT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+/** What one client may hold at once when `clientLimits` is on and a field is not given. */
+export const DEFAULT_CLIENT_LIMITS: Readonly<ClientLimits> = Object.freeze({
+  maxConcurrentRuns: 8,
+  maxParkedThreads: 16,
+  maxOpenStreams: 8,
+  parkedTtlMs: 2 * 60 * 60_000,
+});
 
 /** Options shared by `createAgentRouter` and `createAntigravityApp`. Every field is optional. */
 export interface AgentRouterOptions {
@@ -50,17 +59,24 @@ export interface AgentRouterOptions {
    */
   readyPath?: string | false;
   /**
-   * Off by default. What one client may hold at once: the principal `authorize` names, or without
-   * auth the client's address. Past a limit a run is refused with 429 `RATE_LIMITED` and `Retry-After`.
+   * What one client may hold at once: the principal `authorize` names, or without auth the client's
+   * address (`request.ip`, so Express's `trust proxy` setting applies behind a proxy). Past a limit
+   * a request is refused with 429 `RATE_LIMITED` and `Retry-After`. Off for `createAgentRouter`
+   * unless given, on for `createAntigravityApp` unless `false`; `{}` takes every default
+   * (`DEFAULT_CLIENT_LIMITS`).
    */
-  clientLimits?: {
-    /** Runs streaming at once. Default 8. */
-    maxConcurrentRuns?: number;
-    /** Threads waiting on the client's answer; a run on one of them (the answer) is always admitted. Default 16. */
-    maxParkedThreads?: number;
-    /** How long a park counts unless a later run of its thread ends it (match the agent's park timeout). Default 2 h. */
-    parkedTtlMs?: number;
-  };
+  clientLimits?:
+    | false
+    | {
+        /** Runs in flight at once, counting runs that go on after their client left and turns the server starts on its threads. Default 8. */
+        maxConcurrentRuns?: number;
+        /** Threads waiting on the client's answer (questions, approvals, frontend tools, server-tool interrupts); a run on one of them (the answer) is always admitted. Default 16. */
+        maxParkedThreads?: number;
+        /** `connect` streams held open with `stayOpen`. Default 8. */
+        maxOpenStreams?: number;
+        /** For an agent that cannot say what it holds (no `threadHolding`): how long a park counts unless a later run of its thread ends otherwise. Default 2 h. */
+        parkedTtlMs?: number;
+      };
   /** Receives the binding's logs (pino-compatible). Default: none. */
   logger?: Partial<ExpressBindingLogger>;
   /** Sent as `x-ag-ui-antigravity-replica` on every response of the router; default none (no header). */
@@ -79,7 +95,7 @@ export interface ResolvedAgentRouterOptions {
   readonly runErrorStatuses: Readonly<Record<string, number | null>>;
   readonly healthPath: string | undefined;
   readonly readyPath: string | undefined;
-  readonly clientLimits: { readonly maxConcurrentRuns: number; readonly maxParkedThreads: number; readonly parkedTtlMs: number } | undefined;
+  readonly clientLimits: ClientLimits | undefined;
   readonly logger: ExpressBindingLogger;
   readonly replicaId: string | undefined;
 }
@@ -108,8 +124,12 @@ const optionsSchema = z
     healthPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
     readyPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
     clientLimits: z
-      .object({ maxConcurrentRuns: positiveInteger.optional(), maxParkedThreads: positiveInteger.optional(), parkedTtlMs: positiveInteger.optional() })
-      .strict()
+      .union([
+        z.literal(false),
+        z
+          .object({ maxConcurrentRuns: positiveInteger.optional(), maxParkedThreads: positiveInteger.optional(), maxOpenStreams: positiveInteger.optional(), parkedTtlMs: positiveInteger.optional() })
+          .strict(),
+      ])
       .optional(),
     logger: z.custom<Partial<ExpressBindingLogger>>((value) => typeof value === "object" && value !== null, "must be an object").optional(),
     replicaId: z.string().regex(/^[A-Za-z0-9._~:-]{1,64}$/, "must be 1 to 64 of [A-Za-z0-9._~:-] (it is sent as a header)").optional(),
@@ -136,12 +156,18 @@ export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): Res
     runErrorStatuses: value.runErrorStatuses ?? {},
     healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
     readyPath: value.readyPath === false ? undefined : trimTrailingSlash(value.readyPath ?? "/readyz"),
-    clientLimits:
-      value.clientLimits === undefined
-        ? undefined
-        : { maxConcurrentRuns: value.clientLimits.maxConcurrentRuns ?? 8, maxParkedThreads: value.clientLimits.maxParkedThreads ?? 16, parkedTtlMs: value.clientLimits.parkedTtlMs ?? 2 * 60 * 60_000 },
+    clientLimits: value.clientLimits === undefined || value.clientLimits === false ? undefined : resolveClientLimits(value.clientLimits),
     logger: toBindingLogger(value.logger),
     replicaId: value.replicaId,
+  };
+}
+
+function resolveClientLimits(given: Partial<Record<keyof ClientLimits, number | undefined>>): ClientLimits {
+  return {
+    maxConcurrentRuns: given.maxConcurrentRuns ?? DEFAULT_CLIENT_LIMITS.maxConcurrentRuns,
+    maxParkedThreads: given.maxParkedThreads ?? DEFAULT_CLIENT_LIMITS.maxParkedThreads,
+    maxOpenStreams: given.maxOpenStreams ?? DEFAULT_CLIENT_LIMITS.maxOpenStreams,
+    parkedTtlMs: given.parkedTtlMs ?? DEFAULT_CLIENT_LIMITS.parkedTtlMs,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { MemoryOwnershipStore } from "../auth/memory-ownership-store.js";
 import { replicaHeader } from "../http/replica-header.js";
-import { PrincipalBudget } from "../limits/principal-budget.js";
+import { ClientAccounts } from "../limits/client-accounts.js";
 import type { AgentRegistry } from "../options/agent-registry.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import type { ResolveAgent } from "./authorized-target.js";
@@ -31,7 +31,14 @@ export function addAgentRoutes(
   // Keyed by (agent, thread): the agent package keeps each agent's threads (conversations and
   // workspaces) apart, so the same thread id on a sibling agent is another thread.
   const threadOwnership = resolved.ownershipStore ?? new MemoryOwnershipStore({ maxEntries: resolved.maxThreadOwners });
-  const budget = resolved.clientLimits === undefined ? undefined : new PrincipalBudget(resolved.clientLimits);
+  const accounts = resolved.clientLimits === undefined ? undefined : new ClientAccounts(resolved.clientLimits);
+  if (accounts !== undefined && resolved.authorize === undefined) {
+    resolved.logger.info(
+      { clientLimits: resolved.clientLimits },
+      "client limits count per client address (no authorize hook): clients behind one proxy or NAT share one budget unless Express's trust proxy setting names the proxy",
+    );
+  }
+  const services = { options: resolved, threadOwnership, accounts };
   const { admit, admitRun } = lifetime;
 
   if (resolved.replicaId !== undefined) target.use(replicaHeader(resolved.replicaId));
@@ -55,10 +62,10 @@ export function addAgentRoutes(
     runPath = `${resolved.basePath}/:agentName`;
   }
 
-  const runHandler = createRunHandler(resolveAgent, resolved, threadOwnership, budget);
+  const runHandler = createRunHandler(resolveAgent, services);
   target.post(runPath === "" ? "/" : runPath, admitRun, runHandler);
   target.post(`${runPath}/run`, admitRun, runHandler);
-  target.post(`${runPath}/connect`, admit, createRunHandler(resolveAgent, resolved, threadOwnership, budget, "connect"));
+  target.post(`${runPath}/connect`, admit, createRunHandler(resolveAgent, services, "connect"));
   target.get(`${runPath}/capabilities`, admit, createCapabilitiesHandler(resolveAgent, resolved));
   // A store passed in is the caller's; the default one is the routes' own.
   return () => (resolved.ownershipStore === undefined ? threadOwnership.close() : Promise.resolve());

@@ -3,6 +3,7 @@ import type { AbstractAgent } from "@ag-ui/client";
 import { AGUI_MEDIA_TYPE as AGUI_PROTOBUF_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
 import type { Request, Response } from "express";
 import { sendHttpError } from "../errors/http-error.js";
+import { retryAfterSecondsFor } from "../errors/retry-after.js";
 import { httpStatusForRunErrorCode } from "../errors/run-error-status.js";
 import type { ExpressBindingLogger } from "../logging/logger.js";
 import { type EventCursor, EventIdSequence } from "../stream/event-ids.js";
@@ -103,7 +104,8 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     clearFirstEventTimer();
     stopSource();
     response.off("close", onClose);
-    sendHttpError(response, { status, code, message });
+    const retryAfterSeconds = retryAfterSecondsFor(code);
+    sendHttpError(response, { status, code, message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
     settle();
   };
 

@@ -52,11 +52,11 @@ export const CLIENT_ERROR_CODES = Object.freeze({
   INTERRUPT_EXPIRED: code("hitl", 410, true, "The answer arrived after the interrupt's expiry."),
   BODY_TOO_LARGE: code("express", 413, false, "The request body is larger than the server accepts."),
   UNSUPPORTED_MEDIA_TYPE: code("express", 415, false, "The request body is not application/json, or its encoding or charset is unsupported."),
-  RATE_LIMITED: code("express", 429, true, "Too many runs from this caller; `Retry-After` says when to retry."),
+  RATE_LIMITED: code("express", 429, true, "This caller holds as much as its limits allow (runs in flight, parked threads, open streams); `Retry-After` says when to retry."),
   INTERNAL_ERROR: code("express", 500, false, "The server failed in a way the client did not cause; the message carries a reference for the log."),
   CONNECT_NOT_SUPPORTED: code("express", 501, false, "The agent does not implement AG-UI connect (reconnecting to a run)."),
   // The server cannot serve the run now; nothing ran.
-  CAPACITY_EXHAUSTED: code("express", 503, true, "The server has no capacity for another run; retry later or elsewhere."),
+  CAPACITY_EXHAUSTED: code("pool", 503, true, "The server has no harness conversation to give (every one busy, or parked within the pool's cap); retry after `Retry-After` or elsewhere."),
   SESSION_LIMIT: code("agent", 503, true, "The agent holds as many live sessions as it may."),
   THREAD_STORE_UNAVAILABLE: code("agent", 503, true, "The agent's thread store cannot be reached."),
   OWNERSHIP_UNAVAILABLE: code("express", 503, false, "The thread ownership store cannot be reached."),

@@ -7,9 +7,12 @@ import { McpToolbelt } from "../mcp/mcp-toolbelt.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
 import { defaultScenarioName, loadScenario, scenarioFromModelName } from "../scenario/scenario-loader.js";
 import { WorkspaceGuard } from "../tools/workspace-guard.js";
-import { versionProfile } from "../version/version-profile.js";
-import { parseInitializeEvent, parseInput, type InputEvent } from "../wire/input-messages.js";
+import type { VersionProfile } from "../version/version-profile.js";
+import { readInitializeEvent, readInputEvent, type InputEvent, type UserInput } from "../wire/input-messages.js";
 import { OutputChannel } from "../wire/output-channel.js";
+import type { HarnessConfig } from "../wire/input-messages.js";
+import { SkillCatalogue } from "../tools/skill-catalogue.js";
+import { BudgetMeter } from "./budget-meter.js";
 import { ConfigView } from "./config-view.js";
 import { callHook } from "./hook-caller.js";
 import { PendingReplies } from "./pending-replies.js";
@@ -50,6 +53,16 @@ export interface ConversationOptions {
   cascadeIds: IdSource;
   processControl: ProcessControl;
   commandEnv: Record<string, string>;
+  /** The harness release the process plays. */
+  profile: VersionProfile;
+}
+
+/** The text a turn reads from its input parts: text parts and slash commands, one per line. */
+function textOfParts(parts: NonNullable<UserInput["parts"]>): string {
+  return parts
+    .map((part) => part.text ?? (part.slashCommand?.name !== undefined ? `/${part.slashCommand.name}` : ""))
+    .filter((piece) => piece !== "")
+    .join("\n");
 }
 
 /**
@@ -65,13 +78,19 @@ export class Conversation {
   #turnQueue: Promise<void> = Promise.resolve();
   #currentTurn: AbortController | undefined;
   #closed = false;
+  /** Timers of scheduled turns (the schedule tool); cleared when the conversation closes. */
+  readonly #scheduled = new Set<NodeJS.Timeout>();
   #mcpClosed: Promise<void> = Promise.resolve();
   #resolveClosed!: () => void;
   /** Resolves once the conversation has closed, persisted and stopped its MCP servers. */
   readonly closed: Promise<void>;
 
+  /** How this connection's frames are read: the process's release, strict unless the knob says not. */
+  readonly #readOptions: { profile: VersionProfile; strict: boolean };
+
   constructor(options: ConversationOptions) {
     this.#options = options;
+    this.#readOptions = { profile: options.profile, strict: readKnobs(options.env).strict };
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     options.socket.on("message", (data, isBinary) => {
       if (isBinary) {
@@ -100,9 +119,23 @@ export class Conversation {
 
   #handleText(text: string): void {
     if (this.#closed) return;
+    const { logger } = this.#options;
+    const options = this.#readOptions;
     try {
-      if (this.#context === undefined) this.#initialize(text);
-      else this.#dispatch(parseInput(text));
+      if (this.#context === undefined) {
+        const reading = readInitializeEvent(text, options);
+        if (!reading.ok) {
+          this.#refuseInit(reading.error);
+          return;
+        }
+        this.#initialize(reading.message);
+        return;
+      }
+      const reading = readInputEvent(text, options);
+      // A frame the harness cannot parse is dropped with a line on stderr; the connection stays up
+      // and nothing starts (docs/protocol.md, "Errors"; the emulator README, "Strict like the harness").
+      if (!reading.ok) logger.error(`Failed to parse input event: ${reading.error}`);
+      else this.#dispatch(reading.message);
     } catch (error) {
       const message = EmulatorError.isInstance(error) ? error.message : String(error);
       this.#options.logger.error(`closing connection: ${message}`);
@@ -111,16 +144,25 @@ export class Conversation {
     }
   }
 
-  #initialize(text: string): void {
-    const { logger, store, cascadeIds } = this.#options;
-    const config = new ConfigView(parseInitializeEvent(text));
+  /**
+   * An init frame the played release cannot parse: the real harness prints the parse error and the
+   * process exits, taking every conversation with it (docs/protocol.md, "Errors").
+   */
+  #refuseInit(error: string): void {
+    this.#options.logger.error(`Failed to parse initial message: ${error}`);
+    this.close({ code: closeCodes.internalError, reason: `Failed to parse initial message: ${error}` });
+    this.#options.processControl.exit(1);
+  }
+
+  #initialize(harnessConfig: HarnessConfig): void {
+    const { logger, store, cascadeIds, profile } = this.#options;
+    const config = new ConfigView(harnessConfig);
     if (!config.hasTextModel) {
       // The real harness's words, as 0.1.5 says them.
       throw new EmulatorError("CONFIG_INVALID", "no text model configuration provided");
     }
     const knobs = readKnobs(this.#options.env);
     const scenario = loadScenario(scenarioFromModelName(config.firstModelName) ?? knobs.scenario ?? defaultScenarioName);
-    const profile = versionProfile(this.#options.env["ANTIGRAVITY_EMULATOR_VERSION"] !== undefined ? knobs.version : (scenario.version ?? knobs.version));
     const requested = config.config.cascadeId ?? "";
     const mode = config.config.sessionContinuationMode;
     const stored = requested === "" ? undefined : store.load(requested);
@@ -138,7 +180,8 @@ export class Conversation {
     const ids = createIdSource({ deterministic: knobs.deterministic });
     const channel = new OutputChannel({ socket: this.#options.socket, profile, ids, envelope: knobs.envelope });
     const recorder = new StepRecorder({ channel, history: stored?.history ?? [] });
-    const usage = new UsageMeter({ initial: stored?.usage ?? {}, serviceTier: config.serviceTier });
+    const usage = new UsageMeter({ initial: stored?.usage ?? {}, serviceTier: config.serviceTier, profile });
+    const skillsConfig = profile.has("skills") ? config.config.skillsConfig : undefined;
     this.#context = {
       cascadeId,
       scenario,
@@ -158,17 +201,25 @@ export class Conversation {
       closing: this.signal,
       closeSocket: (code, reason) => this.close({ code, reason }),
       enqueueBackground: (task) => this.#enqueue(task),
+      budget: new BudgetMeter({ budget: profile.has("budgets") ? config.budget : undefined, usage }),
+      skills: new SkillCatalogue({
+        directories: [...(config.config.skillsPaths ?? []), ...(skillsConfig?.skills ?? []).flatMap((source) => (source.directoryPath === undefined ? [] : [source.directoryPath]))],
+        inline: (skillsConfig?.skills ?? []).flatMap((source) => (source.skill === undefined ? [] : [source.skill])),
+        // `enabled` defaults to true when skillsConfig comes without it.
+        enabled: skillsConfig?.enabled !== false,
+      }),
+      scheduleTurn: (afterMs, prompt) => this.#scheduleTurn(afterMs, prompt),
       memory: { lastToolResult: "", tokensSinceCompaction: 0 },
     };
     const response: Record<string, unknown> = { cascadeId };
     if (stored !== undefined && stored.history.length > 0) response["history"] = stored.history;
-    if (stored !== undefined && profile.initUsage && !usage.isEmpty) {
-      const renderOptions = { serviceTier: profile.serviceTier };
-      response["cumulativeUsage"] = usage.total(renderOptions);
-      response["trajectoryUsage"] = usage.agents(renderOptions);
+    if (stored !== undefined && profile.has("initUsage") && !usage.isEmpty) {
+      response["cumulativeUsage"] = usage.total();
+      response["trajectoryUsage"] = usage.agents();
     }
+    if (profile.has("sandboxStatus")) response["sandboxStatus"] = config.sandboxStatus;
     channel.send({ initializeConversationResponse: response });
-    logger.info(`conversation ${cascadeId} ${stored === undefined ? "created" : "resumed"} (scenario ${scenario.name}, dialect ${profile.version})`);
+    logger.info(`conversation ${cascadeId} ${stored === undefined ? "created" : "resumed"} (scenario ${scenario.name}, harness ${profile.version})`);
     const context = this.#context;
     this.#enqueue(async (signal) => {
       await callHook(context, { type: "LIFECYCLE_HOOK_ON_SESSION_START", signal });
@@ -179,15 +230,14 @@ export class Conversation {
     const context = this.#context;
     if (context === undefined) return;
     const { logger } = this.#options;
-    if (event.userInput !== undefined) {
-      this.#enqueueTurn({ text: event.userInput, parts: [{ text: event.userInput }], trigger: false });
-    } else if (event.complexUserInput !== undefined) {
-      const parts = event.complexUserInput.parts ?? [];
-      const text = parts
-        .map((part) => part.text ?? (part.slashCommand?.name !== undefined ? `/${part.slashCommand.name}` : ""))
-        .filter((piece) => piece !== "")
-        .join("\n");
-      this.#enqueueTurn({ text, parts, trigger: false });
+    const userInput = event.userInput;
+    if (typeof userInput === "string") {
+      // Up to 0.1.10 plain text; the harness wraps it into one text part itself.
+      this.#enqueueTurn({ text: userInput, parts: [{ text: userInput }], trigger: false });
+    } else if (userInput !== undefined || event.complexUserInput !== undefined) {
+      // The parts message: `userInput` from 0.1.11, `complexUserInput` up to 0.1.10.
+      const parts = (userInput ?? event.complexUserInput)?.parts ?? [];
+      this.#enqueueTurn({ text: textOfParts(parts), parts, trigger: false });
     } else if (event.automatedTrigger !== undefined) {
       this.#enqueueTurn({ text: event.automatedTrigger, parts: [{ text: event.automatedTrigger }], trigger: true });
     } else if (event.toolResponse !== undefined) {
@@ -242,6 +292,15 @@ export class Conversation {
     });
   }
 
+  #scheduleTurn(afterMs: number, prompt: string): void {
+    if (this.#closed) return;
+    const timer = setTimeout(() => {
+      this.#scheduled.delete(timer);
+      this.#enqueueTurn({ text: prompt, parts: [{ text: prompt }], trigger: true, scheduled: true });
+    }, afterMs);
+    this.#scheduled.add(timer);
+  }
+
   /** Runs tasks one after another; each gets a signal aborted by a halt or by closing. */
   #enqueue(task: (signal: AbortSignal) => Promise<void>): void {
     this.#turnQueue = this.#turnQueue.then(async () => {
@@ -266,6 +325,8 @@ export class Conversation {
     if (this.#closed) return;
     this.#closed = true;
     this.#abortController.abort(new EmulatorError("INPUT_INVALID", "conversation closed"));
+    for (const timer of this.#scheduled) clearTimeout(timer);
+    this.#scheduled.clear();
     const context = this.#context;
     if (context !== undefined) {
       context.channel.releaseWaiters();

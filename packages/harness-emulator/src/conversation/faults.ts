@@ -20,11 +20,13 @@ export async function playFault(turn: ScriptedTurn, run: TrajectoryRun, action: 
     case "error-emit": {
       const message = renderTemplate(action.message, turn.variables);
       turn.publishNewStep(run, { state: "STATE_ERROR", source: "SOURCE_SYSTEM", error: { errorMessage: message, httpCode: action.httpCode } });
-      if (action.endTurn !== false) throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${message}`);
+      if (action.endTurn !== false) {
+        throw new TurnTermination(action.trajectoryError ?? `executor run failed: ${message}`, { errorCode: action.errorCode ?? `HTTP_${action.httpCode}` });
+      }
       return;
     }
     case "turn-fail":
-      throw new TurnTermination(action.error);
+      throw new TurnTermination(action.error, { errorCode: action.errorCode });
     case "process-exit":
       context.logger.error(`scenario fault: exiting with code ${action.code}`);
       context.processControl.exit(action.code);

@@ -10,6 +10,8 @@ const hookNames: Record<string, string> = {
   LIFECYCLE_HOOK_PRE_TOOL: "PreTool",
   LIFECYCLE_HOOK_POST_TOOL: "PostTool",
   LIFECYCLE_HOOK_ON_TOOL_ERROR: "OnToolError",
+  LIFECYCLE_HOOK_ON_COMPACTION: "OnCompaction",
+  LIFECYCLE_HOOK_STOP: "Stop",
 };
 
 export type HookType = keyof typeof hookNames;

@@ -6,6 +6,8 @@ import { postToolSucceeded, reportToolFailure, type HookedCall } from "./tool-ho
 
 export interface McpCallRequest {
   trajectoryId: string;
+  /** The trajectory that started this one, when a subagent makes the call (0.1.11). */
+  parentTrajectoryId?: string | undefined;
   tool: McpToolInfo;
   args: Record<string, unknown>;
   confirm: boolean;
@@ -28,13 +30,15 @@ export async function runMcpCall(context: TurnContext, request: McpCallRequest):
   const base = {
     cascadeId: context.cascadeId,
     trajectoryId: request.trajectoryId,
+    ...(request.parentTrajectoryId === undefined ? {} : { parentTrajectoryId: request.parentTrajectoryId }),
     stepIndex,
     source: "SOURCE_MODEL" as const,
     target: "TARGET_ENVIRONMENT" as const,
   };
   const mcpTool = { serverName: tool.serverName, toolName: tool.name, argumentsJson: JSON.stringify(request.args) };
   if (!request.confirm) context.recorder.publish({ ...base, state: "STATE_ACTIVE", mcpTool });
-  const gate = await gateToolCall(context, { toolName: tool.name, argumentsJson: mcpTool.argumentsJson, callId, serverName: tool.serverName, signal });
+  const call = hookedCall(tool, callId, base);
+  const gate = await gateToolCall(context, { ...call, argumentsJson: mcpTool.argumentsJson, signal });
   if (gate.kind === "deny") {
     context.recorder.publish({ ...base, state: "STATE_ERROR", mcpTool, errorMessage: gate.reason });
     return `Error: ${gate.reason}`;
@@ -45,7 +49,7 @@ export async function runMcpCall(context: TurnContext, request: McpCallRequest):
     if (modified === undefined) {
       const message = "invalid modified arguments: not a JSON object";
       context.recorder.publish({ ...base, state: "STATE_ERROR", mcpTool, errorMessage: message });
-      return reportFailure(context, { tool, callId, message, signal });
+      return reportFailure(context, { call, message, signal });
     }
     args = modified;
     mcpTool.argumentsJson = gate.argumentsJson;
@@ -71,29 +75,29 @@ export async function runMcpCall(context: TurnContext, request: McpCallRequest):
     const message = `MCP tool ${tool.name} on server ${tool.serverName} failed: ${error instanceof Error ? error.message : String(error)}`;
     context.logger.warn(`conversation ${context.cascadeId}: ${message}`);
     context.recorder.publish({ ...base, state: "STATE_ERROR", mcpTool, errorMessage: message });
-    return reportFailure(context, { tool, callId, message, signal });
+    return reportFailure(context, { call, message, signal });
   }
   if (outcome.isError) {
     const message = outcome.text === "" ? `MCP tool ${tool.name} reported an error` : outcome.text;
     context.recorder.publish({ ...base, state: "STATE_ERROR", mcpTool, errorMessage: message });
-    return reportFailure(context, { tool, callId, message, signal });
+    return reportFailure(context, { call, message, signal });
   }
   const done: StepUpdate = { ...base, state: "STATE_DONE", mcpTool, text: outcome.text };
   context.recorder.publish(done);
   // Terminal steps are re-delivered by the real harness; clients must de-duplicate them.
   if (context.knobs.rebroadcastMs > 0) context.recorder.rebroadcast(done);
-  await postToolSucceeded(context, hookedCall(tool, callId), outcome.text, signal);
+  await postToolSucceeded(context, call, outcome.text, signal);
   return outcome.text;
 }
 
 /** ON_TOOL_ERROR (whose message replaces what the model sees) then POST_TOOL, both naming the server. */
-async function reportFailure(context: TurnContext, options: { tool: McpToolInfo; callId: string; message: string; signal: AbortSignal }): Promise<string> {
-  return `Error: ${await reportToolFailure(context, hookedCall(options.tool, options.callId), options.message, options.signal)}`;
+async function reportFailure(context: TurnContext, options: { call: HookedCall; message: string; signal: AbortSignal }): Promise<string> {
+  return `Error: ${await reportToolFailure(context, options.call, options.message, options.signal)}`;
 }
 
 /** For MCP tools the hooks carry the bare tool name with `serverName` set, as the harness sends them. */
-function hookedCall(tool: McpToolInfo, callId: string): HookedCall {
-  return { toolName: tool.name, serverName: tool.serverName, callId };
+function hookedCall(tool: McpToolInfo, callId: string, step: { trajectoryId: string; stepIndex: number }): HookedCall {
+  return { toolName: tool.name, serverName: tool.serverName, callId, trajectoryId: step.trajectoryId, stepIndex: step.stepIndex };
 }
 
 function parseObject(json: string): Record<string, unknown> | undefined {

@@ -1,4 +1,5 @@
 import { renderDeep } from "../scenario/template.js";
+import { callHook } from "./hook-caller.js";
 import { sampleArguments } from "../scenario/schema-sample.js";
 import type { StepUpdate } from "../wire/output-messages.js";
 import { abortableSleep, yieldToEventLoop } from "./abortable-sleep.js";
@@ -38,7 +39,7 @@ export async function closeOpenStep(turn: ScriptedTurn, run: TrajectoryRun): Pro
     thoughts: estimateTokens(thinking ?? ""),
   });
   context.memory.tokensSinceCompaction += estimateTokens(text) + estimateTokens(thinking ?? "");
-  context.recorder.publish(done, { usageMetadata: context.usage.total({ serviceTier: context.profile.serviceTier }) });
+  context.recorder.publish(done, { usageMetadata: context.usage.total() });
   if (text !== "") run.lastText = text;
   turn.sendUsageUpdate();
   await Promise.resolve();
@@ -61,27 +62,43 @@ export function echoInput(turn: ScriptedTurn): void {
 }
 
 /** A compaction step once the conversation's context passed the configured threshold. */
-export function compactIfNeeded(turn: ScriptedTurn, run: TrajectoryRun): void {
+export async function compactIfNeeded(turn: ScriptedTurn, run: TrajectoryRun): Promise<void> {
   const context = turn.context;
   if (context.memory.tokensSinceCompaction < context.config.compactionThreshold) return;
-  context.memory.tokensSinceCompaction = 0;
-  emitCompaction(turn, run, "Context compaction");
+  await emitCompaction(turn, run, { text: "Context compaction" });
 }
 
-export function emitCompaction(turn: ScriptedTurn, run: TrajectoryRun, text: string): void {
-  turn.publishNewStep(run, { state: "STATE_DONE", source: "SOURCE_SYSTEM", target: "TARGET_USER", text, compaction: {} });
+/**
+ * A compaction: the SOURCE_SYSTEM step with the `compaction` marker, then (0.1.14) the
+ * ON_COMPACTION hook with the summary that replaced the earlier context.
+ */
+export async function emitCompaction(turn: ScriptedTurn, run: TrajectoryRun, options: { text: string; summary?: string | undefined }): Promise<void> {
+  const context = turn.context;
+  context.memory.tokensSinceCompaction = 0;
+  const stepIndex = context.recorder.allocate(run.trajectoryId);
+  context.recorder.publish({ ...turn.baseStep(run, stepIndex), state: "STATE_DONE", source: "SOURCE_SYSTEM", target: "TARGET_USER", text: options.text, compaction: {} });
+  if (!context.profile.has("compactionHook")) return;
+  const summary = options.summary ?? `Summary of the conversation so far. The user said:\n${turn.variables["earlierUserMessages"] ?? "(none)"}`;
+  await callHook(context, {
+    type: "LIFECYCLE_HOOK_ON_COMPACTION",
+    argsKey: "onCompactionArgs",
+    args: { trajectoryId: run.trajectoryId, stepIndex, summary },
+    signal: turn.signal,
+  });
 }
 
 /** The structured output step (`finish`): the scenario's output, or a sample of the configured schema. */
 export function finish(turn: ScriptedTurn, run: TrajectoryRun, output: unknown): void {
   const context = turn.context;
-  const value = output ?? sampleArguments(context.config.finishSchema, turn.input.text);
+  const value = output ?? sampleArguments(context.config.finishSchema, turn.request);
   turn.publishNewStep(run, { state: "STATE_DONE", source: "SOURCE_MODEL", finish: { outputString: JSON.stringify(renderDeep(value, turn.variables)) } });
   run.finished = true;
 }
 
 function openModelStep(turn: ScriptedTurn, run: TrajectoryRun): StepUpdate {
   if (run.openStep !== undefined) return run.openStep;
+  // A new model step is a new call to the model: the budget pays for it first.
+  turn.context.budget.beforeModelCall();
   const stepIndex = turn.context.recorder.allocate(run.trajectoryId);
   run.openStep = { ...turn.baseStep(run, stepIndex), state: "STATE_ACTIVE", source: "SOURCE_MODEL", target: "TARGET_USER" };
   return run.openStep;

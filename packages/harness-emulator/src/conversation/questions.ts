@@ -16,13 +16,19 @@ export async function askQuestions(turn: ScriptedTurn, run: TrajectoryRun, actio
     turn.modelMistake(run, 'Tool "ask_question" is not available');
     return;
   }
-  const parsedChoices = action.choicesFromText === true ? choicesFromText(turn.input.text) : undefined;
+  const parsedChoices = action.choicesFromText === true ? choicesFromText(turn.request) : undefined;
   const questions = action.questions.map((question, index) => {
     const choices = index === 0 && parsedChoices !== undefined ? parsedChoices : question.choices.length > 0 ? question.choices : defaultChoices;
     const multipleChoice: Record<string, unknown> = { question: renderTemplate(question.question, turn.variables), choices };
     if (question.isMultiSelect === true) multipleChoice["isMultiSelect"] = true;
     return { multipleChoice, choices };
   });
+  if (context.profile.has("agentBehavior") && context.config.agentBehavior !== "AGENT_BEHAVIOR_INTERACTIVE") {
+    // From 0.1.11 only an INTERACTIVE agent asks; an autonomous one (UNSPECIFIED included: "the user
+    // will not respond to questions") decides itself, here for the first choice of each question.
+    turn.variables["answer"] = questions.map((question) => question.choices[0] ?? "(unanswered)").join("; ");
+    return;
+  }
   const stepIndex = context.recorder.allocate(run.trajectoryId);
   const base = { ...turn.baseStep(run, stepIndex), source: "SOURCE_MODEL" as const, target: "TARGET_USER" as const };
   const waiting: StepUpdate = {

@@ -1,4 +1,4 @@
-import { earlierUserMessages, formatRecap } from "../scenario/recap.js";
+import { earlierUserMessages, formatRecap, newestUserMessage } from "../scenario/recap.js";
 import { findMentionedTool } from "../scenario/rule-matcher.js";
 import type { TemplateVariables } from "../scenario/template.js";
 import type { UserInput } from "../wire/input-messages.js";
@@ -10,12 +10,18 @@ export interface TurnInput {
   text: string;
   parts: NonNullable<UserInput["parts"]>;
   trigger: boolean;
+  /** The harness started this turn itself, as the schedule tool asked earlier. */
+  scheduled?: boolean | undefined;
 }
 
 /** One trajectory being driven by actions: the main agent or a subagent. */
 export interface TrajectoryRun {
   trajectoryId: string;
   isMain: boolean;
+  /** The trajectory that started this one (a subagent's parent); undefined for the main agent. */
+  parentTrajectoryId: string | undefined;
+  /** How deeply nested: 0 for the main agent, 1 for its subagents, and so on. */
+  depth: number;
   /** Subagent config name, to look up its tool toggles. */
   subagentName: string | undefined;
   /** The model step still streaming (thinking emitted, text may follow). */
@@ -26,14 +32,30 @@ export interface TrajectoryRun {
 }
 
 /** The identity and direction every step of a call carries. */
-export type StepBase = Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source" | "target">;
+export type StepBase = Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source" | "target" | "parentTrajectoryId">;
 
 /** A step of a call before its state is decided (what a denial or a failure then settles). */
 export type UnsettledStep = Omit<StepUpdate, "state"> & Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "source">;
 
 /** A fresh trajectory run: the conversation's main one (the cascade itself) or a subagent's. */
-export function trajectoryRun(trajectoryId: string, options: { isMain: boolean; subagentName?: string | undefined }): TrajectoryRun {
-  return { trajectoryId, isMain: options.isMain, subagentName: options.subagentName, openStep: undefined, lastText: "", finished: false };
+export function trajectoryRun(trajectoryId: string, options: { isMain: boolean; subagentName?: string | undefined; parent?: TrajectoryRun | undefined }): TrajectoryRun {
+  return {
+    trajectoryId,
+    isMain: options.isMain,
+    parentTrajectoryId: options.parent?.trajectoryId,
+    depth: options.parent === undefined ? 0 : options.parent.depth + 1,
+    subagentName: options.subagentName,
+    openStep: undefined,
+    lastText: "",
+    finished: false,
+  };
+}
+
+/** How a trajectory ended, beyond its state: a failure, or an early stop (a budget, the quota). */
+export interface TrajectoryEnding {
+  error?: string | undefined;
+  stopReason?: string | undefined;
+  errorCode?: string | undefined;
 }
 
 /**
@@ -46,11 +68,17 @@ export class ScriptedTurn {
   readonly input: TurnInput;
   readonly signal: AbortSignal;
   readonly variables: TemplateVariables;
+  /**
+   * What the user asks for now: the input, or the newest user message of a transcript a client
+   * sent to rebuild a lost conversation. The scripted model reads its request here, not the recap.
+   */
+  readonly request: string;
 
   constructor(context: TurnContext, input: TurnInput, signal: AbortSignal) {
     this.context = context;
     this.input = input;
     this.signal = signal;
+    this.request = newestUserMessage(input.text);
     const workspace = context.config.workspaces[0] ?? "";
     this.variables = {
       userText: input.text,
@@ -60,9 +88,11 @@ export class ScriptedTurn {
       toolNames: context.config.customTools.map((tool) => tool.name).join(", "),
       cascadeId: context.cascadeId,
       modelApiKey: context.config.modelApiKey,
-      mentionedTool: findMentionedTool(input.text, context.config) ?? "",
+      mentionedTool: findMentionedTool(this.request, context.config) ?? "",
       mentionedMcpTool: "",
       mentionedMcpServer: "",
+      mentionedSkill: "",
+      continueReason: "",
     };
     // Read when a text uses it, after the turn's own input is in the history; most turns never do.
     Object.defineProperty(this.variables, "earlierUserMessages", {
@@ -71,14 +101,28 @@ export class ScriptedTurn {
     });
   }
 
-  sendTrajectoryState(trajectoryId: string, state: string, error?: string): void {
-    const update: Record<string, unknown> = { trajectoryId, state };
-    if (error !== undefined) update["error"] = error;
+  /**
+   * A trajectory's state, with what the played release says beside it: a subagent's parent and
+   * depth (0.1.11), an early stop's reason (0.1.11), a failure's code (0.1.20).
+   */
+  sendRunState(run: TrajectoryRun, state: string, ending: TrajectoryEnding = {}): void {
+    const profile = this.context.profile;
+    const update: Record<string, unknown> = { trajectoryId: run.trajectoryId, state };
+    if (ending.error !== undefined) update["error"] = ending.error;
+    if (ending.stopReason !== undefined && profile.has("budgets")) update["stopReason"] = ending.stopReason;
+    if (run.parentTrajectoryId !== undefined && profile.has("subagentLinks")) {
+      update["parentTrajectoryId"] = run.parentTrajectoryId;
+      update["depth"] = run.depth;
+    }
+    if (ending.error !== undefined && ending.error !== "" && profile.has("errorCodes")) update["errorCode"] = ending.errorCode ?? "UNKNOWN";
     this.context.channel.send({ trajectoryStateUpdate: update });
   }
 
-  baseStep(run: TrajectoryRun, stepIndex: number): Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex"> {
-    return { cascadeId: this.context.cascadeId, trajectoryId: run.trajectoryId, stepIndex };
+  baseStep(run: TrajectoryRun, stepIndex: number): Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "parentTrajectoryId"> {
+    const step: Pick<StepUpdate, "cascadeId" | "trajectoryId" | "stepIndex" | "parentTrajectoryId"> = { cascadeId: this.context.cascadeId, trajectoryId: run.trajectoryId, stepIndex };
+    // A subagent's steps name the trajectory that started it (0.1.11).
+    if (run.parentTrajectoryId !== undefined && this.context.profile.has("subagentLinks")) step["parentTrajectoryId"] = run.parentTrajectoryId;
+    return step;
   }
 
   /** A new step of a call the model makes on `run`, from the model to the environment. */
@@ -153,8 +197,7 @@ export class ScriptedTurn {
 
   sendUsageUpdate(): void {
     const context = this.context;
-    if (context.profile.usageTransport !== "usageUpdate") return;
-    const options = { serviceTier: context.profile.serviceTier };
-    context.channel.send({ usageUpdate: { agents: context.usage.agents(options), total: context.usage.total(options) } });
+    if (!context.profile.has("usageUpdates")) return;
+    context.channel.send({ usageUpdate: { agents: context.usage.agents(), total: context.usage.total() } });
   }
 }

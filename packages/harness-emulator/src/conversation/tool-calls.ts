@@ -1,4 +1,5 @@
 import { linkSignals, pause } from "@ag-ui-antigravity/foundation";
+import { fromGenaiStruct, toGenaiStruct, type GenaiStruct } from "@ag-ui-antigravity/harness/protocol";
 import { EmulatorError } from "../errors/emulator-error.js";
 import { renderDeep, renderTemplate } from "../scenario/template.js";
 import { sampleArguments } from "../scenario/schema-sample.js";
@@ -10,15 +11,37 @@ import { runMcpCall } from "./mcp-call.js";
 import { streamText } from "./model-steps.js";
 import { ScriptedTurn, trajectoryRun, type StepBase, type TrajectoryRun, type UnsettledStep } from "./scripted-turn.js";
 import { gateToolCall } from "./tool-gate.js";
-import { postToolSucceeded, reportToolFailure } from "./tool-hooks.js";
+import { postToolSucceeded, reportToolFailure, type HookedCall } from "./tool-hooks.js";
 
 /** A custom tool call whose result has arrived and must be reported. */
 interface CustomToolCompletion {
   base: StepBase;
-  toolCall: { id: string; name: string; argumentsJson: string };
+  toolCall: Record<string, unknown>;
   name: string;
   callId: string;
   response: ToolResponse;
+}
+
+/**
+ * The `toolCall` message as the played release sends it: arguments as JSON text up to 0.1.16; from
+ * 0.1.17 as a genai.Struct only, without `argumentsJson` (the hardest form a client of that release
+ * must read, docs/protocol.md "Custom tools"), with the trajectory that made the call.
+ */
+function toolCallMessage(turn: ScriptedTurn, run: TrajectoryRun, call: { id: string; name: string; argumentsJson: string }): Record<string, unknown> {
+  const profile = turn.context.profile;
+  if (!profile.has("structArguments")) return { ...call };
+  const message: Record<string, unknown> = { id: call.id, name: call.name, arguments: toGenaiStruct(parseArguments(call.argumentsJson)) };
+  if (profile.has("toolCallTrajectory")) message["trajectoryId"] = run.trajectoryId;
+  return message;
+}
+
+function parseArguments(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** A `tool-call` action: a built-in tool the harness runs itself, or a custom tool the client runs. */
@@ -42,7 +65,7 @@ export async function callTool(turn: ScriptedTurn, run: TrajectoryRun, action: E
   }
   const args =
     action.arguments === undefined || action.arguments === "schema"
-      ? sampleArguments(tool.parametersJsonSchema, turn.input.text)
+      ? sampleArguments(tool.parametersJsonSchema, turn.request)
       : (renderDeep(action.arguments, turn.variables) as Record<string, unknown>);
   return callCustom(turn, run, name, args, { confirm: action.confirm === true, backgroundAfterMs: action.backgroundAfterMs });
 }
@@ -58,10 +81,11 @@ export async function callMcp(turn: ScriptedTurn, run: TrajectoryRun, action: Ex
   }
   const args =
     action.arguments === undefined || action.arguments === "schema"
-      ? sampleArguments(JSON.stringify(tool.inputSchema), turn.input.text)
+      ? sampleArguments(JSON.stringify(tool.inputSchema), turn.request)
       : (renderDeep(action.arguments, turn.variables) as Record<string, unknown>);
   const result = await runMcpCall(turn.context, {
     trajectoryId: run.trajectoryId,
+    parentTrajectoryId: turn.baseStep(run, 0).parentTrajectoryId,
     tool,
     args,
     confirm: action.confirm === true,
@@ -72,7 +96,7 @@ export async function callMcp(turn: ScriptedTurn, run: TrajectoryRun, action: Ex
 }
 
 /** ERROR on the call's step, then the failure hooks; the model reads the (possibly rewritten) error. */
-async function failCall(turn: ScriptedTurn, step: UnsettledStep, call: { toolName: string; callId: string }, message: string): Promise<void> {
+async function failCall(turn: ScriptedTurn, step: UnsettledStep, call: HookedCall, message: string): Promise<void> {
   turn.context.recorder.publish({ ...step, state: "STATE_ERROR", errorMessage: message });
   const visible = await reportToolFailure(turn.context, call, message, turn.signal);
   turn.setToolResult(`Error: ${visible}`);
@@ -83,7 +107,7 @@ async function callBuiltin(turn: ScriptedTurn, run: TrajectoryRun, name: Paramet
   const field = builtinActionField[name];
   const base = turn.toolStepBase(run);
   const callId = context.ids.requestId("call");
-  const call = { toolName: name, callId };
+  const call: HookedCall = { toolName: name, callId, trajectoryId: base.trajectoryId, stepIndex: base.stepIndex };
   const builtinContext = { guard: context.guard, commandEnv: context.commandEnv };
   let plan: BuiltinPlan;
   try {
@@ -93,7 +117,7 @@ async function callBuiltin(turn: ScriptedTurn, run: TrajectoryRun, name: Paramet
   }
   let needsConfirmation = confirm;
   if (!confirm) context.recorder.publish({ ...base, state: "STATE_ACTIVE", [field]: plan.inputs });
-  const gate = await gateToolCall(context, { toolName: name, argumentsJson: JSON.stringify(args), callId, signal: turn.signal });
+  const gate = await gateToolCall(context, { ...call, argumentsJson: JSON.stringify(args), signal: turn.signal });
   if (gate.kind === "deny") {
     turn.publishDenied({ ...base, [field]: plan.inputs }, gate.reason);
     turn.setToolResult(`Error: ${gate.reason}`);
@@ -145,7 +169,11 @@ async function callCustom(
   const context = turn.context;
   const callId = context.ids.requestId("call");
   const argumentsJson = JSON.stringify(args);
-  const gate = await gateToolCall(context, { toolName: name, argumentsJson, callId, signal: turn.signal });
+  // The call's own step comes first, so the hooks can name it (0.1.13); a confirmation notice, when
+  // one is asked for, is the step after it, though it is sent before.
+  const base = turn.toolStepBase(run);
+  const call: HookedCall = { toolName: name, callId, trajectoryId: base.trajectoryId, stepIndex: base.stepIndex };
+  const gate = await gateToolCall(context, { ...call, argumentsJson, signal: turn.signal });
   if (gate.kind === "allow" && (options.confirm || gate.confirm)) {
     // The pre-request notice (docs/protocol.md, "Custom tools"): a waiting step with no action field.
     const noticeIndex = context.recorder.allocate(run.trajectoryId);
@@ -165,8 +193,7 @@ async function callCustom(
     }
     context.recorder.publish({ ...settled, state: "STATE_DONE" });
   }
-  const base = turn.toolStepBase(run);
-  const toolCall = { id: callId, name, argumentsJson: gate.kind === "allow" ? gate.argumentsJson : argumentsJson };
+  const toolCall = toolCallMessage(turn, run, { id: callId, name, argumentsJson: gate.kind === "allow" ? gate.argumentsJson : argumentsJson });
   if (gate.kind === "deny") {
     turn.publishDenied({ ...base, customTool: { toolCall } }, gate.reason);
     turn.setToolResult(`Error: ${gate.reason}`);
@@ -219,37 +246,45 @@ async function completeInBackground(turn: ScriptedTurn, call: CustomToolCompleti
   const context = turn.context;
   const main = trajectoryRun(context.cascadeId, { isMain: true });
   try {
-    turn.sendTrajectoryState(context.cascadeId, "STATE_RUNNING");
+    turn.sendRunState(main, "STATE_RUNNING");
     await completeCustomTool(turn, call);
     await streamText(turn, main, `Background tool ${call.name} finished: ${context.memory.lastToolResult}`, {});
-    turn.sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE");
+    turn.sendRunState(main, "STATE_FULLY_IDLE");
   } catch (error) {
     if (!turn.signal.aborted) context.logger.error(`conversation ${context.cascadeId}: background completion failed: ${String(error)}`);
-    turn.sendTrajectoryState(context.cascadeId, "STATE_FULLY_IDLE", turn.signal.aborted ? undefined : "Trajectory execution failed");
+    turn.sendRunState(main, "STATE_FULLY_IDLE", turn.signal.aborted ? {} : { error: "Trajectory execution failed", errorCode: "INTERNAL" });
   }
 }
 
 /** The mirror step at DONE with the response, then the tool hooks; the model sees the result. */
 async function completeCustomTool(turn: ScriptedTurn, call: CustomToolCompletion): Promise<void> {
   const { base, toolCall, name, callId, response } = call;
+  const hooked: HookedCall = { toolName: name, callId, trajectoryId: base.trajectoryId, stepIndex: base.stepIndex };
   const interpreted = interpretToolResponse(response);
   const toolResponse: Record<string, unknown> = { id: callId };
   if (response.responseJson !== undefined) toolResponse["responseJson"] = response.responseJson;
+  if (response.response !== undefined) toolResponse["response"] = response.response;
   if (response.errorMessage !== undefined) toolResponse["errorMessage"] = response.errorMessage;
   turn.publishTerminal({ ...base, state: "STATE_DONE", customTool: { toolCall, toolResponse } });
   if (interpreted.error !== undefined) {
-    const visible = await reportToolFailure(turn.context, { toolName: name, callId }, interpreted.error, turn.signal);
+    const visible = await reportToolFailure(turn.context, hooked, interpreted.error, turn.signal);
     turn.setToolResult(`Error: ${visible}`);
     return;
   }
-  await postToolSucceeded(turn.context, { toolName: name, callId }, response.responseJson ?? "", turn.signal);
+  await postToolSucceeded(turn.context, hooked, responseText(response), turn.signal);
   turn.setToolResult(interpreted.text);
+}
+
+/** A reply's result as JSON text: `responseJson`, or the `response` Struct a client may send instead. */
+function responseText(response: ToolResponse): string {
+  if (response.responseJson !== undefined) return response.responseJson;
+  return response.response === undefined ? "" : JSON.stringify(fromGenaiStruct(response.response as GenaiStruct));
 }
 
 /** Interprets a custom tool reply: either envelope of docs/protocol.md, "Custom tools" (errorMessage, or `{"error": …}` in responseJson). */
 function interpretToolResponse(response: ToolResponse): { error: string | undefined; text: string } {
   if (response.errorMessage !== undefined && response.errorMessage !== "") return { error: response.errorMessage, text: response.errorMessage };
-  const json = response.responseJson ?? "";
+  const json = responseText(response);
   try {
     const parsed: unknown = JSON.parse(json);
     if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {

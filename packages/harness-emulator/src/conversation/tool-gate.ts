@@ -1,5 +1,7 @@
+import { fromGenaiStruct, type GenaiStruct } from "@ag-ui-antigravity/harness/protocol";
 import type { PolicyDecisionResponse } from "../wire/input-messages.js";
 import { callHook } from "./hook-caller.js";
+import { hookArgs as toolHookArgs, type HookedCall } from "./tool-hooks.js";
 import type { TurnContext } from "./turn-context.js";
 
 export type GateDecision =
@@ -13,12 +15,11 @@ export type GateDecision =
  */
 export async function gateToolCall(
   context: TurnContext,
-  options: { toolName: string; argumentsJson: string; callId: string; serverName?: string; signal: AbortSignal },
+  options: HookedCall & { argumentsJson: string; signal: AbortSignal },
 ): Promise<GateDecision> {
-  const toolArgs: Record<string, unknown> = { toolName: options.toolName, argumentsJson: options.argumentsJson, serverName: options.serverName ?? "" };
-  if (context.profile.hookCallIds) toolArgs["callId"] = options.callId;
+  const toolArgs = toolHookArgs(context, { ...options, serverName: options.serverName ?? "" }, { argumentsJson: options.argumentsJson });
   let confirm = false;
-  if (context.profile.policyEngine) {
+  if (context.profile.has("policyEngine")) {
     for (const { rule, index } of context.config.policyRulesFor(options.toolName, options.serverName ?? "")) {
       const label = rule.name ?? rule.tool ?? "policy";
       if (rule.isDynamic === true) {
@@ -41,14 +42,14 @@ export async function gateToolCall(
       }
     }
   }
-  const hookArgs: Record<string, unknown> = { toolName: options.toolName, argumentsJson: options.argumentsJson };
-  if (options.serverName !== undefined) hookArgs["serverName"] = options.serverName;
-  if (context.profile.hookCallIds) hookArgs["callId"] = options.callId;
+  const hookArgs = toolHookArgs(context, options, { argumentsJson: options.argumentsJson });
   const reply = await callHook(context, { type: "LIFECYCLE_HOOK_PRE_TOOL", argsKey: "preToolArgs", args: hookArgs, signal: options.signal });
   if (reply !== undefined) {
     if (reply.errorMessage !== undefined) return { kind: "deny", reason: reply.errorMessage };
     const result = reply.preToolResult;
     if (result?.decision === "DENY" || result?.decision === 2) return { kind: "deny", reason: result.reason || "Denied by pre-tool hook" };
+    // Edited arguments: JSON text up to 0.1.16, a genai.Struct from 0.1.17 (which one the played release takes was checked on arrival).
+    if (result?.modifiedArgs !== undefined) return { kind: "allow", argumentsJson: JSON.stringify(fromGenaiStruct(result.modifiedArgs as GenaiStruct)), confirm };
     if (result?.modifiedArgumentsJson !== undefined && result.modifiedArgumentsJson !== "") {
       return { kind: "allow", argumentsJson: result.modifiedArgumentsJson, confirm };
     }

@@ -1,11 +1,16 @@
 import { callHook } from "./hook-caller.js";
 import type { TurnContext } from "./turn-context.js";
 
-/** The call a tool hook reports: MCP tools carry the bare tool name with `serverName` set, as the harness sends them. */
+/**
+ * The call a tool hook reports: MCP tools carry the bare tool name with `serverName` set, as the
+ * harness sends them; the step that shows the call is named from 0.1.13.
+ */
 export interface HookedCall {
   toolName: string;
   callId: string;
   serverName?: string;
+  trajectoryId: string;
+  stepIndex: number;
 }
 
 type HookContext = Parameters<typeof callHook>[0] & Pick<TurnContext, "profile">;
@@ -31,11 +36,15 @@ export async function postTool(context: HookContext, call: HookedCall, outcome: 
   await callHook(context, { type: "LIFECYCLE_HOOK_POST_TOOL", argsKey: "postToolArgs", args: hookArgs(context, call, outcome), signal });
 }
 
-/** Older harness versions leave `callId` out of hook arguments (the version profile says which). */
-function hookArgs(context: HookContext, call: HookedCall, outcome: Record<string, unknown>): Record<string, unknown> {
+/** The fields every tool hook's arguments share, as far as the played release has them (`callId` 0.1.10, the step 0.1.13). */
+export function hookArgs(context: HookContext, call: HookedCall, outcome: Record<string, unknown>): Record<string, unknown> {
   const args: Record<string, unknown> = { toolName: call.toolName };
   if (call.serverName !== undefined) args["serverName"] = call.serverName;
   Object.assign(args, outcome);
-  if (context.profile.hookCallIds) args["callId"] = call.callId;
+  if (context.profile.has("hookCallIds")) args["callId"] = call.callId;
+  if (context.profile.has("toolHookSteps")) {
+    args["trajectoryId"] = call.trajectoryId;
+    args["stepIndex"] = call.stepIndex;
+  }
   return args;
 }

@@ -6,6 +6,8 @@ import type { Scenario } from "../scenario/scenario-schema.js";
 import type { WorkspaceGuard } from "../tools/workspace-guard.js";
 import type { VersionProfile } from "../version/version-profile.js";
 import type { OutputChannel } from "../wire/output-channel.js";
+import type { SkillCatalogue } from "../tools/skill-catalogue.js";
+import type { BudgetMeter } from "./budget-meter.js";
 import type { ConfigView } from "./config-view.js";
 import type { PendingReplies } from "./pending-replies.js";
 import type { StepRecorder } from "./step-recorder.js";
@@ -40,6 +42,15 @@ export interface TurnContext {
   closeSocket(code: number, reason: string): void;
   /** Queues work after the current turn, like a new turn (late results of background tools). */
   enqueueBackground(task: (signal: AbortSignal) => Promise<void>): void;
+  /** The conversation's budget (0.1.11) against what it spent. */
+  budget: BudgetMeter;
+  /** The conversation's skills, read from disk when first asked for. */
+  skills: SkillCatalogue;
+  /**
+   * Starts a turn of the harness's own after `afterMs` (the schedule tool): the timer belongs to
+   * the conversation and ends with it.
+   */
+  scheduleTurn(afterMs: number, prompt: string): void;
   /** Mutable conversation-level memory the scripted model reads. */
   memory: { lastToolResult: string; tokensSinceCompaction: number };
 }

@@ -1,4 +1,5 @@
 import type { UsageCounts } from "../persistence/conversation-store.js";
+import type { VersionProfile } from "../version/version-profile.js";
 import type { UsageMetadata } from "../wire/output-messages.js";
 
 /** Rough token estimate: about four characters per token, at least one for non-empty text. */
@@ -6,14 +7,22 @@ export function estimateTokens(text: string): number {
   return text.length === 0 ? 0 : Math.ceil(text.length / 4);
 }
 
-/** Cumulative token usage per trajectory, the way 0.1.10 reports it (totals, never increments). */
+/**
+ * Cumulative token usage per trajectory, the way the harness reports it (totals, never increments),
+ * rendered with the fields the played release has.
+ */
 export class UsageMeter {
   readonly #counts = new Map<string, UsageCounts>();
   readonly #serviceTier: string | undefined;
+  readonly #profile: VersionProfile;
+  /** The totals when this session began: a budget scoped FORWARD_LOOKING counts only what came after. */
+  readonly sessionStart: UsageCounts;
 
-  constructor(options: { initial: Record<string, UsageCounts>; serviceTier: string | undefined }) {
+  constructor(options: { initial: Record<string, UsageCounts>; serviceTier: string | undefined; profile: VersionProfile }) {
     for (const [trajectoryId, counts] of Object.entries(options.initial)) this.#counts.set(trajectoryId, { ...counts });
     this.#serviceTier = options.serviceTier;
+    this.#profile = options.profile;
+    this.sessionStart = this.totals();
   }
 
   add(trajectoryId: string, delta: Partial<UsageCounts>): void {
@@ -32,7 +41,7 @@ export class UsageMeter {
     return Object.fromEntries([...this.#counts.entries()].map(([key, counts]) => [key, { ...counts }]));
   }
 
-  #render(counts: UsageCounts, options: { serviceTier: boolean }): UsageMetadata {
+  #render(counts: UsageCounts): UsageMetadata {
     const metadata: UsageMetadata = {
       promptTokenCount: String(counts.prompt),
       candidatesTokenCount: String(counts.candidates),
@@ -41,21 +50,31 @@ export class UsageMeter {
       // Explicit presence: the harness sets every count, zero included.
       cachedContentTokenCount: "0",
     };
-    if (options.serviceTier && this.#serviceTier !== undefined) metadata.serviceTier = this.#serviceTier;
+    if (this.#profile.has("serviceTier") && this.#serviceTier !== undefined) metadata.serviceTier = this.#serviceTier;
+    if (this.#profile.has("modalityUsage")) {
+      // The emulator's input and output are text (media parts are not counted), so one TEXT entry each.
+      metadata.promptTokensDetails = [{ modality: "TEXT", tokenCount: String(counts.prompt) }];
+      metadata.candidatesTokensDetails = [{ modality: "TEXT", tokenCount: String(counts.candidates) }];
+    }
     return metadata;
   }
 
-  total(options: { serviceTier: boolean }): UsageMetadata {
+  /** The conversation's totals over every trajectory, as numbers. */
+  totals(): UsageCounts {
     const sum: UsageCounts = { prompt: 0, candidates: 0, thoughts: 0 };
     for (const counts of this.#counts.values()) {
       sum.prompt += counts.prompt;
       sum.candidates += counts.candidates;
       sum.thoughts += counts.thoughts;
     }
-    return this.#render(sum, options);
+    return sum;
   }
 
-  agents(options: { serviceTier: boolean }): { trajectoryId: string; usage: UsageMetadata }[] {
-    return [...this.#counts.entries()].map(([trajectoryId, counts]) => ({ trajectoryId, usage: this.#render(counts, options) }));
+  total(): UsageMetadata {
+    return this.#render(this.totals());
+  }
+
+  agents(): { trajectoryId: string; usage: UsageMetadata }[] {
+    return [...this.#counts.entries()].map(([trajectoryId, counts]) => ({ trajectoryId, usage: this.#render(counts) }));
   }
 }

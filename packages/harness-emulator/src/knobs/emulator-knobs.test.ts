@@ -5,7 +5,8 @@ describe("readKnobs", () => {
   it("has defaults suited to demos", () => {
     expect(readKnobs({})).toEqual({
       scenario: undefined,
-      version: "0.1.10",
+      harnessVersion: "0.1.21",
+      strict: true,
       deterministic: false,
       tokenDelayMs: 15,
       chunkSize: 12,
@@ -29,7 +30,8 @@ describe("readKnobs", () => {
     expect(
       readKnobs({
         ANTIGRAVITY_EMULATOR_SCENARIO: " demo ",
-        ANTIGRAVITY_EMULATOR_VERSION: "0.1.8",
+        ANTIGRAVITY_EMULATOR_HARNESS_VERSION: " 0.1.8 ",
+        ANTIGRAVITY_EMULATOR_STRICT: "off",
         ANTIGRAVITY_EMULATOR_DETERMINISTIC: "1",
         ANTIGRAVITY_EMULATOR_CHUNK_SIZE: "-3",
         ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "0",
@@ -48,7 +50,8 @@ describe("readKnobs", () => {
       }),
     ).toEqual({
       scenario: "demo",
-      version: "0.1.8",
+      harnessVersion: "0.1.8",
+      strict: false,
       deterministic: true,
       tokenDelayMs: 0,
       chunkSize: 12,

@@ -1,9 +1,19 @@
+import { defaultHarnessVersion } from "../version/version-profile.js";
+
 /** Behaviour switches read from the environment (process env merged with InputConfig.env, the latter winning). */
 export interface EmulatorKnobs {
   /** Scenario name or JSON file path; the model name `emulator:<scenario>` takes precedence. */
   scenario: string | undefined;
-  /** Wire dialect: "0.1.10" (default) or "0.1.8". */
-  version: string;
+  /**
+   * The harness release to play for the whole process (`--harness-version`); default the newest
+   * known. Checked when the process starts: an unknown release fails the start.
+   */
+  harnessVersion: string;
+  /**
+   * Refuse what the played release's parser would refuse (unknown fields and enum names, wrong JSON
+   * types, two members of a oneof), as the real harness does. On unless a test turns it off.
+   */
+  strict: boolean;
   /** Counter-based ids, a fixed clock and no streaming delays, so two runs produce the same frames. */
   deterministic: boolean;
   /** Delay between streamed chunks, in milliseconds. */
@@ -83,7 +93,8 @@ export function readKnobs(env: Record<string, string | undefined>): EmulatorKnob
   const scenario = env[prefix + "SCENARIO"];
   return {
     scenario: scenario === undefined || scenario.trim() === "" ? undefined : scenario.trim(),
-    version: env[prefix + "VERSION"]?.trim() === "0.1.8" ? "0.1.8" : "0.1.10",
+    harnessVersion: readText(env, "HARNESS_VERSION") ?? defaultHarnessVersion,
+    strict: readFlag(env, "STRICT", true),
     deterministic,
     tokenDelayMs: readNumber(env, "TOKEN_DELAY_MS", deterministic ? 0 : 15),
     chunkSize: Math.max(1, Math.floor(readNumber(env, "CHUNK_SIZE", 12))),

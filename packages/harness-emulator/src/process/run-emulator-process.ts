@@ -12,6 +12,7 @@ import type { Logger } from "../logging/logger.js";
 import { ConversationStore } from "../persistence/conversation-store.js";
 import { ReplayScript } from "../replay/replay-script.js";
 import { EmulatorServer } from "../server/emulator-server.js";
+import { versionProfile } from "../version/version-profile.js";
 
 /** Variables a command the emulator runs may inherit; the rest of the environment stays private: a command sees only what it needs. */
 const inheritedVariables = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TERM", "SHELL", "SYSTEMROOT"];
@@ -90,6 +91,8 @@ export async function runEmulatorProcess(options: EmulatorProcessOptions): Promi
   }
   const env: Record<string, string | undefined> = { ...options.env, ...(inputConfig.env ?? {}) };
   const knobs = readKnobs(env);
+  // One release for the whole process: the init frame is read by it before any scenario is known.
+  const profile = versionProfile(knobs.harnessVersion);
   const storageDirectory =
     inputConfig.storageDirectory !== undefined && inputConfig.storageDirectory !== ""
       ? inputConfig.storageDirectory
@@ -113,13 +116,14 @@ export async function runEmulatorProcess(options: EmulatorProcessOptions): Promi
     processControl: options.processControl,
     commandEnv,
     deterministicIds: knobs.deterministic,
+    profile,
     replay,
   });
   const frame = encodeFrame(encodeOutputConfig({ port: server.port, apiKey }));
   await new Promise<void>((resolve, reject) => stdout.write(frame, (error) => (error ? reject(error) : resolve())));
   const client = inputConfig.clientInfo;
   logger.info(
-    `listening on ${inputConfig.bindAddress || "localhost"}:${server.port}; storage ${storageDirectory}; client ${client?.language ?? "?"} ${client?.version ?? "?"}`,
+    `listening on ${inputConfig.bindAddress || "localhost"}:${server.port}; storage ${storageDirectory}; harness ${profile.version}${knobs.strict ? "" : " (strictness off)"}; client ${client?.language ?? "?"} ${client?.version ?? "?"}`,
   );
 
   const lifetime = new Lifetime();

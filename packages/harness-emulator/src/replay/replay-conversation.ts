@@ -166,15 +166,17 @@ export class ReplayConversation {
 }
 
 /**
- * A turn's input as the harness takes it: a `complexUserInput` of one text part starts the same
- * turn as `userInput` with that text (docs/protocol.md, "Messages"), so a recording of either form
- * matches a client that sends the other.
+ * A turn's input as the harness takes it: one text part, whether sent as 0.1.10's `complexUserInput`
+ * or 0.1.11's `userInput{parts}`, starts the same turn as a 0.1.10 `userInput` of that text
+ * (docs/protocol.md, "Messages"), so a recording of one generation matches a client of the other.
  */
 function asTurnInput(message: unknown): unknown {
   if (message === null || typeof message !== "object") return message;
-  const { complexUserInput, ...envelope } = message as { complexUserInput?: unknown };
-  const parts = (complexUserInput as { parts?: unknown } | null | undefined)?.parts;
-  if (!Array.isArray(parts) || parts.length !== 1 || Object.keys(complexUserInput as object).length !== 1) return message;
+  const { complexUserInput, userInput, ...envelope } = message as { complexUserInput?: unknown; userInput?: unknown };
+  const partsMessage = complexUserInput ?? (typeof userInput === "object" ? userInput : undefined);
+  if (complexUserInput !== undefined && userInput !== undefined) return message;
+  const parts = (partsMessage as { parts?: unknown } | null | undefined)?.parts;
+  if (!Array.isArray(parts) || parts.length !== 1 || Object.keys(partsMessage as object).length !== 1) return message;
   const part: unknown = parts[0];
   if (part === null || typeof part !== "object" || Object.keys(part).length !== 1) return message;
   const text = (part as { text?: unknown }).text;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StepUpdate } from "../wire/output-messages.js";
-import { earlierUserMessages, formatRecap } from "./recap.js";
+import { earlierUserMessages, formatRecap, newestUserMessage } from "./recap.js";
 
 function userStep(stepIndex: number, text: string, trajectoryId = "main"): StepUpdate {
   return { cascadeId: "main", trajectoryId, stepIndex, state: "STATE_DONE", source: "SOURCE_USER", target: "TARGET_MODEL", text };
@@ -41,5 +41,12 @@ describe("formatRecap", () => {
   it("numbers and quotes each message, and says (none) for no message", () => {
     expect(formatRecap(['say "hi"', "bye"])).toBe('1. "say \\"hi\\""\n2. "bye"');
     expect(formatRecap([])).toBe("(none)");
+  });
+});
+
+describe("newestUserMessage", () => {
+  it("is the last user paragraph of a rebuilt transcript, or the input itself", () => {
+    expect(newestUserMessage("user: make the background blue\n\nassistant: done\n\nuser: hello there")).toBe("hello there");
+    expect(newestUserMessage("just a message")).toBe("just a message");
   });
 });

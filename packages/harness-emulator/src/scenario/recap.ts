@@ -18,6 +18,14 @@ function userMessagesOf(text: string): string[] {
 }
 
 /**
+ * What the user asks for now: the input itself, or the last user paragraph of a transcript a client
+ * sent to rebuild a lost conversation. Rules match this, not the recap of earlier turns.
+ */
+export function newestUserMessage(text: string): string {
+  return userMessagesOf(text).at(-1) ?? text;
+}
+
+/**
  * The user messages of a conversation before the latest one, oldest first, from the user inputs of
  * its main trajectory (the latest input, the current turn's, is already in the history).
  */

@@ -64,3 +64,28 @@ describe("conditions", () => {
     expect(match("fine", true)).toBe("fallback");
   });
 });
+
+describe("conditions of the releases after 0.1.10", () => {
+  const scenario = {
+    name: "conditions",
+    rules: [
+      { name: "interactive", when: { agentBehavior: "INTERACTIVE" as const }, actions: [] },
+      { name: "scheduled", when: { scheduled: true }, actions: [] },
+      { name: "continuation", when: { continuation: true, text: "summary" }, actions: [] },
+      { name: "skill", when: { mentionsSkill: true }, actions: [] },
+      { name: "other", when: {}, actions: [] },
+    ],
+  };
+  const config = new ConfigView({});
+  const match = (input: Partial<Parameters<typeof matchRule>[1]>) => matchRule(scenario, { text: "hello", trigger: false, lastToolResult: "", config, ...input });
+
+  it("tells the agent's behaviour, harness-initiated turns, continuations and named skills apart", () => {
+    expect(match({ agentBehavior: "AGENT_BEHAVIOR_INTERACTIVE" })?.rule.name).toBe("interactive");
+    expect(match({ agentBehavior: "AGENT_BEHAVIOR_AUTONOMOUS" })?.rule.name).toBe("other");
+    expect(match({ trigger: true, scheduled: true })?.rule.name).toBe("scheduled");
+    expect(match({ text: "add a summary", continuation: true })?.rule.name).toBe("continuation");
+    expect(match({ text: "add a summary" })?.rule.name).toBe("other");
+    expect(match({ text: "use release-notes now", skills: () => ["release", "release-notes"] })).toMatchObject({ rule: { name: "skill" }, mentionedSkill: "release-notes" });
+    expect(match({ text: "use releases", skills: () => ["release-notes"] })?.rule.name).toBe("other");
+  });
+});

@@ -2,8 +2,17 @@ import type { ConfigView } from "../conversation/config-view.js";
 import type { Scenario, ScenarioRule } from "./scenario-schema.js";
 
 export interface MatchInput {
+  /** What the user asks for now (the newest message of a transcript), or a STOP hook's reason. */
   text: string;
   trigger: boolean;
+  /** The harness started the turn itself (the schedule tool). */
+  scheduled?: boolean | undefined;
+  /** The agent goes on after a STOP hook answered CONTINUE. */
+  continuation?: boolean | undefined;
+  /** The agent's behaviour: AUTONOMOUS, INTERACTIVE or MINIMAL. */
+  agentBehavior?: string | undefined;
+  /** The names of the conversation's skills; asked only by a rule that looks for one (reading them touches the disk). */
+  skills?: (() => readonly string[]) | undefined;
   lastToolResult: string;
   config: ConfigView;
   /** Tools of the conversation's loaded MCP servers. */
@@ -16,6 +25,8 @@ export interface RuleMatch {
   mentionedTool: string | undefined;
   /** The MCP tool the text names, when the rule asked for one. */
   mentionedMcpTool?: { serverName: string; name: string } | undefined;
+  /** The skill the text names, when the rule asked for one. */
+  mentionedSkill?: string | undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -43,6 +54,9 @@ export function matchRule(scenario: Scenario, input: MatchInput): RuleMatch | un
     const { when } = rule;
     const flags = when.flags ?? "i";
     if (when.trigger !== undefined && when.trigger !== input.trigger) continue;
+    if (when.scheduled !== undefined && when.scheduled !== (input.scheduled === true)) continue;
+    if (when.continuation !== undefined && when.continuation !== (input.continuation === true)) continue;
+    if (when.agentBehavior !== undefined && `AGENT_BEHAVIOR_${when.agentBehavior}` !== input.agentBehavior) continue;
     if (when.text !== undefined && !new RegExp(when.text, flags).test(input.text)) continue;
     if (when.lastToolResult !== undefined && !new RegExp(when.lastToolResult, flags).test(input.lastToolResult)) continue;
     if (when.toolAvailable !== undefined && input.config.customTool(when.toolAvailable) === undefined) continue;
@@ -57,7 +71,12 @@ export function matchRule(scenario: Scenario, input: MatchInput): RuleMatch | un
       mentionedMcpTool = findMentionedMcpTool(input.text, input.mcpTools ?? []);
       if (mentionedMcpTool === undefined) continue;
     }
-    return { rule, mentionedTool, mentionedMcpTool };
+    let mentionedSkill: string | undefined;
+    if (when.mentionsSkill === true) {
+      mentionedSkill = [...(input.skills?.() ?? [])].sort((left, right) => right.length - left.length).find((name) => mentions(input.text, name));
+      if (mentionedSkill === undefined) continue;
+    }
+    return { rule, mentionedTool, mentionedMcpTool, mentionedSkill };
   }
   return undefined;
 }

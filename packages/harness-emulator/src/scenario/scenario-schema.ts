@@ -36,11 +36,16 @@ export type ScenarioAction =
       questions: { question: string; choices: string[]; isMultiSelect?: boolean | undefined }[];
       choicesFromText?: boolean | undefined;
     }
-  | { type: "error-emit"; httpCode: number; message: string; endTurn?: boolean | undefined; trajectoryError?: string | undefined }
-  | { type: "turn-fail"; error: string }
-  | { type: "subagent-run"; name?: string | undefined; actions: ScenarioAction[]; error?: string | undefined }
+  | { type: "error-emit"; httpCode: number; message: string; endTurn?: boolean | undefined; trajectoryError?: string | undefined; errorCode?: string | undefined }
+  | { type: "turn-fail"; error: string; errorCode?: string | undefined }
+  | { type: "subagent-run"; name?: string | undefined; actions: ScenarioAction[]; error?: string | undefined; parallel?: boolean | undefined }
   | { type: "output-finish"; output?: unknown }
-  | { type: "compaction-emit"; text?: string | undefined }
+  | { type: "compaction-emit"; text?: string | undefined; summary?: string | undefined }
+  | { type: "skill-lookup"; operation: "list" | "lookup" | "resources"; skills?: string[] | undefined }
+  | { type: "schedule-create"; prompt: string; afterMs: number }
+  | { type: "task-manage"; task: string; status: string }
+  | { type: "workflow-run"; scriptPath?: string | undefined; script?: string | undefined; description?: string | undefined }
+  | { type: "quota-exhaust"; message?: string | undefined }
   | { type: "time-wait"; ms: number }
   | { type: "process-exit"; code: number }
   | { type: "process-kill" }
@@ -84,11 +89,49 @@ export const scenarioActionSchema: z.ZodType<ScenarioAction> = z.lazy(() =>
       endTurn: z.boolean().optional(),
       /** The trajectory error text; default `executor run failed: <message>`. */
       trajectoryError: z.string().optional(),
+      /** The trajectory's `errorCode` (0.1.20); default `HTTP_<httpCode>`. */
+      errorCode: z.string().optional(),
     }),
-    z.object({ type: z.literal("turn-fail"), error: z.string() }),
-    z.object({ type: z.literal("subagent-run"), name: z.string().optional(), actions: z.array(scenarioActionSchema), error: z.string().optional() }),
+    z.object({ type: z.literal("turn-fail"), error: z.string(), errorCode: z.string().optional() }),
+    z.object({
+      type: z.literal("subagent-run"),
+      name: z.string().optional(),
+      actions: z.array(scenarioActionSchema),
+      error: z.string().optional(),
+      /** Run at once with the `parallel` subagent-run actions right after it. */
+      parallel: z.boolean().optional(),
+    }),
     z.object({ type: z.literal("output-finish"), output: z.unknown().optional() }),
-    z.object({ type: z.literal("compaction-emit"), text: z.string().optional() }),
+    z.object({
+      type: z.literal("compaction-emit"),
+      text: z.string().optional(),
+      /** What the ON_COMPACTION hook (0.1.14) reports; default a summary of the earlier user messages. */
+      summary: z.string().optional(),
+    }),
+    z.object({
+      type: z.literal("skill-lookup"),
+      /** LIST_SKILLS, LOOKUP_SKILLS or GET_SKILL_RESOURCES (0.1.19). */
+      operation: z.enum(["list", "lookup", "resources"]),
+      /** The skills asked for (templated; `{{mentionedSkill}}` is the one the message names); not for `list`. */
+      skills: z.array(z.string()).optional(),
+    }),
+    z.object({
+      type: z.literal("schedule-create"),
+      /** What the later, harness-initiated turn is about (templated). */
+      prompt: z.string(),
+      /** When that turn starts, from now. */
+      afterMs: z.number().nonnegative(),
+    }),
+    z.object({ type: z.literal("task-manage"), task: z.string(), status: z.string() }),
+    z.object({
+      type: z.literal("workflow-run"),
+      /** A script file in the first workspace, run with /bin/sh. */
+      scriptPath: z.string().optional(),
+      /** Or the script's text itself. */
+      script: z.string().optional(),
+      description: z.string().optional(),
+    }),
+    z.object({ type: z.literal("quota-exhaust"), message: z.string().optional() }),
     z.object({ type: z.literal("time-wait"), ms: z.number().nonnegative() }),
     z.object({ type: z.literal("process-exit"), code: z.number().int().min(0).max(255) }),
     z.object({ type: z.literal("process-kill") }),
@@ -117,6 +160,14 @@ export const ruleConditionSchema = z.object({
   builtinEnabled: z.string().optional(),
   /** Regular expression tested against the last tool result of the conversation. */
   lastToolResult: z.string().optional(),
+  /** The agent behaves this way (0.1.11; earlier releases always ask, as INTERACTIVE). */
+  agentBehavior: z.enum(["AUTONOMOUS", "INTERACTIVE", "MINIMAL"]).optional(),
+  /** true: only turns the harness started itself for a `schedule-create`; false: never those. */
+  scheduled: z.boolean().optional(),
+  /** true: only the agent going on after a STOP hook answered CONTINUE (the text is the hook's reason). */
+  continuation: z.boolean().optional(),
+  /** The text names a skill of the conversation by its exact name (sets `{{mentionedSkill}}`). */
+  mentionsSkill: z.boolean().optional(),
 });
 export type RuleCondition = z.infer<typeof ruleConditionSchema>;
 
@@ -130,8 +181,6 @@ export type ScenarioRule = z.infer<typeof scenarioRuleSchema>;
 export const scenarioSchema = z.object({
   name: z.string(),
   description: z.string().optional(),
-  /** Wire dialect this scenario wants; the VERSION knob overrides it. */
-  version: z.enum(["0.1.10", "0.1.8"]).optional(),
   quirks: z.object({ triggerCrashOnEmpty: z.boolean().optional() }).optional(),
   /** First matching rule wins. */
   rules: z.array(scenarioRuleSchema),

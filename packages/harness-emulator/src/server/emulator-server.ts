@@ -11,6 +11,7 @@ import type { Logger } from "../logging/logger.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
 import { ReplayConversation } from "../replay/replay-conversation.js";
 import type { ReplayScript } from "../replay/replay-script.js";
+import type { VersionProfile } from "../version/version-profile.js";
 
 /** Inbound frames above this are refused; tool results of several MiB are normal (the SDK tests 5 MiB). */
 const maxPayloadBytes = 64 * 1024 * 1024;
@@ -27,6 +28,8 @@ export interface EmulatorServerOptions {
   processControl: ProcessControl;
   commandEnv: Record<string, string>;
   deterministicIds: boolean;
+  /** The harness release this process plays. */
+  profile: VersionProfile;
   /** Play this recording to every connection instead of running scenarios. */
   replay?: { script: ReplayScript; ignore: readonly string[]; timing: boolean } | undefined;
 }
@@ -116,6 +119,7 @@ export class EmulatorServer {
           cascadeIds,
           processControl: options.processControl,
           commandEnv: options.commandEnv,
+          profile: options.profile,
         });
         this.conversations.add(conversation);
         void conversation.closed.then(() => this.conversations.delete(conversation));

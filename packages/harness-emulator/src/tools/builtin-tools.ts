@@ -133,7 +133,7 @@ function decodeUtf8(bytes: Buffer): string {
 }
 
 /** Runs a shell command in its own process group so an abort kills everything it started. */
-function runShell(options: { commandLine: string; cwd: string; env: Record<string, string>; signal: AbortSignal }): Promise<{ exitCode: number; output: string }> {
+export function runShell(options: { commandLine: string; cwd: string; env: Record<string, string>; signal: AbortSignal }): Promise<{ exitCode: number; output: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn("/bin/sh", ["-c", options.commandLine], {
       cwd: options.cwd,

@@ -1,9 +1,12 @@
+import { checkWireMessage, type WireMessageKind } from "@ag-ui-antigravity/harness/protocol";
 import { z } from "zod/v4";
-import { EmulatorError } from "../errors/emulator-error.js";
+import type { VersionProfile } from "../version/version-profile.js";
 import { normalizeKeys } from "./key-case.js";
+import { protoErrorOf, protoSyntaxError } from "./proto-error.js";
 
-// Every schema is loose: clients newer than the emulator may send fields it does not know, and the
-// harness (protojson with DiscardUnknown, presumably) does not reject them either.
+// These schemas say what the emulator reads of a frame, and are loose. What the played release
+// refuses (unknown fields and enum names, wrong JSON types) is decided before them by
+// `checkWireMessage`, the protocol package's per-release view (docs/protocol.md, "JSON on the socket").
 
 /** uint32/int32 arrive as numbers; protojson parsers also accept decimal strings. */
 const uint = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]);
@@ -12,6 +15,9 @@ const uint = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]
 const enumValue = z.union([z.string(), z.number()]);
 
 const toggle = z.looseObject({ enabled: z.boolean().optional() });
+
+/** genai.Struct in its verbose form; read with `fromGenaiStruct`. */
+const genaiStruct = z.looseObject({ fields: z.array(z.looseObject({ name: z.string().optional(), value: z.unknown().optional() })).optional() });
 
 export const toolDeclarationSchema = z.looseObject({
   name: z.string(),
@@ -23,8 +29,8 @@ export type ToolDeclaration = z.infer<typeof toolDeclarationSchema>;
 
 export const harnessSideToolsSchema = z.looseObject({
   find: toggle.optional(),
-  runCommand: toggle.optional(),
-  subagents: toggle.optional(),
+  runCommand: z.looseObject({ enabled: z.boolean().optional(), enableSandbox: z.boolean().optional() }).optional(),
+  subagents: z.looseObject({ enabled: z.boolean().optional(), maxNestingDepth: uint.optional(), allowedSubagents: z.array(z.string()).optional() }).optional(),
   userQuestions: toggle.optional(),
   fileEdit: toggle.optional(),
   viewFile: toggle.optional(),
@@ -34,6 +40,9 @@ export const harnessSideToolsSchema = z.looseObject({
   generateImage: toggle.optional(),
   searchWeb: toggle.optional(),
   readUrlContent: toggle.optional(),
+  manageTask: toggle.optional(),
+  schedule: toggle.optional(),
+  runWorkflow: toggle.optional(),
   permissions: z.looseObject({ enforceWorkspaceValidation: z.boolean().optional() }).optional(),
 });
 export type HarnessSideTools = z.infer<typeof harnessSideToolsSchema>;
@@ -71,6 +80,25 @@ export const harnessConfigSchema = z.looseObject({
     .optional(),
   sessionContinuationMode: enumValue.optional(),
   policyConfig: z.looseObject({ rules: z.array(policyRuleSchema).optional() }).optional(),
+  agentBehavior: enumValue.optional(),
+  budgetConfig: z
+    .looseObject({
+      maxModelCalls: uint.optional(),
+      maxToolCalls: uint.optional(),
+      maxInputTokens: uint.optional(),
+      maxOutputTokens: uint.optional(),
+      maxTotalTokens: uint.optional(),
+      scope: enumValue.optional(),
+    })
+    .optional(),
+  compactionConfig: z.looseObject({ tokenThreshold: uint.optional() }).optional(),
+  skillsPaths: z.array(z.string()).optional(),
+  skillsConfig: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      skills: z.array(z.looseObject({ directoryPath: z.string().optional(), skill: z.looseObject({ name: z.string().optional(), description: z.string().optional(), content: z.string().optional() }).optional() })).optional(),
+    })
+    .optional(),
 });
 export type HarnessConfig = z.infer<typeof harnessConfigSchema>;
 
@@ -88,6 +116,7 @@ const toolResponseSchema = z.looseObject({
   id: z.string().optional(),
   responseJson: z.string().optional(),
   supplementalMedia: z.array(z.looseObject({ mimeType: z.string().optional() })).optional(),
+  response: genaiStruct.optional(),
   errorMessage: z.string().optional(),
 });
 export type ToolResponse = z.infer<typeof toolResponseSchema>;
@@ -117,8 +146,9 @@ const callHookResponseSchema = z.looseObject({
   requestId: z.string().optional(),
   preTurnResult: z.looseObject({ decision: enumValue.optional(), reason: z.string().optional() }).optional(),
   preToolResult: z
-    .looseObject({ decision: enumValue.optional(), reason: z.string().optional(), modifiedArgumentsJson: z.string().optional() })
+    .looseObject({ decision: enumValue.optional(), reason: z.string().optional(), modifiedArgumentsJson: z.string().optional(), modifiedArgs: genaiStruct.optional() })
     .optional(),
+  stopResult: z.looseObject({ decision: enumValue.optional(), reason: z.string().optional() }).optional(),
   emptyResult: z.looseObject({}).optional(),
   errorMessage: z.string().optional(),
   onToolErrorResult: z.looseObject({ customErrorMessage: z.string().optional() }).optional(),
@@ -133,7 +163,8 @@ const policyDecisionResponseSchema = z.looseObject({
 export type PolicyDecisionResponse = z.infer<typeof policyDecisionResponseSchema>;
 
 export const inputEventSchema = z.looseObject({
-  userInput: z.string().optional(),
+  /** Plain text up to 0.1.10, the parts message from 0.1.11 (which release takes which is checked before). */
+  userInput: z.union([z.string(), userInputSchema]).optional(),
   complexUserInput: userInputSchema.optional(),
   toolConfirmation: z.looseObject({ trajectoryId: z.string().optional(), stepIndex: uint.optional(), accepted: z.boolean().optional() }).optional(),
   toolResponse: toolResponseSchema.optional(),
@@ -146,34 +177,43 @@ export const inputEventSchema = z.looseObject({
 });
 export type InputEvent = z.infer<typeof inputEventSchema>;
 
-function parseJsonObject(text: string, what: string): unknown {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new EmulatorError("INPUT_INVALID", `${what} is not valid JSON: ${(error as Error).message}`, { cause: error });
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new EmulatorError("INPUT_INVALID", `${what} must be a JSON object`);
-  }
-  return normalizeKeys(parsed);
+/** A frame read as the played release reads it: its message, or the parse error that release would print. */
+export type FrameReading<Message> = { ok: true; message: Message } | { ok: false; error: string };
+
+/** How frames are read: the release played, and whether its refusals apply. */
+export interface ReadOptions {
+  profile: VersionProfile;
+  strict: boolean;
 }
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
 }
 
-/** Parses the first WebSocket frame, which must be an InitializeConversationEvent. */
-export function parseInitializeEvent(text: string): HarnessConfig {
-  const result = initializeConversationEventSchema.safeParse(parseJsonObject(text, "InitializeConversationEvent"));
-  if (!result.success) throw new EmulatorError("INPUT_INVALID", `invalid InitializeConversationEvent: ${describeIssues(result.error)}`);
-  if (result.data.config === undefined) throw new EmulatorError("INPUT_INVALID", "InitializeConversationEvent has no config");
-  return result.data.config;
+function readFrame<Schema extends z.ZodType>(text: string, kind: WireMessageKind, schema: Schema, options: ReadOptions): FrameReading<z.infer<Schema>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: protoSyntaxError(text, error) };
+  }
+  if (options.strict) {
+    const [issue] = checkWireMessage(kind, parsed, options.profile.version);
+    if (issue !== undefined) return { ok: false, error: protoErrorOf(issue, text, parsed) };
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { ok: false, error: `proto: ${kind} must be a JSON object` };
+  const result = schema.safeParse(normalizeKeys(parsed));
+  if (!result.success) return { ok: false, error: `proto: invalid ${kind}: ${describeIssues(result.error)}` };
+  return { ok: true, message: result.data as z.infer<Schema> };
 }
 
-/** Parses every later WebSocket frame, an InputEvent. */
-export function parseInput(text: string): InputEvent {
-  const result = inputEventSchema.safeParse(parseJsonObject(text, "InputEvent"));
-  if (!result.success) throw new EmulatorError("INPUT_INVALID", `invalid InputEvent: ${describeIssues(result.error)}`);
-  return result.data;
+/** Reads the first WebSocket frame, an InitializeConversationEvent; an absent config reads as empty. */
+export function readInitializeEvent(text: string, options: ReadOptions): FrameReading<HarnessConfig> {
+  const reading = readFrame(text, "InitializeConversationEvent", initializeConversationEventSchema, options);
+  return reading.ok ? { ok: true, message: reading.message.config ?? {} } : reading;
+}
+
+/** Reads every later WebSocket frame, an InputEvent. */
+export function readInputEvent(text: string, options: ReadOptions): FrameReading<InputEvent> {
+  return readFrame(text, "InputEvent", inputEventSchema, options);
 }

@@ -51,7 +51,7 @@ export class OutputChannel {
       event["timestampMicros"] = this.#ids.nowMicros().toString();
     }
     Object.assign(event, this.#applyDialect(payload));
-    if (extras.usageMetadata !== undefined && this.#profile.usageTransport === "usageMetadata") {
+    if (extras.usageMetadata !== undefined && !this.#profile.has("usageUpdates")) {
       event["usageMetadata"] = extras.usageMetadata;
     }
     this.sendRaw(JSON.stringify(event));
@@ -84,13 +84,12 @@ export class OutputChannel {
   }
 
   #applyDialect(payload: OutputPayload): OutputPayload {
-    if (this.#profile.version === "0.1.10") return payload;
     const trajectoryStateUpdate = payload["trajectoryStateUpdate"] as Record<string, unknown> | undefined;
     if (trajectoryStateUpdate?.["state"] === "STATE_FULLY_IDLE") {
       return { ...payload, trajectoryStateUpdate: { ...trajectoryStateUpdate, state: this.#profile.idleState } };
     }
     const callHookRequest = payload["callHookRequest"] as Record<string, unknown> | undefined;
-    if (callHookRequest !== undefined && !this.#profile.hookCallIds) {
+    if (callHookRequest !== undefined && !this.#profile.has("hookCallIds")) {
       const copy: Record<string, unknown> = { ...callHookRequest };
       for (const key of hookArgKeys) {
         const args = copy[key] as Record<string, unknown> | undefined;

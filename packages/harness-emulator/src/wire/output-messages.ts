@@ -3,7 +3,7 @@ export type StepState = "STATE_ACTIVE" | "STATE_DONE" | "STATE_WAITING_FOR_USER"
 export type StepSource = "SOURCE_SYSTEM" | "SOURCE_USER" | "SOURCE_MODEL";
 export type StepTarget = "TARGET_USER" | "TARGET_MODEL" | "TARGET_ENVIRONMENT";
 /** TrajectoryStateUpdate.State names as the emulator thinks of them; the profile renames FULLY_IDLE for ≤0.1.8. */
-export type TrajectoryState = "STATE_RUNNING" | "STATE_FULLY_IDLE" | "STATE_CANCELLED" | "STATE_WAITING_FOR_TASKS";
+export type TrajectoryState = "STATE_RUNNING" | "STATE_FULLY_IDLE" | "STATE_CANCELLED" | "STATE_WAITING_FOR_TASKS" | "STATE_WAITING_FOR_SUBAGENTS";
 
 /**
  * One StepUpdate as sent on the wire. Action fields (`listDirectory`, `customTool`, …) and wait
@@ -12,6 +12,8 @@ export type TrajectoryState = "STATE_RUNNING" | "STATE_FULLY_IDLE" | "STATE_CANC
 export interface StepUpdate {
   cascadeId: string;
   trajectoryId: string;
+  /** A subagent's steps name the trajectory that started it (0.1.11). */
+  parentTrajectoryId?: string;
   stepIndex: number;
   state: StepState;
   source: StepSource;
@@ -32,6 +34,9 @@ export interface UsageMetadata {
   thoughtsTokenCount: string;
   cachedContentTokenCount?: string;
   serviceTier?: string;
+  /** Per-modality counts (0.1.12). */
+  promptTokensDetails?: { modality: string; tokenCount: string }[];
+  candidatesTokensDetails?: { modality: string; tokenCount: string }[];
 }
 
 /** An OutputEvent payload: exactly one oneof member (envelope fields are added by the channel). */

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkWireMessage, fromGenaiStruct, NEWEST_KNOWN_HARNESS_VERSION, type GenaiStruct } from "@ag-ui-antigravity/harness/protocol";
 import { loadScaledMs } from "@ag-ui-antigravity/testing";
 import WebSocket from "ws";
 import { decodeRawOutputConfig, encodeRawInputConfig, frame, type RawInputConfig } from "./raw-protobuf.js";
@@ -26,6 +27,14 @@ export function configFor(scenario: string, extra: Record<string, unknown> = {})
 const liveChildren = new Set<ChildProcessWithoutNullStreams>();
 const liveSockets = new Set<WebSocket>();
 
+/**
+ * Every frame any emulator sent that its own harness release could not have sent (a field or enum
+ * name that release lacks, a wrong JSON type): a client of that release would refuse it, as the
+ * 0.1.10 Python SDK refuses an unknown OutputEvent field. Each test file asserts there are none,
+ * apart from the frames a fault action breaks on purpose.
+ */
+export const outboundViolations: { version: string; frame: string; issue: string }[] = [];
+
 export interface EmulatorProcess {
   child: ChildProcessWithoutNullStreams;
   port: number;
@@ -35,6 +44,8 @@ export interface EmulatorProcess {
   /** Everything written to stdout, including the OutputConfig frame. */
   stdout(): Buffer;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The harness release this emulator plays. */
+  version: string;
   connect(options?: { apiKey?: string }): Promise<RawConversation>;
   /** Closes stdin (the shutdown signal) and waits for exit; SIGKILL after the bound. */
   stop(options?: { boundMs?: number }): Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsedMs: number }>;
@@ -77,7 +88,9 @@ export async function spawnEmulator(options: { env?: Record<string, string>; inp
     child.stdout.on("data", check);
     void exited.then(() => reject(new Error(`emulator exited before OutputConfig; stderr: ${stderr}`)));
   });
+  const version = options.env?.["ANTIGRAVITY_EMULATOR_HARNESS_VERSION"] ?? NEWEST_KNOWN_HARNESS_VERSION;
   const emulator: EmulatorProcess = {
+    version,
     child,
     port: output.port,
     apiKey: output.apiKey,
@@ -85,7 +98,7 @@ export async function spawnEmulator(options: { env?: Record<string, string>; inp
     stderr: () => stderr,
     stdout: () => Buffer.concat(stdoutChunks),
     exited,
-    connect: (connectOptions = {}) => RawConversation.open({ port: output.port, apiKey: connectOptions.apiKey ?? output.apiKey }),
+    connect: (connectOptions = {}) => RawConversation.open({ port: output.port, apiKey: connectOptions.apiKey ?? output.apiKey, version }),
     stop: async ({ boundMs = 5_000 } = {}) => {
       const started = Date.now();
       child.stdin.end();
@@ -103,6 +116,8 @@ export type Message = Record<string, any>;
 /** One WebSocket conversation: records every frame and lets a test wait for the next one it cares about. */
 export class RawConversation {
   readonly socket: WebSocket;
+  /** The harness release the emulator plays: what `say` sends and what every received frame is checked against. */
+  readonly version: string;
   readonly messages: Message[] = [];
   readonly rawFrames: string[] = [];
   #cursor = 0;
@@ -110,14 +125,17 @@ export class RawConversation {
   closeEvent: { code: number; reason: string } | undefined;
   readonly closed: Promise<{ code: number; reason: string }>;
 
-  private constructor(socket: WebSocket) {
+  private constructor(socket: WebSocket, version: string) {
     this.socket = socket;
+    this.version = version;
     liveSockets.add(socket);
     socket.on("message", (data: Buffer) => {
       const text = data.toString("utf8");
       this.rawFrames.push(text);
       try {
-        this.messages.push(JSON.parse(text));
+        const message = JSON.parse(text) as Message;
+        this.messages.push(message);
+        for (const issue of checkWireMessage("OutputEvent", message, version)) outboundViolations.push({ version, frame: text.slice(0, 300), issue: issue.message });
       } catch {
         this.messages.push({ __unparseable: text });
       }
@@ -133,10 +151,10 @@ export class RawConversation {
     );
   }
 
-  static open(options: { port: number; apiKey: string }): Promise<RawConversation> {
+  static open(options: { port: number; apiKey: string; version: string }): Promise<RawConversation> {
     const socket = new WebSocket(`ws://localhost:${options.port}/`, { headers: { "x-goog-api-key": options.apiKey } });
     return new Promise((resolve, reject) => {
-      socket.once("open", () => resolve(new RawConversation(socket)));
+      socket.once("open", () => resolve(new RawConversation(socket, options.version)));
       socket.once("unexpected-response", (_request, response) => {
         reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode }));
         socket.terminate();
@@ -153,6 +171,11 @@ export class RawConversation {
 
   send(message: unknown): void {
     this.socket.send(typeof message === "string" ? message : JSON.stringify(message));
+  }
+
+  /** Sends a user message the way the played release takes it: plain text up to 0.1.10, `userInput{parts}` after. */
+  say(text: string): void {
+    this.send({ userInput: userInputFor(this.version, text) });
   }
 
   /** Sends the init event and returns the init response (which must be the very first frame). */
@@ -200,6 +223,17 @@ export class RawConversation {
     await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     this.socket.terminate();
   }
+}
+
+/** A `toolCall`'s arguments, whichever form the release sends: `argumentsJson` text, or the `arguments` Struct (0.1.17). */
+export function toolCallArguments(toolCall: Message): Record<string, unknown> {
+  if (typeof toolCall["argumentsJson"] === "string") return JSON.parse(toolCall["argumentsJson"]) as Record<string, unknown>;
+  return fromGenaiStruct(toolCall["arguments"] as GenaiStruct | undefined);
+}
+
+/** A user message in the JSON shape of harness `version`. */
+export function userInputFor(version: string, text: string): unknown {
+  return ["0.1.8", "0.1.9", "0.1.10"].includes(version) ? text : { parts: [{ text }] };
 }
 
 /** True when a trajectory update concerns the conversation's main trajectory (its cascade id). */

@@ -76,11 +76,15 @@ export async function diagnoseHarness(options: DiagnoseOptions = {}): Promise<Ha
     const { compareDescriptor, descriptorFromPythonModule } = await import("../protocol/descriptor-diff.js");
     try {
       const differences = compareDescriptor(descriptorFromPythonModule(readFileSync(descriptorPath, "utf8")), dialect.version);
-      const clientOnly = differences.filter((difference) => difference.side === "client-only" && difference.outbound);
+      const clientOnly = differences.filter((difference) => difference.side !== "harness-only" && difference.outbound);
       diagnosis.descriptor = {
         path: descriptorPath,
         harnessOnly: differences.filter((difference) => difference.side === "harness-only").map((difference) => difference.path),
-        clientOnly: clientOnly.map((difference) => `${difference.path}${difference.since === undefined ? "" : ` (the client thinks it came in ${difference.since})`}`),
+        clientOnly: clientOnly.map((difference) =>
+          difference.side === "mismatch"
+            ? `${difference.path} (sent in another shape than the harness takes)`
+            : `${difference.path}${difference.since === undefined ? "" : ` (the client thinks it came in ${difference.since})`}`,
+        ),
       };
       if (clientOnly.length > 0) diagnosis.problems.push(`the client would send ${clientOnly.length} field(s) the harness lacks (see descriptor)`);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { createWriteStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
+import type { Entry, ZipFile } from "yauzl";
 import { BINARY_FILE, DESCRIPTOR_FILE } from "./harness-cache.js";
 import { PackageIndexError } from "./package-index.js";
 
@@ -18,7 +19,7 @@ export interface ExtractedWheel {
 /** Extracts the binary (made executable) and the descriptor module into `directory`. */
 export async function extractHarnessFiles(wheelPath: string, directory: string): Promise<ExtractedWheel> {
   const yauzl = await import("yauzl");
-  const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) => {
+  const zip = await new Promise<ZipFile>((resolve, reject) => {
     yauzl.default.open(wheelPath, { lazyEntries: true, autoClose: true }, (error, file) => (error ? reject(error) : resolve(file)));
   }).catch((error: unknown) => {
     throw new PackageIndexError(`the downloaded wheel is not a zip archive: ${error instanceof Error ? error.message : String(error)}`);
@@ -31,7 +32,7 @@ export async function extractHarnessFiles(wheelPath: string, directory: string):
   await new Promise<void>((resolve, reject) => {
     zip.on("error", reject);
     zip.on("end", () => resolve());
-    zip.on("entry", (entry: import("yauzl").Entry) => {
+    zip.on("entry", (entry: Entry) => {
       const target = entry.fileName === binaryEntry ? binary : !foundDescriptor && entry.fileName.endsWith(`/${DESCRIPTOR_FILE}`) ? descriptor : undefined;
       if (target === undefined) {
         zip.readEntry();

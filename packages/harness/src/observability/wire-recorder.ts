@@ -6,7 +6,8 @@ import type { HarnessLogger } from "./logger.js";
 /** The header fields the process knows at spawn time. */
 export interface WireRecorderHeader {
   client: { language: string; version: string };
-  harness: { binary: string; version: string };
+  /** `protocol`: the harness release the client spoke, so a replay can speak it again. */
+  harness: { binary: string; version: string; protocol: string };
 }
 
 /**

@@ -175,7 +175,7 @@ export class HarnessProcess {
     const recorder =
       recordPath === undefined
         ? undefined
-        : new WireRecorder(recordPath, { client: { language: clientInfo.language ?? "typescript", version: clientInfo.version ?? "" }, harness: binary }, logger);
+        : new WireRecorder(recordPath, { client: { language: clientInfo.language ?? "typescript", version: clientInfo.version ?? "" }, harness: { ...binary, protocol: protocol.dialect.version } }, logger);
     const wireTap = new WireTap({
       logger,
       redactor,

@@ -28,8 +28,11 @@ export class DescriptorError extends Error {
 export interface ProtocolDifference {
   /** `message.field` (dotted from the frame's root message) or `EnumName.VALUE`. */
   readonly path: string;
-  /** `harness-only`: the harness has it and the client does not know it; `client-only`: the client has it and the harness lacks it. */
-  readonly side: "harness-only" | "client-only";
+  /**
+   * `harness-only`: the harness has it and the client does not know it; `client-only`: the client has
+   * it and the harness lacks it; `mismatch`: both have the field, one as a message and the other not.
+   */
+  readonly side: "harness-only" | "client-only" | "mismatch";
   readonly kind: "field" | "enum-value";
   /** True when the client sends the message (the init or an input frame): a client-only entry there is a frame the harness refuses. */
   readonly outbound: boolean;
@@ -124,11 +127,14 @@ export function compareDescriptor(file: FileDescriptorProto, version: string): P
   collect(prefix, file.messageType, file.enumType);
 
   const differences: ProtocolDifference[] = [];
-  const seen = new Set<string>();
+  // Each message is compared once, at the first path that reaches it: messages refer to each other
+  // (a subagent's tools are the agent's tools) and to themselves (genai.Struct).
+  const seen = new WeakMap<z.ZodObject, Set<DescriptorProto>>();
   const walkMessage = (descriptor: DescriptorProto, schema: z.ZodObject, path: string, outbound: boolean): void => {
-    const key = `${path}|${descriptor.name}`;
-    if (seen.has(key)) return;
-    seen.add(key);
+    const compared = seen.get(schema) ?? new Set<DescriptorProto>();
+    if (compared.has(descriptor)) return;
+    compared.add(descriptor);
+    seen.set(schema, compared);
     const shape = schema.shape as Record<string, z.ZodType>;
     const described = new Set<string>();
     for (const field of descriptor.field) {
@@ -141,6 +147,12 @@ export function compareDescriptor(file: FileDescriptorProto, version: string): P
         continue;
       }
       const target = elementOf(inner, version);
+      const theirsIsMessage = field.type === FieldDescriptorProto_Type.MESSAGE;
+      const oursIsMessage = target instanceof z.ZodObject || target instanceof z.ZodRecord;
+      if (theirsIsMessage !== oursIsMessage && knownEnumNames(target) === undefined) {
+        differences.push({ path: `${path}.${jsonName}`, side: "mismatch", kind: "field", outbound });
+        continue;
+      }
       if (field.type === FieldDescriptorProto_Type.MESSAGE) {
         const nested = messages.get(field.typeName);
         if (nested === undefined) continue;

@@ -17,7 +17,8 @@ export const RecordingHeaderSchema = z
     format: z.literal(RECORDING_FORMAT),
     recordedAt: z.string(),
     client: z.object({ language: z.string(), version: z.string() }).loose(),
-    harness: z.object({ binary: z.string(), version: z.string() }).loose(),
+    /** `protocol` (absent before the client spoke several releases, which means 0.1.10): the harness release the client spoke. */
+    harness: z.object({ binary: z.string(), version: z.string(), protocol: z.string().optional() }).loose(),
   })
   .loose();
 

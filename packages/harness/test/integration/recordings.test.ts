@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, it } from "vitest";
 import { EmulatorFixture } from "../support/emulator.js";
-import { driveRecording } from "../support/replay-driver.js";
+import { driveRecording, recordingProtocol } from "../support/replay-driver.js";
 
 /**
  * Every recording under fixtures/recordings/ (docs/protocol.md, "Contributing a recording") is a
@@ -28,7 +28,8 @@ describe("recorded sessions replay against the client", () => {
   if (recordings.length === 0) it.skip("(skipped: fixtures/recordings/ holds no .jsonl recording)", () => undefined);
   for (const path of recordings) {
     it(`replays ${relative(RECORDINGS, path)}`, async () => {
-      const harness = await fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: path } });
+      // The client speaks the release the recording was made with, or it would not send what was recorded.
+      const harness = await fixture.start({ harnessVersion: recordingProtocol(path), env: { ANTIGRAVITY_EMULATOR_REPLAY: path } });
       await driveRecording(harness, path);
     }, 60_000);
   }

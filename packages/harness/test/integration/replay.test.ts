@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseRecording } from "../../src/protocol.js";
 import { EmulatorFixture } from "../support/emulator.js";
-import { driveRecording } from "../support/replay-driver.js";
+import { driveRecording, recordingProtocol } from "../support/replay-driver.js";
 
 const fixture = new EmulatorFixture();
 let directory: string;
@@ -18,8 +18,8 @@ afterEach(async () => {
 });
 
 /** Records one emulator session: a plain turn, a custom tool round trip and a question. */
-async function recordSession(path: string): Promise<void> {
-  const harness = await fixture.start({ record: path, env: { GEMINI_API_KEY: "AIza-recorded-secret-123" } });
+async function recordSession(path: string, harnessVersion?: string): Promise<void> {
+  const harness = await fixture.start({ record: path, env: { GEMINI_API_KEY: "AIza-recorded-secret-123" }, ...(harnessVersion === undefined ? {} : { harnessVersion }) });
   const conversation = await harness.openConversation({
     model: "emulator:demo",
     workspaces: ["/tmp"],
@@ -41,6 +41,7 @@ describe("wire recording and replay", () => {
     expect(text).not.toContain("AIza-recorded-secret-123");
     const recording = parseRecording(text);
     expect(recording.header.harness.version).toContain("harness-emulator");
+    expect(recording.header.harness.protocol).toBe("0.1.21");
     expect(recording.header.client.language).toBe("typescript");
     expect(recording.frames.slice(0, 2).map((frame) => frame.messageKey)).toEqual(["InputConfig", "OutputConfig"]);
     expect(recording.conversations[0]?.config["hooks"]).toEqual(["onQuestions"]);
@@ -55,15 +56,15 @@ describe("wire recording and replay", () => {
   it("replays a recording made from an emulator session, green", async () => {
     const path = join(directory, "session.jsonl");
     await recordSession(path);
-    const harness = await fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: path } });
+    const harness = await fixture.start({ harnessVersion: recordingProtocol(path), env: { ANTIGRAVITY_EMULATOR_REPLAY: path } });
     // A liveness probe (the pool's health check) says nothing, so it plays no part of the recording.
     await harness.checkLiveness();
     await driveRecording(harness, path);
   });
 
-  it("matches a recorded one-text-part complexUserInput with the plain userInput the client now sends", async () => {
+  it("0.1.10: matches a recorded one-text-part complexUserInput with the plain userInput the client now sends", async () => {
     const path = join(directory, "session.jsonl");
-    await recordSession(path);
+    await recordSession(path, "0.1.10");
     const lines = (await readFile(path, "utf8")).split("\n");
     const index = lines.findIndex((line) => line.includes('"messageKey":"userInput"'));
     const frame = JSON.parse(lines[index] ?? "{}") as { messageKey: string; message: Record<string, unknown> };
@@ -74,7 +75,7 @@ describe("wire recording and replay", () => {
     lines[index] = JSON.stringify(frame);
     const older = join(directory, "older-client.jsonl");
     await writeFile(older, lines.join("\n"));
-    const harness = await fixture.start({ env: { ANTIGRAVITY_EMULATOR_REPLAY: older } });
+    const harness = await fixture.start({ harnessVersion: "0.1.10", env: { ANTIGRAVITY_EMULATOR_REPLAY: older } });
     await driveRecording(harness, older);
   });
 

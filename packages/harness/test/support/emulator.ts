@@ -25,17 +25,16 @@ export class EmulatorFixture {
     this.#baseline = takeLeakBaseline();
   }
 
-  async start(options: HarnessProcessOptions & { version?: "0.1.8" | "0.1.10" } = {}): Promise<HarnessProcess> {
-    const { version, ...rest } = options;
+  /** `harnessVersion` pins the client's protocol and, through it, the emulator's profile. */
+  async start(options: HarnessProcessOptions = {}): Promise<HarnessProcess> {
     const harness = await HarnessProcess.start({
       binaryPath: EMULATOR_BIN,
       handshakeTimeoutMs: 30_000,
-      ...rest,
+      ...options,
       env: {
         ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "1",
         ANTIGRAVITY_EMULATOR_REBROADCAST_MS: "200",
-        ...(version === undefined ? {} : { ANTIGRAVITY_EMULATOR_VERSION: version }),
-        ...rest.env,
+        ...options.env,
       },
     });
     this.#processes.push(harness);

@@ -10,6 +10,15 @@ import type { ConversationConfig, CustomTool, HarnessProcess, QuestionAnswer, Tu
  * open rejects with the emulator's message (frame, field, expected, got). Closes the harness at
  * the end, to read the emulator's verdict on frames the client never sent.
  */
+/**
+ * The harness release a recording was made with: its header's `protocol`, or 0.1.10 for a recording
+ * from before the client spoke several (format 1 without the field).
+ */
+export function recordingProtocol(recordingPath: string): string {
+  const protocol = parseRecording(readFileSync(recordingPath, "utf8")).header.harness.protocol;
+  return typeof protocol === "string" ? protocol : "0.1.10";
+}
+
 export async function driveRecording(harness: HarnessProcess, recordingPath: string): Promise<void> {
   const recording = parseRecording(readFileSync(recordingPath, "utf8"));
   const connections = [...new Set(recording.frames.flatMap((frame) => (frame.connection === undefined ? [] : [frame.connection])))].sort((a, b) => a - b);
@@ -50,6 +59,9 @@ function inputsOf(frames: readonly RecordingFrame[]): RecordedTurn[] {
     const message = frame.message as Record<string, unknown>;
     if (frame.direction === "send" && typeof message["userInput"] === "string") {
       turns.push({ input: message["userInput"], halted: false, failed: false });
+    } else if (frame.direction === "send" && typeof message["userInput"] === "object" && message["userInput"] !== null) {
+      // 0.1.11 onwards: every turn input is userInput{parts}.
+      turns.push({ input: partsOf(message["userInput"]), halted: false, failed: false });
     } else if (frame.direction === "send" && message["complexUserInput"] !== undefined) {
       turns.push({ input: partsOf(message["complexUserInput"]), halted: false, failed: false });
     } else if (frame.direction === "send" && message["haltRequest"] !== undefined) {

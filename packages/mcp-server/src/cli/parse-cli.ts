@@ -7,7 +7,7 @@ import { DEFAULT_SESSION_BUILTIN_TOOLS, validateSettings, type ApprovalPolicy, t
 export interface CliCommand {
   kind: "serve" | "help" | "version";
   settings: McpServerSettings;
-  transport: { type: "stdio" } | { type: "http"; host: string; port: number };
+  transport: { type: "stdio" } | { type: "http"; host: string; port: number; clientIdleTimeoutMs: number };
   /** An explicit harness binary (`--harness` / ANTIGRAVITY_HARNESS_PATH); absent: discovery, or the emulator. */
   harnessPath: string | undefined;
 }
@@ -28,7 +28,12 @@ Serves Google Antigravity agent sessions as MCP tools (run_turn, list_sessions, 
                          ${DEFAULT_SESSION_BUILTIN_TOOLS.join(",")})
   --approval <policy>    ask | allow | deny for create_file, edit_file, run_command
                          (env ANTIGRAVITY_MCP_APPROVAL; default ask)
-  --max-sessions <n>     open sessions at once (env ANTIGRAVITY_MCP_MAX_SESSIONS; default 32)
+  --max-sessions <n>     open sessions at once (env ANTIGRAVITY_MCP_MAX_SESSIONS; default 32); past it
+                         the session idle longest is closed
+  --session-idle-timeout <s>  close a session after this long without a turn (env
+                         ANTIGRAVITY_MCP_SESSION_IDLE_TIMEOUT; default 1800)
+  --client-idle-timeout <s>   with --http: close a client's MCP session after this long with no
+                         request or stream open (env ANTIGRAVITY_MCP_CLIENT_IDLE_TIMEOUT; default 600)
   --turn-timeout <s>     per-turn timeout in seconds (env ANTIGRAVITY_MCP_TURN_TIMEOUT; default 600)
   --storage-dir <dir>    where conversations are kept (env ANTIGRAVITY_MCP_STORAGE_DIR)
   --harness <path>       the localharness binary (env ANTIGRAVITY_HARNESS_PATH)
@@ -53,6 +58,8 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
       approval: { type: "string" },
       "max-sessions": { type: "string" },
       "turn-timeout": { type: "string" },
+      "session-idle-timeout": { type: "string" },
+      "client-idle-timeout": { type: "string" },
       "storage-dir": { type: "string" },
       harness: { type: "string" },
       help: { type: "boolean" },
@@ -77,11 +84,17 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     approval: approval as ApprovalPolicy,
     maxSessions: integer("--max-sessions", values["max-sessions"] ?? env["ANTIGRAVITY_MCP_MAX_SESSIONS"], 32),
     turnTimeoutMs: integer("--turn-timeout", values["turn-timeout"] ?? env["ANTIGRAVITY_MCP_TURN_TIMEOUT"], 600) * 1000,
+    sessionIdleTimeoutMs: positive("--session-idle-timeout", values["session-idle-timeout"] ?? env["ANTIGRAVITY_MCP_SESSION_IDLE_TIMEOUT"], 1_800) * 1000,
     storageDirectory: storageDirectory === undefined ? undefined : resolve(cwd, storageDirectory),
   });
   const transport: CliCommand["transport"] =
     values.http === true || values.port !== undefined
-      ? { type: "http", host: values.host ?? "127.0.0.1", port: integer("--port", values.port, 0) }
+      ? {
+          type: "http",
+          host: values.host ?? "127.0.0.1",
+          port: integer("--port", values.port, 0),
+          clientIdleTimeoutMs: positive("--client-idle-timeout", values["client-idle-timeout"] ?? env["ANTIGRAVITY_MCP_CLIENT_IDLE_TIMEOUT"], 600) * 1000,
+        }
       : { type: "stdio" };
   return { kind: values.help === true ? "help" : values.version === true ? "version" : "serve", settings, transport, harnessPath: values.harness ?? env["ANTIGRAVITY_HARNESS_PATH"] };
 }
@@ -104,6 +117,13 @@ export function normalizeArgv(argv: readonly string[]): string[] {
 function splitList(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   return value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+}
+
+/** A whole number of seconds, at least 1. */
+function positive(name: string, value: string | undefined, fallback: number): number {
+  const seconds = integer(name, value, fallback);
+  if (seconds < 1) throw new TypeError(`${name} must be at least 1 (seconds)`);
+  return seconds;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {

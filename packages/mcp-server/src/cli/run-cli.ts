@@ -61,7 +61,7 @@ export async function runCli(argv: readonly string[], env: Record<string, string
       await Promise.race([server.closed, io.stopRequested]);
       await server.close();
     } else {
-      const server = await serveHttp(registry, { host: command.transport.host, port: command.transport.port });
+      const server = await serveHttp(registry, { host: command.transport.host, port: command.transport.port, clientIdleTimeoutMs: command.transport.clientIdleTimeoutMs });
       say(`listening on ${server.url}`);
       await io.stopRequested;
       await server.close();

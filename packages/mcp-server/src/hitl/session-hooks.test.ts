@@ -9,7 +9,7 @@ const confirmArgs = { toolName: "run_command", arguments: { CommandLine: "ls" },
 
 describe("approval policies", () => {
   it("confirms, denies or allows the write-capable builtins, and allows the rest", () => {
-    expect(approvalPolicies("ask").map((rule) => `${rule.tool}:${rule.decision}`)).toEqual(["create_file:confirm", "edit_file:confirm", "run_command:confirm", "*:allow"]);
+    expect(approvalPolicies("ask").map((rule) => `${rule.tool}:${rule.decision}`)).toEqual(["create_file:confirm", "edit_file:confirm", "run_command:confirm", "run_workflow:confirm", "*:allow"]);
     expect(approvalPolicies("deny")[0]).toMatchObject({ decision: "deny", reason: expect.stringContaining("disabled") });
     expect(approvalPolicies("allow").every((rule) => rule.decision === "allow")).toBe(true);
   });

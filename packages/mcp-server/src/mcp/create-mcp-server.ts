@@ -34,9 +34,12 @@ export const serverInfo = { name: "antigravity", version: packageVersion };
 /**
  * An MCP server (the SDK's `McpServer`) for ONE MCP client connection, exposing the registry's
  * sessions as tools: `run_turn`, `list_sessions`, `close_session`. Connect it to a transport; make
- * one per client, all on the same registry, so every client shares the sessions and the pool.
+ * one per client, all on the same registry, so every client shares the sessions and the pool. The
+ * sessions this client opens close when its connection does, unless it asked to keep them.
  */
 export function createAntigravityMcpServer(registry: SessionRegistry): McpServer {
+  /** Sessions this client opened without `keepSession`: they end with its connection. */
+  const opened = new Set<string>();
   const server = new McpServer(serverInfo, {
     instructions:
       "Runs Google Antigravity agent turns. Call run_turn with a message to start a session (its sessionId comes back), then again with that sessionId to continue the same conversation with its history. The agent may ask questions or approvals through elicitation.",
@@ -51,6 +54,10 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
       inputSchema: {
         message: z.string().min(1).max(100_000).describe("What to tell the agent."),
         sessionId: z.string().min(1).max(200).optional().describe("A session from an earlier run_turn or list_sessions; omit to start a new session."),
+        keepSession: z
+          .boolean()
+          .optional()
+          .describe("With a new session: keep it open after this client disconnects (it then closes when idle). Default false: it closes with this client."),
       },
       outputSchema: {
         sessionId: z.string(),
@@ -61,9 +68,10 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
       },
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async ({ message, sessionId }, extra): Promise<CallToolResult> =>
+    async ({ message, sessionId, keepSession }, extra): Promise<CallToolResult> =>
       asToolResult(async () => {
         const session = sessionId === undefined ? await registry.create({ signal: extra.signal }) : registry.get(sessionId);
+        if (sessionId === undefined && keepSession !== true) opened.add(session.id);
         const progressToken = extra._meta?.progressToken;
         const seen = new Set<string>();
         let progress = 0;
@@ -139,6 +147,11 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
       }),
   );
 
+  // The connection ended (a DELETE, an idle client expired, the server closing): its sessions go.
+  server.server.onclose = () => {
+    for (const id of opened) registry.closeSession(id).catch(() => undefined);
+    opened.clear();
+  };
   return server;
 }
 

@@ -3,7 +3,7 @@ import type { ConversationConfig, HarnessLogger } from "@ag-ui-antigravity/harne
 import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { approvalPolicies, sessionHooks } from "../hitl/session-hooks.js";
 import type { TurnInteraction } from "../hitl/turn-interaction.js";
-import type { McpServerSettings } from "../server-options.js";
+import { DEFAULT_SESSION_IDLE_TIMEOUT_MS, type McpServerSettings } from "../server-options.js";
 import { McpServerError } from "./mcp-server-error.js";
 import { AntigravitySession } from "./session.js";
 
@@ -24,6 +24,8 @@ export class SessionRegistry {
   readonly settings: McpServerSettings;
   readonly pool: HarnessPool;
   readonly #sessions = new Map<string, AntigravitySession>();
+  readonly #idleTimeoutMs: number;
+  #sweeper: NodeJS.Timeout | undefined;
   /** Sessions being opened, counted against the limit before they have an id. */
   #opening = 0;
   readonly #lifetime = new Lifetime();
@@ -34,6 +36,7 @@ export class SessionRegistry {
 
   constructor(options: SessionRegistryOptions) {
     this.settings = options.settings;
+    this.#idleTimeoutMs = options.settings.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
     this.pool = new HarnessPool({
       ...(options.pool ?? {}),
       harness: { binaryPath: options.binaryPath, ...(options.logger === undefined ? {} : { logger: options.logger }) },
@@ -41,12 +44,22 @@ export class SessionRegistry {
     });
   }
 
-  /** Opens a new session (a new harness conversation on the pool). */
+  /**
+   * Opens a new session (a new harness conversation on the pool). At `maxSessions`, the session idle
+   * longest is closed to make room; only when every session runs a turn is the new one refused.
+   */
   async create(options: { signal?: AbortSignal } = {}): Promise<AntigravitySession> {
     this.#assertOpen();
     if (this.#sessions.size + this.#opening >= this.settings.maxSessions) {
-      throw new McpServerError("SESSION_LIMIT", `This server already has ${this.settings.maxSessions} open sessions (its limit); close one with close_session first.`);
+      const idlest = this.#idlest();
+      if (idlest === undefined) {
+        throw new McpServerError("SESSION_LIMIT", `This server already has ${this.settings.maxSessions} sessions, each running a turn (its limit); retry when one has finished.`);
+      }
+      this.#sessions.delete(idlest.id);
+      await idlest.close();
+      this.#assertOpen();
     }
+    this.#startSweeper();
     this.#opening += 1;
     let session: AntigravitySession | undefined;
     try {
@@ -89,12 +102,39 @@ export class SessionRegistry {
     return this.#lifetime.close(
       () => new McpServerError("SERVER_CLOSED", "The server is shutting down."),
       async () => {
+        clearInterval(this.#sweeper);
+        this.#sweeper = undefined;
         const sessions = [...this.#sessions.values()];
         this.#sessions.clear();
         await Promise.allSettled(sessions.map((session) => session.close()));
         await this.pool.close({ deadlineMs: options.deadlineMs ?? 10_000 });
       },
     );
+  }
+
+  /** The session without a turn for the longest, or undefined when every one runs a turn. */
+  #idlest(): AntigravitySession | undefined {
+    let idlest: AntigravitySession | undefined;
+    for (const session of this.#sessions.values()) {
+      const since = session.idleSince;
+      if (since !== undefined && (idlest === undefined || since < (idlest.idleSince ?? Number.POSITIVE_INFINITY))) idlest = session;
+    }
+    return idlest;
+  }
+
+  /** Closes sessions idle past the timeout, every half of it at most (between 50 ms and a minute). */
+  #startSweeper(): void {
+    if (this.#sweeper !== undefined) return;
+    this.#sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const session of [...this.#sessions.values()]) {
+        const since = session.idleSince;
+        if (since === undefined || now - since < this.#idleTimeoutMs) continue;
+        this.#sessions.delete(session.id);
+        void session.close();
+      }
+    }, Math.min(60_000, Math.max(50, Math.floor(this.#idleTimeoutMs / 2))));
+    this.#sweeper.unref();
   }
 
   #assertOpen(): void {

@@ -49,6 +49,11 @@ export class AntigravitySession {
     return this.#interaction !== undefined || this.lease.conversation.busy;
   }
 
+  /** Since when the session has run no turn (ms since the epoch), or undefined while it runs one. */
+  get idleSince(): number | undefined {
+    return this.busy ? undefined : this.#lastActiveAt.getTime();
+  }
+
   /** Aborted when the session ends: closed, its process died, or the server closed. */
   get signal(): AbortSignal {
     return this.lease.signal;

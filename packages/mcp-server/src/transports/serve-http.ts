@@ -5,6 +5,7 @@ import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createAntigravityMcpServer } from "../mcp/create-mcp-server.js";
 import type { SessionRegistry } from "../sessions/session-registry.js";
+import { HttpClients } from "./http-clients.js";
 
 export interface ServeHttpOptions {
   /** Default 127.0.0.1. Anything else exposes agent turns to the network: put authentication in front. */
@@ -13,9 +14,20 @@ export interface ServeHttpOptions {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
-  /** MCP client sessions at once (each holds an SSE stream); more get HTTP 503. Default 64. */
+  /**
+   * MCP client sessions at once. A new client takes the place of the one idle longest (no request
+   * in flight, no stream open); when none is idle it gets HTTP 503 with Retry-After. Default 64.
+   */
   maxClients?: number;
+  /**
+   * How long a client with no request in flight and no stream open is kept before its session is
+   * closed (most clients close without the DELETE that would end it at once). Default 10 minutes.
+   */
+  clientIdleTimeoutMs?: number;
 }
+
+/** Default `clientIdleTimeoutMs`: 10 minutes. */
+export const DEFAULT_CLIENT_IDLE_TIMEOUT_MS = 10 * 60_000;
 
 /** A running streamable HTTP MCP server. */
 export interface HttpMcpServer {
@@ -31,22 +43,18 @@ export interface HttpMcpServer {
   close(): Promise<void>;
 }
 
-interface ClientSession {
-  transport: StreamableHTTPServerTransport;
-  close(): Promise<void>;
-}
-
 /**
  * Serves MCP over streamable HTTP (stateful: one `Mcp-Session-Id` per client, SSE for streaming and
  * server-to-client requests such as elicitation). Every client gets its own MCP server object on the
  * same registry, so clients share sessions and the harness pool. Requests whose Host header is not
  * this server's address are refused (DNS rebinding); bodies over 4 MiB get 413 (the SDK's bound).
+ * Clients that went away without a DELETE expire (see `HttpClients`).
  */
 export async function serveHttp(registry: SessionRegistry, options: ServeHttpOptions = {}): Promise<HttpMcpServer> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
-  const maxClients = options.maxClients ?? 64;
-  const clients = new Map<string, ClientSession>();
+  const clients = new HttpClients({ maxClients: options.maxClients ?? 64, idleTimeoutMs: options.clientIdleTimeoutMs ?? DEFAULT_CLIENT_IDLE_TIMEOUT_MS });
+  const transports = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] = [];
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -55,12 +63,13 @@ export async function serveHttp(registry: SessionRegistry, options: ServeHttpOpt
     const header = request.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
-      const client = clients.get(sessionId);
-      if (client === undefined) return refuse(response, 404, "Unknown or expired Mcp-Session-Id; initialize a new session");
-      return client.transport.handleRequest(request, response);
+      const transport = transports.get(sessionId);
+      if (transport === undefined) return refuse(response, 404, "Unknown or expired Mcp-Session-Id; initialize a new session");
+      clients.track(sessionId, response);
+      return transport.handleRequest(request, response);
     }
     if (request.method !== "POST") return refuse(response, 400, "Missing Mcp-Session-Id; start with an initialize POST");
-    if (clients.size >= maxClients) return refuse(response, 503, `Too many MCP clients (limit ${maxClients})`);
+    if (!clients.makeRoom()) return refuse(response, 503, `Too many MCP clients busy at once (limit ${options.maxClients ?? 64}); retry shortly`, 5);
     // A new client: the transport answers a non-initialize request with 400 itself, and is dropped.
     const server = createAntigravityMcpServer(registry);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -68,11 +77,14 @@ export async function serveHttp(registry: SessionRegistry, options: ServeHttpOpt
       enableDnsRebindingProtection: true,
       allowedHosts,
       onsessioninitialized: (id) => {
-        clients.set(id, { transport, close: () => server.close() });
+        transports.set(id, transport);
+        clients.add(id, { close: () => server.close() }, response);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) clients.delete(transport.sessionId);
+      if (transport.sessionId === undefined) return;
+      transports.delete(transport.sessionId);
+      clients.delete(transport.sessionId);
     };
     await server.connect(transport);
     await transport.handleRequest(request, response);
@@ -106,9 +118,8 @@ export async function serveHttp(registry: SessionRegistry, options: ServeHttpOpt
       lifetime.close(
         () => new Error("The MCP HTTP server was closed."),
         async () => {
-          const sessions = [...clients.values()];
-          clients.clear();
-          await Promise.allSettled(sessions.map((client) => client.close()));
+          await Promise.allSettled(clients.drain().map((client) => client.close()));
+          transports.clear();
           await new Promise<void>((resolve) => {
             http.close(() => resolve());
             http.closeAllConnections();
@@ -119,6 +130,8 @@ export async function serveHttp(registry: SessionRegistry, options: ServeHttpOpt
 }
 
 /** A JSON-RPC error body, as MCP clients expect from a streamable HTTP endpoint. */
-function refuse(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+function refuse(response: ServerResponse, status: number, message: string, retryAfterSeconds?: number): void {
+  response
+    .writeHead(status, { "content-type": "application/json", ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }) })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }

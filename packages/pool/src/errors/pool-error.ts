@@ -12,6 +12,11 @@ export type PoolErrorCode =
   | "SPAWN_FAILED"
   /** The partition's processes keep dying, so the pool refuses to start another until `retryAfterMs` passes. */
   | "SPAWN_BACKOFF"
+  /**
+   * No room for another conversation under `maxProcesses` (every slot busy, or parked within
+   * `maxParkedConversations`) within `maxRoomWaitMs`; `retryAfterMs` suggests when to try again.
+   */
+  | "CAPACITY_EXHAUSTED"
   /** The process is up but refused to open the conversation; `cause` holds the client's error. */
   | "OPEN_FAILED"
   /** An option passed to the pool is out of range. */
@@ -19,7 +24,7 @@ export type PoolErrorCode =
 
 export interface PoolErrorOptions {
   cause?: unknown;
-  /** For `SPAWN_BACKOFF`: how long until the partition may start a process again. */
+  /** For `SPAWN_BACKOFF`: how long until the partition may start a process again; for `CAPACITY_EXHAUSTED`: when to try again. */
   retryAfterMs?: number;
   /** The partition the failure happened in, when there is one. */
   partitionKey?: string;

@@ -60,6 +60,10 @@ export interface PoolMetrics {
     readonly idleStops: number;
     /** Acquires refused with `SPAWN_BACKOFF`. */
     readonly backoffRefusals: number;
+    /** Conversations reclaimed from holders that offered them back, to make room under `maxProcesses`. */
+    readonly reclaims: number;
+    /** Acquires that found no room within `maxRoomWaitMs` (`CAPACITY_EXHAUSTED`). */
+    readonly capacityRefusals: number;
   };
   /** Time from asking for a process to its being ready, over the last 256 spawns. */
   readonly spawnLatencyMs: { readonly count: number; readonly p50: number | undefined; readonly p95: number | undefined };

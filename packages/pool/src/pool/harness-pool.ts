@@ -9,6 +9,7 @@ import { LatencyWindow } from "../metrics/latency-window.js";
 import type { PartitionMetrics, PoolMetrics, ProcessMetrics } from "../metrics/pool-metrics.js";
 import { envNamesOf, partitionKeyOf, type Partition } from "../partition/partition.js";
 import { choosePlacement } from "../placement/placement-policy.js";
+import { reclaimCandidates } from "./room-reclaim.js";
 import {
   startHarnessProcess,
   type HarnessStartOptions,
@@ -36,6 +37,11 @@ export interface AcquireOptions<TConfig> {
   /** Decides which processes it may share. Default: the client's storage directory, no extra env. */
   readonly partition?: Partition;
   readonly signal?: AbortSignal;
+  /**
+   * False: this acquire never asks a holder to give its conversation back (one opened ahead of
+   * need, such as a spare, must not take a thread's). Default true.
+   */
+  readonly reclaim?: boolean;
 }
 
 /** What `warm` needs. */
@@ -105,11 +111,15 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     healthCheckFailures: 0,
     idleStops: 0,
     backoffRefusals: 0,
+    reclaims: 0,
+    capacityRefusals: 0,
   };
   readonly #detachOwnerSignal: () => void;
   #nextMemberId = 1;
   #accepting = true;
   #waitingAcquires = 0;
+  /** Conversations reclaimed for waiting acquires whose slots are not free yet: one per waiting acquire is enough. */
+  #reclaiming = 0;
   #healthTimer: NodeJS.Timeout | undefined;
   #closePromise: Promise<void> | undefined;
   #resolveClosed: () => void = () => undefined;
@@ -162,10 +172,12 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     if (callerSignal?.aborted) throw this.#abortedError(callerSignal);
     const record = this.#partitionFor(options.partition ?? {});
     this.#totals.acquires += 1;
+    let roomDeadline: number | undefined;
     for (;;) {
-      const member = this.#reserve(record);
+      const member = this.#reserve(record, options.reclaim ?? true);
       if (member === undefined) {
-        await this.#waitForRoom(callerSignal);
+        roomDeadline ??= Date.now() + this.#settings.maxRoomWaitMs;
+        await this.#waitForRoom(callerSignal, roomDeadline);
         this.#assertAccepting();
         continue;
       }
@@ -191,6 +203,22 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     await raceAbort(Promise.all(starting), [options.signal, this.signal], (signal) =>
       signal === this.signal ? this.#closedError() : this.#abortedError(signal),
     );
+  }
+
+  /**
+   * Whether an acquire in this partition would find room now without waiting: a process of the
+   * partition with a free slot, room to start another process (or an empty one to stop for it), or
+   * a conversation whose holder offers it back (unless `reclaim` is false). A caller that must not wait (a run that has not
+   * told its client anything yet) refuses instead; an acquire still waits at most `maxRoomWaitMs`.
+   */
+  hasRoomFor(partition: Partition = {}, options: { reclaim?: boolean } = {}): boolean {
+    if (!this.#accepting) return true;
+    const record = this.#partitions.get(partitionKeyOf(partition));
+    const capacity = this.#settings.maxConversationsPerProcess;
+    for (const member of record?.members ?? []) if (member.state !== "stopping" && member.occupied < capacity) return true;
+    if (this.#members.size < this.#settings.maxProcesses) return true;
+    for (const member of this.#members) if (member.state === "stopping" || (member.state === "ready" && member.occupied === 0)) return true;
+    return (options.reclaim ?? true) && record !== undefined && reclaimCandidates(record.members, this.#reclaimLimits()).length > 0;
   }
 
   /** A point-in-time view for a `/metrics` route. */
@@ -330,7 +358,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
    * concurrent acquires see each other's reservations and never overfill a process. Returns
    * undefined when the pool-wide process cap leaves no room yet.
    */
-  #reserve(record: PartitionRecord<TConfig, TConversation>): PoolMember<TConfig, TConversation> | undefined {
+  #reserve(record: PartitionRecord<TConfig, TConversation>, reclaim: boolean): PoolMember<TConfig, TConversation> | undefined {
     const placed = choosePlacement(record.members, {
       strategy: this.#settings.placement,
       capacity: this.#settings.maxConversationsPerProcess,
@@ -358,7 +386,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       );
     }
     if (this.#members.size >= this.#settings.maxProcesses) {
-      this.#stopAnIdleProcessForRoom();
+      if (!this.#stopAnIdleProcessForRoom() && reclaim) this.#reclaimForRoom(record);
       return undefined;
     }
     const member = this.#spawn(record);
@@ -501,8 +529,8 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     void this.#stop(member, new PoolError("PROCESS_DIED", "the process was stopped after its idle grace", { partitionKey: record.key }));
   }
 
-  /** Under the pool-wide cap, an empty process elsewhere gives way to an acquire that needs one. */
-  #stopAnIdleProcessForRoom(): void {
+  /** Under the pool-wide cap, an empty process elsewhere gives way to an acquire that needs one; true when a stop is under way. */
+  #stopAnIdleProcessForRoom(): boolean {
     let stopping = false;
     let oldestIdle: PoolMember<TConfig, TConversation> | undefined;
     for (const member of this.#members) {
@@ -512,7 +540,8 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       }
     }
     // A stop already under way frees the room this acquire is waiting for.
-    if (stopping || oldestIdle === undefined) return;
+    if (stopping) return true;
+    if (oldestIdle === undefined) return false;
     this.#totals.idleStops += 1;
     this.#settings.logger.info({
       processId: oldestIdle.id,
@@ -525,17 +554,61 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
         partitionKey: oldestIdle.partition.key,
       }),
     );
+    return true;
   }
 
-  async #waitForRoom(callerSignal: AbortSignal | undefined): Promise<void> {
+  /**
+   * Under the pool-wide cap with no slot free in the partition: asks the holder of a conversation
+   * it offered back (see `reclaimCandidates`) to let it go, one per waiting acquire; the acquire
+   * then waits for that slot like any other.
+   */
+  #reclaimForRoom(record: PartitionRecord<TConfig, TConversation>): void {
+    if (this.#reclaiming > this.#waitingAcquires) return;
+    for (const lease of reclaimCandidates(record.members, this.#reclaimLimits())) {
+      const offer = lease.reclaimOffer;
+      if (offer === undefined || !offer.reclaim()) continue;
+      this.#totals.reclaims += 1;
+      this.#reclaiming += 1;
+      void lease.closed.then(() => {
+        this.#reclaiming -= 1;
+      });
+      this.#settings.logger.info({ processId: lease.processId, partitionKey: record.key, parked: lease.parked }, "reclaimed a conversation its holder offered back, to make room under maxProcesses");
+      return;
+    }
+  }
+
+  #reclaimLimits(): { parkedInPool: number; maxParked: number } {
+    let parkedInPool = 0;
+    for (const member of this.#members) parkedInPool += member.parked;
+    return { parkedInPool, maxParked: this.#settings.maxParkedConversations };
+  }
+
+  /** Waits for a slot to come free, until `deadline`: then the acquire fails with `CAPACITY_EXHAUSTED`. */
+  async #waitForRoom(callerSignal: AbortSignal | undefined, deadline: number): Promise<void> {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw this.#capacityError();
+    // A timer of this wait's own (not AbortSignal.timeout): cleared as soon as room comes.
+    const expiry = new AbortController();
+    const timer = Number.isFinite(remaining) ? setTimeout(() => expiry.abort(), remaining) : undefined;
+    timer?.unref();
     this.#waitingAcquires += 1;
     try {
-      await raceAbort(this.#roomChanged.next(), [callerSignal, this.signal], (signal) =>
-        signal === this.signal ? this.#closedError() : this.#abortedError(signal),
+      await raceAbort(this.#roomChanged.next(), [callerSignal, this.signal, expiry.signal], (signal) =>
+        signal === this.signal ? this.#closedError() : signal === expiry.signal ? this.#capacityError() : this.#abortedError(signal),
       );
     } finally {
+      clearTimeout(timer);
       this.#waitingAcquires -= 1;
     }
+  }
+
+  #capacityError(): PoolError {
+    this.#totals.capacityRefusals += 1;
+    return new PoolError(
+      "CAPACITY_EXHAUSTED",
+      `no room for another conversation: every slot of the pool's ${String(this.#settings.maxProcesses)} processes stayed busy or parked for ${String(this.#settings.maxRoomWaitMs)} ms`,
+      { retryAfterMs: 5_000 },
+    );
   }
 
   /** Keeps the partition's warm spares: empty processes, started or starting. */

@@ -26,6 +26,14 @@ export interface PoolLease<TConversation> {
    * processes that are pinned anyway (`fill-first`) or away from busy ones (`spread`).
    */
   setParked(parked: boolean): void;
+  /**
+   * Offers the conversation back to the pool while the holder does not use it (`reclaim`), or
+   * withdraws the offer (`undefined`). When an acquire finds no room under `maxProcesses`, the pool
+   * calls the `reclaim` of the lease offered longest ago (a parked one only while parked
+   * conversations exceed `maxParkedConversations`); it returns true once the holder has let the
+   * conversation go (it then releases the lease), false to keep it after all.
+   */
+  setReclaimable(reclaim: (() => boolean) | undefined): void;
   /** Closes the conversation gracefully and frees the slot. Idempotent; resolves when done or when `signal` aborts. */
   release(options?: { signal?: AbortSignal }): Promise<void>;
 }
@@ -59,6 +67,7 @@ export class PooledLease<TConversation extends PooledConversation> implements Po
   readonly #logError: (message: string, error: unknown) => void;
   #parked = false;
   #ended = false;
+  #reclaim: { readonly reclaim: () => boolean; readonly since: number } | undefined;
   #resolveClosed: () => void = () => undefined;
 
   constructor(init: PooledLeaseInit<TConversation>) {
@@ -88,6 +97,16 @@ export class PooledLease<TConversation extends PooledConversation> implements Po
   setParked(parked: boolean): void {
     if (this.#ended) return;
     this.#parked = parked;
+  }
+
+  /** The holder's standing offer to give the conversation back, and since when (see `setReclaimable`). */
+  get reclaimOffer(): { readonly reclaim: () => boolean; readonly since: number } | undefined {
+    return this.#ended ? undefined : this.#reclaim;
+  }
+
+  setReclaimable(reclaim: (() => boolean) | undefined): void {
+    if (this.#ended) return;
+    this.#reclaim = reclaim === undefined ? undefined : { reclaim, since: Date.now() };
   }
 
   release(options: { signal?: AbortSignal } = {}): Promise<void> {

@@ -9,6 +9,18 @@ export interface HarnessPoolSettings {
   readonly maxConversationsPerProcess?: number;
   /** Processes the whole pool may run at once, over all partitions. Acquires beyond it wait. Default: no cap. */
   readonly maxProcesses?: number;
+  /**
+   * Conversations that may stay parked (waiting on a human) while an acquire finds no room under
+   * `maxProcesses`: past it, the pool reclaims the oldest parked conversation whose holder offers it
+   * (`PoolLease.setReclaimable`), so parked turns cannot take every slot. Default: three quarters of
+   * `maxProcesses` × `maxConversationsPerProcess` (no cap without `maxProcesses`).
+   */
+  readonly maxParkedConversations?: number;
+  /**
+   * How long an acquire waits for room under `maxProcesses` (no process with a free slot, none to
+   * reclaim) before it fails with `CAPACITY_EXHAUSTED`. Default 30 000 ms; `Infinity` waits forever.
+   */
+  readonly maxRoomWaitMs?: number;
   /** How long a process stays up with nothing on it before the pool stops it. Default 30 000 ms. */
   readonly idleGraceMs?: number;
   /** Empty processes kept ready per partition, so a new conversation never waits for a spawn. Default 0. */
@@ -34,6 +46,8 @@ export interface HarnessPoolSettings {
 export interface ResolvedPoolSettings {
   readonly maxConversationsPerProcess: number;
   readonly maxProcesses: number;
+  readonly maxParkedConversations: number;
+  readonly maxRoomWaitMs: number;
   readonly idleGraceMs: number;
   readonly minIdleProcesses: number;
   readonly placement: PlacementStrategy;
@@ -47,9 +61,13 @@ export interface ResolvedPoolSettings {
 
 /** Applies the defaults and refuses values that cannot work, naming the field. */
 export function resolvePoolSettings(settings: HarnessPoolSettings): ResolvedPoolSettings {
+  const maxConversationsPerProcess = settings.maxConversationsPerProcess ?? 8;
+  const maxProcesses = settings.maxProcesses ?? Number.POSITIVE_INFINITY;
   const resolved: ResolvedPoolSettings = {
-    maxConversationsPerProcess: settings.maxConversationsPerProcess ?? 8,
-    maxProcesses: settings.maxProcesses ?? Number.POSITIVE_INFINITY,
+    maxConversationsPerProcess,
+    maxProcesses,
+    maxParkedConversations: settings.maxParkedConversations ?? defaultParkedCap(maxProcesses, maxConversationsPerProcess),
+    maxRoomWaitMs: settings.maxRoomWaitMs ?? DEFAULT_MAX_ROOM_WAIT_MS,
     idleGraceMs: settings.idleGraceMs ?? 30_000,
     minIdleProcesses: settings.minIdleProcesses ?? 0,
     placement: settings.placement ?? "fill-first",
@@ -63,6 +81,8 @@ export function resolvePoolSettings(settings: HarnessPoolSettings): ResolvedPool
   requireInteger("maxConversationsPerProcess", resolved.maxConversationsPerProcess, 1);
   if (resolved.maxProcesses !== Number.POSITIVE_INFINITY) requireInteger("maxProcesses", resolved.maxProcesses, 1);
   requireInteger("minIdleProcesses", resolved.minIdleProcesses, 0);
+  if (resolved.maxParkedConversations !== Number.POSITIVE_INFINITY) requireInteger("maxParkedConversations", resolved.maxParkedConversations, 0);
+  if (resolved.maxRoomWaitMs !== Number.POSITIVE_INFINITY) requireDuration("maxRoomWaitMs", resolved.maxRoomWaitMs);
   requireDuration("idleGraceMs", resolved.idleGraceMs);
   requireDuration("healthCheckIntervalMs", resolved.healthCheckIntervalMs);
   requireDuration("healthCheckTimeoutMs", resolved.healthCheckTimeoutMs);
@@ -78,6 +98,15 @@ export function resolvePoolSettings(settings: HarnessPoolSettings): ResolvedPool
     throw new PoolError("INVALID_OPTIONS", "minIdleProcesses cannot exceed maxProcesses");
   }
   return resolved;
+}
+
+/** How long an acquire waits for room under `maxProcesses` by default. */
+export const DEFAULT_MAX_ROOM_WAIT_MS = 30_000;
+
+/** Three quarters of the pool's slots may stay parked while others wait for room; no cap on an uncapped pool. */
+function defaultParkedCap(maxProcesses: number, maxConversationsPerProcess: number): number {
+  if (!Number.isFinite(maxProcesses)) return Number.POSITIVE_INFINITY;
+  return Math.floor((maxProcesses * maxConversationsPerProcess * 3) / 4);
 }
 
 function requireInteger(field: string, value: number, minimum: number): void {

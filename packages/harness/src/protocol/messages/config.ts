@@ -124,8 +124,8 @@ export const HarnessSideToolsSchema = message({
   searchWeb: enabledToolConfig(),
   readUrlContent: enabledToolConfig(),
   toolSearchConfig: enabledToolConfig(),
-  manageTask: since("0.1.13", enabledToolConfig()),
-  schedule: since("0.1.13", enabledToolConfig()),
+  manageTask: since("0.1.14", enabledToolConfig()),
+  schedule: since("0.1.14", enabledToolConfig()),
   runWorkflow: since("0.1.21", RunWorkflowToolConfigSchema),
 });
 

@@ -1,0 +1,84 @@
+import { EMPTY } from "rxjs";
+import { FORBIDDEN_REPLY } from "../auth/authorize-request.js";
+import { principalId } from "../auth/principal.js";
+import { sendHttpError } from "../errors/http-error.js";
+import { isAccountRefusal, type StreamTicket } from "../limits/client-accounts.js";
+import { clientKeyOf } from "../limits/client-key.js";
+import { readLastEventId } from "../request/last-event-id.js";
+import { connectSourceOf, type AgentEventStream } from "../run/connect-source.js";
+import { referenceFailure } from "../run/failure-reference.js";
+import { streamAgentRun } from "../run/stream-agent-run.js";
+import { ownershipKeyOf, type CheckedRequest } from "./checked-request.js";
+import type { RouteServices } from "./run-handler.js";
+
+/** Whether the client asks the connect stream to stay open for turns the server starts. */
+function asksToStayOpen(checked: CheckedRequest): boolean {
+  const props = checked.input.forwardedProps as Record<string, unknown> | undefined;
+  return props?.["stayOpen"] === true;
+}
+
+/**
+ * A connect (AG-UI's reconnect). It starts no work and claims nothing: with auth, a thread owned by
+ * another principal is refused (403), and a thread nobody owns yet gets an empty stream without
+ * asking the agent (nothing of it can be the caller's; a claim would let anyone squat threads, or
+ * fill the ownership store, by connecting). A `stayOpen` stream counts on the client's account
+ * until it closes. It streams at once (no first-event wait).
+ */
+export async function serveConnect(checked: CheckedRequest, services: RouteServices): Promise<void> {
+  const { request, response, target, principal, input } = checked;
+  const { options, threadOwnership, accounts } = services;
+  const logger = options.logger;
+  const lastEventId = readLastEventId(request, checked.body.body);
+  if (!lastEventId.ok) {
+    sendHttpError(response, { status: 400, code: "INVALID_INPUT", message: lastEventId.message });
+    return;
+  }
+  let ownedByCaller = principal === undefined;
+  if (principal !== undefined) {
+    let owner: string | undefined;
+    try {
+      owner = await threadOwnership.ownerOf(ownershipKeyOf(checked));
+    } catch (error) {
+      const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
+      logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "connect refused: the ownership store failed");
+      sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+      return;
+    }
+    if (owner !== undefined && owner !== principalId(principal)) {
+      logger.warn({ agent: target.name, principal: principalId(principal) }, "connect refused: thread belongs to another principal");
+      sendHttpError(response, FORBIDDEN_REPLY);
+      return;
+    }
+    ownedByCaller = owner !== undefined;
+  }
+  let ticket: StreamTicket | undefined;
+  if (ownedByCaller && asksToStayOpen(checked) && accounts !== undefined) {
+    const admission = accounts.admitStream(clientKeyOf(principal, request));
+    if (isAccountRefusal(admission)) {
+      logger.warn({ agent: target.name }, "connect refused: the client holds too many open streams");
+      sendHttpError(response, { status: 429, ...admission });
+      return;
+    }
+    ticket = admission;
+  }
+  try {
+    const source: AgentEventStream | undefined = ownedByCaller ? connectSourceOf(target.agent.clone() as typeof target.agent, input) : EMPTY;
+    if (source === undefined) {
+      sendHttpError(response, { status: 501, code: "CONNECT_NOT_SUPPORTED", message: "This agent does not implement AG-UI connect." });
+      return;
+    }
+    await streamAgentRun(
+      { request, response, agent: target.agent, agentName: target.name, input, source, ...(lastEventId.cursor === undefined ? {} : { resumeAfter: lastEventId.cursor }) },
+      {
+        keepAliveIntervalMs: options.keepAliveIntervalMs,
+        // A connect has no refusal to turn into a status worth waiting for: it streams at once.
+        firstEventTimeoutMs: 0,
+        maxBufferedBytes: options.maxBufferedBytes,
+        runErrorStatuses: options.runErrorStatuses,
+        logger,
+      },
+    );
+  } finally {
+    ticket?.end();
+  }
+}

@@ -1,0 +1,3 @@
+import { defineFlowSuite } from "../support/flow-suite.js";
+
+defineFlowSuite("0.1.18");
