@@ -31,6 +31,8 @@ describe("deploy/container", () => {
     for (const service of ["redis:", "replica-1:", "replica-2:", "replica-3:", "haproxy:"]) expect(compose).toMatch(new RegExp(`^  ${service}$`, "m"));
     for (const replica of [1, 2, 3]) expect(compose).toContain(`REPLICA_ID: replica-${replica}`);
     expect(compose).toContain("REDIS_URL: redis://redis:6379");
+    // HAProxy forwards the client's address; the replicas believe it only from the private network.
+    expect(compose).toContain("TRUST_PROXY: uniquelocal");
     expect(compose).toContain("- save:/data/save");
     expect(compose).toContain("- ./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro");
     expect(compose).toContain('"127.0.0.1:8040:8040"');
