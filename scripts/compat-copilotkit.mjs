@@ -329,6 +329,8 @@ async function readmeProject(tarballs) {
     try {
       const health = await fetch(`${server.url}/healthz`);
       if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);
+      const ready = await fetch(`${server.url}/readyz`);
+      if (ready.status !== 200) throw new Error(`/readyz answered ${ready.status}: ${await ready.text()}`);
       const answer = await postRun(`${server.url}/chat`, "Hello from the compat job");
       const body = await answer.text();
       if (answer.status !== 200 || !body.includes("TEXT_MESSAGE_CONTENT") || !body.includes("RUN_FINISHED")) {
@@ -339,13 +341,18 @@ async function readmeProject(tarballs) {
     }
   });
 
-  await check('harness "discover" with no harness: 503 with the reason, explained in one log line', async () => {
+  await check('harness "discover" with no harness: /readyz and every run 503 with the reason, explained in one log line', async () => {
     if (!example.includes('harness: "emulator"')) throw new Error('the README example no longer says harness: "emulator"');
     writeFileSync(join(project, "discover.mjs"), example.replace('harness: "emulator"', 'harness: "discover"'));
     // A machine without the harness: only node on PATH, no ANTIGRAVITY_HARNESS_PATH.
     const env = { HOME: process.env.HOME ?? tmpdir(), PATH: dirname(process.execPath), PORT: "0" };
     const server = await startServer("discover.mjs", { cwd: project, env });
     try {
+      // Not ready, before any run: a load balancer stops sending runs that would all be refused.
+      const ready = await fetch(`${server.url}/readyz`);
+      const readyBody = await ready.json();
+      if (ready.status !== 503 || readyBody.error?.code !== "HARNESS_NOT_FOUND") throw new Error(`/readyz answered ${ready.status}: ${JSON.stringify(readyBody)}`);
+      if ((await fetch(`${server.url}/healthz`)).status !== 200) throw new Error("/healthz (liveness) did not answer 200");
       for (const attempt of [1, 2]) {
         const answer = await postRun(`${server.url}/chat`, "Hello");
         const text = await answer.text();
