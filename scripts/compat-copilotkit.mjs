@@ -19,26 +19,30 @@
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { packPublishedPackages, repositoryRoot } from "./lib/pack-packages.mjs";
 
-const usage = `Usage: pnpm compat [--latest]
+const usage = `Usage: pnpm compat [--latest] [--fresh]
 
 The packed packages installed with plain npm next to CopilotKit, driven as a CopilotKit user would
 (scripts/compat-copilotkit.mjs says what it checks). CopilotKit's versions are the ones
 examples/copilotkit-react/package-lock.json pins; --latest tries the registry's newest instead.
+The pinned install is kept under ~/.cache/ag-ui-antigravity/compat between runs; --fresh installs it anew.
 Run \`pnpm build\` first.
 `;
 let latest = false;
+let fresh = false;
 try {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((argument) => argument !== "--"), strict: true, options: { latest: { type: "boolean" }, help: { type: "boolean" } } });
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((argument) => argument !== "--"), strict: true, options: { latest: { type: "boolean" }, fresh: { type: "boolean" }, help: { type: "boolean" } } });
   if (values.help) {
     process.stdout.write(usage);
     process.exit(0);
   }
   latest = values.latest === true;
+  fresh = values.fresh === true;
 } catch (error) {
   process.stderr.write(`pnpm compat: ${error.message}\n\n${usage}`);
   process.exit(2);
@@ -153,6 +157,38 @@ function postRun(url, text) {
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(runInput(text)) });
 }
 
+/**
+ * `npm ci` of the example's lockfile, the job's slowest step (1 100 packages, two to three minutes
+ * on 2 cores), depends on nothing but the lockfile: its node_modules is kept once per lockfile
+ * digest under ~/.cache/ag-ui-antigravity/compat and hard-linked into the project (seconds). npm
+ * replaces files rather than writing into them, so the packed packages installed on top never
+ * change the kept copy. `--fresh`, or a machine without `cp -al`, runs `npm ci` in the project.
+ */
+function installPinned(project) {
+  const npmCi = ["ci", ...npmInstall.slice(1)];
+  if (fresh) {
+    run("npm", npmCi, { cwd: project });
+    return;
+  }
+  const digest = createHash("sha256").update(readFileSync(join(project, "package-lock.json"))).update(readFileSync(join(project, "package.json"))).digest("hex").slice(0, 16);
+  const cacheRoot = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "ag-ui-antigravity", "compat");
+  const kept = join(cacheRoot, digest);
+  if (!existsSync(join(kept, "complete"))) {
+    // One kept install at a time: an older lockfile's is removed, not piled up.
+    rmSync(cacheRoot, { recursive: true, force: true });
+    mkdirSync(kept, { recursive: true });
+    for (const file of ["package.json", "package-lock.json"]) copyFileSync(join(project, file), join(kept, file));
+    run("npm", npmCi, { cwd: kept });
+    writeFileSync(join(kept, "complete"), `${new Date().toISOString()}\n`);
+  }
+  try {
+    execFileSync("cp", ["-al", join(kept, "node_modules"), join(project, "node_modules")], { stdio: "pipe" });
+  } catch {
+    rmSync(join(project, "node_modules"), { recursive: true, force: true });
+    run("npm", npmCi, { cwd: project });
+  }
+}
+
 /** The CopilotKit versions to use: the example's lockfile pins (default), or the registry's newest (`--latest`). */
 function copilotKitVersions(project) {
   if (!latest) {
@@ -194,7 +230,7 @@ async function copilotKitProject(tarballs) {
           { cwd: project },
         );
       } else {
-        run("npm", ["ci", ...npmInstall.slice(1)], { cwd: project });
+        installPinned(project);
       }
       // --no-save: the lockfile stays the pinned one; npm keeps what it installed from it.
       run("npm", [...npmInstall, "--no-save", ...tarballs], { cwd: project });
