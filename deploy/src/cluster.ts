@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createWriteStream, rmSync, type WriteStream } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -127,6 +127,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       } catch {
         // Already gone.
       }
+    }
+    // Nor may its work directory (a kept logDirectory is elsewhere and stays). Synchronous: this
+    // runs as the process exits.
+    try {
+      rmSync(workDirectory, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // A file a dying replica was still writing: the directory is in the temporary folder.
     }
   };
   process.once("exit", killLeftovers);
