@@ -601,6 +601,31 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
     });
   });
 
+  test("every page says its replies are scripted, and its Code tab shows the server agent's definition and the page's code", async () => {
+    await withPage("code-tab", async (page) => {
+      for (const feature of features) {
+        await openFeature(page, feature.id);
+        await expect.poll(() => page.getByTestId("scripted-note").textContent()).toMatch(/Scripted replies.*GEMINI_API_KEY/);
+        await page.getByTestId("tab-code").click();
+        const files = page.getByTestId("code-file");
+        const sides = await files.evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-side")));
+        expect(sides, feature.id).toContain("server");
+        expect(sides, feature.id).toContain("page");
+        // The first file is the agent's definition, read from apps/server itself.
+        const first = page.getByTestId("code-text");
+        expect(await first.getAttribute("data-path"), feature.id).toMatch(/^apps\/server\/src\/agents\//);
+        expect(await first.textContent(), feature.id).toContain("new AntigravityAgent(");
+        // A page file: the page's own code.
+        await files.filter({ hasText: "apps/dojo/src/" }).first().click();
+        expect(await page.getByTestId("code-text").getAttribute("data-path"), feature.id).toMatch(/^apps\/dojo\/src\//);
+        expect((await page.getByTestId("code-text").textContent())?.length ?? 0, feature.id).toBeGreaterThan(200);
+        // Back to Preview: the chat is there again.
+        await page.getByTestId("tab-preview").click();
+        await page.getByTestId("code-view").waitFor({ state: "detached" });
+      }
+    });
+  });
+
   test("every page's suggestions get a scripted answer from the server's demo scenarios, not its fallback", async () => {
     // The pages side by side, each page's suggestions one after another; each page a visitor of its
     // own address, as nine people would be (one address may run 8 at once and leave 16 parked, and
