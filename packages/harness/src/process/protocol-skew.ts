@@ -16,7 +16,7 @@ const RECENT_SENDS = 64;
  * How much of a sent frame is kept to find the field a parse error names. Frames can be megabytes
  * (a long history, a tool result); a field the harness refuses sits near the start of what we send.
  */
-const KEPT_FRAME_CHARACTERS = 16_384;
+const KEPT_FRAME_CHARACTERS = 4_096;
 
 /** Phrases of Go protojson's errors (`proto: (line 1:12): unknown field "x"`, `invalid value for enum field y: "Z"`). */
 const parseErrorLine = /\bproto:.*?(unknown field|invalid value|syntax error|unexpected token|is already set|duplicate field|mismatched|cannot parse)/i;
