@@ -50,11 +50,13 @@ export interface BuiltinPlan {
 }
 
 /**
- * How often a running command's output so far is re-sent on its ACTIVE step [inferred: nothing
- * public says whether or how the harness streams a command's output; the client works either way].
- * A command that ends before the first interval shows its output only at DONE.
+ * How often a running command's output so far is re-sent on its ACTIVE step, once it has run for
+ * COMMAND_PROGRESS_AFTER_MS [inferred: nothing public says whether or how the harness streams a
+ * command's output; the client works either way]. A quick command shows its output only at DONE,
+ * so the frames of short commands are the same as ever.
  */
 export const COMMAND_PROGRESS_INTERVAL_MS = 100;
+export const COMMAND_PROGRESS_AFTER_MS = 250;
 
 export interface BuiltinOutcome {
   /** Inputs plus results, for the DONE update. */
@@ -145,7 +147,7 @@ export function runShell(options: {
   cwd: string;
   env: Record<string, string>;
   signal: AbortSignal;
-  /** Told the output so far every COMMAND_PROGRESS_INTERVAL_MS while it grows. */
+  /** Told the output so far every COMMAND_PROGRESS_INTERVAL_MS while it grows, from COMMAND_PROGRESS_AFTER_MS on. */
   onProgress?: (outputSoFar: string) => void;
 }): Promise<{ exitCode: number; output: string }> {
   return new Promise((resolvePromise, reject) => {
@@ -169,11 +171,12 @@ export function runShell(options: {
     child.stderr.on("data", append);
     let reported = 0;
     const onProgress = options.onProgress;
+    const startedAt = Date.now();
     const progress =
       onProgress === undefined
         ? undefined
         : setInterval(() => {
-            if (collected === reported) return;
+            if (collected === reported || Date.now() - startedAt < COMMAND_PROGRESS_AFTER_MS) return;
             reported = collected;
             onProgress(decodeUtf8(Buffer.concat(chunks)));
           }, COMMAND_PROGRESS_INTERVAL_MS);
