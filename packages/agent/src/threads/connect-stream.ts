@@ -94,7 +94,9 @@ function snapshotRun(channel: ThreadChannel, input: RunAgentInput): BaseEvent[] 
  */
 function snapshotMessages(kept: Message[], omitted: number, clientMessages: readonly Message[]): { snapshot: Message[]; complete: boolean } {
   if (omitted === 0) return { snapshot: kept, complete: true };
-  const first = kept[0];
+  // Clients never send activity messages (@ag-ui/client leaves them out of a run's input): the
+  // transcript resumes, for them, at its first message of another kind.
+  const first = kept.find((message) => message.role !== "activity");
   const joint = first === undefined ? -1 : clientMessages.findIndex((message) => message.id === first.id);
   if (joint !== -1) return { snapshot: [...clientMessages.slice(0, joint), ...kept], complete: true };
   const keptIds = new Set(kept.map((message) => message.id));

@@ -282,7 +282,7 @@ describe("usage by modality", () => {
       ],
       candidatesTokensDetails: [{ modality: "MODALITY_TEXT", tokenCount: 20 }],
     });
-    expect(subject.settleRunUsage()).toEqual([{ inputTokens: 100, outputTokens: 20, totalTokens: 120, byModality: { input: { TEXT: 80, IMAGE: 20 }, output: { TEXT: 20 } } }]);
+    expect(subject.settleRun()).toEqual({ usage: [{ inputTokens: 100, outputTokens: 20, totalTokens: 120 }], byModality: { input: { TEXT: 80, IMAGE: 20 }, output: { TEXT: 20 } } });
     subject.recordUsage({
       promptTokenCount: 150,
       candidatesTokenCount: 30,
@@ -293,6 +293,7 @@ describe("usage by modality", () => {
       ],
       candidatesTokensDetails: [{ modality: "TEXT", tokenCount: 30 }],
     });
-    expect(subject.settleRunUsage()).toEqual([{ inputTokens: 50, outputTokens: 10, totalTokens: 60, byModality: { input: { TEXT: 50 }, output: { TEXT: 10 } } }]);
+    expect(subject.settleRun()).toEqual({ usage: [{ inputTokens: 50, outputTokens: 10, totalTokens: 60 }], byModality: { input: { TEXT: 50 }, output: { TEXT: 10 } } });
+    expect(subject.settleRun()).toEqual({ usage: [] });
   });
 });

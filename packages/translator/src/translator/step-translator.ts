@@ -1,4 +1,4 @@
-import type { AGUIEvent, SubagentStartedEvent } from "@ag-ui/core";
+import type { AGUIEvent, SubagentStartedEvent, TokenUsage } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import type { NormalizedStep, StepToolCall, SubagentEnd } from "@ag-ui-antigravity/harness";
 import { HarnessActivity } from "../activity/harness-activity.js";
@@ -7,7 +7,7 @@ import { TranslatorError } from "../errors/translator-error.js";
 import { StateChannel } from "../state/state-channel.js";
 import { argumentDeltas } from "../tools/tool-arguments.js";
 import { type ToolOutcome, toolResultContent } from "../tools/tool-result.js";
-import { type CumulativeUsage, type RunTokenUsage, RunUsageMeter } from "../usage/run-usage.js";
+import { type CumulativeUsage, type RunUsage, RunUsageMeter } from "../usage/run-usage.js";
 import { RunMemory } from "./run-memory.js";
 import {
   type ResolvedOptions,
@@ -277,7 +277,16 @@ export class StepTranslator {
    * This run's token usage, for the terminal event's `usage` (empty when nothing was spent), and
    * the start of the next run's accounting. Call it once per run.
    */
-  settleRunUsage(): RunTokenUsage[] {
+  settleRunUsage(): TokenUsage[] {
+    return this.#usage.settle().usage;
+  }
+
+  /**
+   * `settleRunUsage()` with the run's tokens split by modality where the harness reports that
+   * (harness 0.1.12+): `{ usage, byModality? }`, `byModality` a record of modality name (`TEXT`,
+   * `IMAGE`, ...) to tokens for each of `input`, `output` and `cachedInput`. Call one of the two once per run.
+   */
+  settleRun(): RunUsage {
     return this.#usage.settle();
   }
 

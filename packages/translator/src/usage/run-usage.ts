@@ -35,8 +35,16 @@ export interface TokensByModality {
   cachedInput?: Record<string, number>;
 }
 
-/** An AG-UI TokenUsage entry with the harness's per-modality split (`byModality`, an extra field the protocol's loose schema keeps). */
-export type RunTokenUsage = TokenUsage & { byModality?: TokensByModality };
+/**
+ * A run's share of the usage: AG-UI TokenUsage entries (for RUN_FINISHED's `usage`) and, where the
+ * harness splits its counts by modality, the split. TokenUsage has no field for it and
+ * `@ag-ui/client` removes fields the protocol does not define, so it travels apart (the agent puts
+ * it in RUN_FINISHED's `metadata`).
+ */
+export interface RunUsage {
+  usage: TokenUsage[];
+  byModality?: TokensByModality;
+}
 
 export interface UsageLabels {
   /** `TokenUsage.provider` of every entry. */
@@ -71,10 +79,10 @@ export class RunUsageMeter {
   }
 
   /** This run's usage (empty when nothing was spent), and the start of the next run's accounting. */
-  settle(): RunTokenUsage[] {
+  settle(): RunUsage {
     // Built in place, labels first, with an indexed loop: this runs once per run, too rarely to be
     // optimised, where spreads and an array iterator each allocate.
-    const entry: RunTokenUsage = labelsOf(this.#labels);
+    const entry: TokenUsage = labelsOf(this.#labels);
     let spent = false;
     for (let index = 0; index < COUNT_FIELDS.length; index += 1) {
       const field = COUNT_FIELDS[index]!;
@@ -87,10 +95,10 @@ export class RunUsageMeter {
       entry[field] = difference;
       if (difference > 0) spent = true;
     }
-    const byModality = modalityDifference(this.#latest.byModality, this.#settled.byModality);
-    if (byModality !== undefined) entry.byModality = byModality;
+    const byModality = spent ? modalityDifference(this.#latest.byModality, this.#settled.byModality) : undefined;
     this.#settled = this.#latest;
-    return spent ? [entry] : [];
+    const usage = spent ? [entry] : [];
+    return byModality === undefined ? { usage } : { usage, byModality };
   }
 }
 
