@@ -142,6 +142,18 @@ describe("what the harness does on its own", () => {
     expect(ofType(skills.events, EventType.TOOL_CALL_RESULT).find((event) => event["toolCallId"] === lookup?.["toolCallId"])?.["content"]).toContain("pdf-tools");
   });
 
+  it("a connect keeps the activities a client holds from earlier runs (the transcript is no authority on them)", async () => {
+    const agent = busyAgent();
+    await run(agent, "add a task");
+    await run(agent, "please compact now");
+    expect(activities(agent.messages, "antigravity.tasks")).toHaveLength(1);
+    const snapshot: BaseEvent[] = [];
+    await agent.connectAgent({}, { onEvent: ({ event }) => void snapshot.push(event) });
+    expect(activities(agent.messages, "antigravity.tasks")).toHaveLength(1);
+    expect(activities(agent.messages, "antigravity.compaction")).toHaveLength(1);
+    expect(ofType(snapshot, EventType.MESSAGES_SNAPSHOT)[0]?.["metadata"]).toEqual({ "@ag-ui/client": { authoritativeActivityTypes: [] } });
+  });
+
   it("refuses a schedule past scheduleLimits, and the model is told why", async () => {
     const none = busyAgent({ scheduleLimits: { maxPending: 0 } });
     await run(none, "remind me later");
