@@ -207,6 +207,19 @@ describe("what the harness does on its own", () => {
   });
 });
 
+describe("agent behaviour", () => {
+  it("is interactive by default (a question parks the run for the user); an autonomous agent asks nothing", async () => {
+    const interactive = makeAgent({ builtinTools: ["ask_question"] });
+    const asked = await run(interactive, "Ask me to choose between tea, coffee or juice");
+    expect(asked.last["outcome"]?.type).toBe("interrupt");
+    const autonomous = makeAgent({ builtinTools: ["ask_question"], agentBehavior: "autonomous" });
+    const decided = await run(autonomous, "Ask me to choose between tea, coffee or juice");
+    expect(decided.last.type).toBe(EventType.RUN_FINISHED);
+    expect(decided.last["outcome"]).toBeUndefined();
+    expect(assistantTexts(autonomous.messages).at(-1)).toContain("You chose: tea");
+  });
+});
+
 describe("an approval and its card", () => {
   it("share one id for a built-in call", async () => {
     const agent = makeAgent({ model, workspaces: [tempDir()], builtinTools: ["list_directory"], toolApproval: true });
