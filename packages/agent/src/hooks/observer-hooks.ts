@@ -61,16 +61,22 @@ export function withObservers(hooks: ConversationHooks, settings: ObserverSettin
     };
   }
   if (!settings.observeTools) return observed;
-  const gate = hooks.preTool;
+  const userGate = hooks.preTool;
+  // Without a host gate the harness client denies a call a `confirm` policy asks about; this hook,
+  // there only to watch, must not turn that into an allow.
+  const gate: NonNullable<ConversationHooks["preTool"]> =
+    userGate ??
+    ((args) =>
+      args.reason === "policy-confirm" ? { decision: "deny", reason: `${args.toolName} requires confirmation and no pre-tool hook is configured` } : { decision: "allow" });
   observed.preTool = async (args) => {
-    if (!OBSERVED_TOOLS.has(args.toolName)) return gate === undefined ? { decision: "allow" } : ((await gate(args)) ?? { decision: "allow" });
+    if (!OBSERVED_TOOLS.has(args.toolName)) return (await gate(args)) ?? { decision: "allow" };
     const refusal = args.toolName === "schedule" ? scheduleRefusal(args.arguments, settings, thread) : undefined;
     if (refusal !== undefined) {
       thread.warn({ threadId: thread.threadId, reason: refusal }, "a schedule call was refused by scheduleLimits");
       return { decision: "deny", reason: refusal };
     }
     thread.relay({ kind: "tool", note: { phase: "pre", ...callOf(args), arguments: args.arguments } });
-    const decision: PreToolHookResult = gate === undefined ? { decision: "allow" } : ((await gate(args)) ?? { decision: "allow" });
+    const decision: PreToolHookResult = (await gate(args)) ?? { decision: "allow" };
     return decision;
   };
   const postTool = hooks.postTool;
