@@ -145,6 +145,12 @@ describe("compaction", () => {
     expect(activities(view.messages)).toEqual([expect.objectContaining({ activityType: ACTIVITY_TYPES.compaction, content: { text: "Context compaction", summary: "The user asked for a report." } })]);
     expect(view.messages.filter((message) => message.role === "assistant").map((message) => message.content)).toEqual(["Working"]);
   });
+
+  it("is an activity whoever the harness addresses the step to (a system step to the model is no input echo here)", () => {
+    const subject = translator();
+    const events = subject.translate(step({ stepIndex: 4, status: "done", source: "system", target: "model", kind: "compaction", text: "Context compaction", textDelta: "Context compaction" }));
+    expect(events).toEqual([expect.objectContaining({ type: EventType.ACTIVITY_SNAPSHOT, activityType: ACTIVITY_TYPES.compaction })]);
+  });
 });
 
 describe("continuations", () => {

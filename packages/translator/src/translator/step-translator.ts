@@ -87,7 +87,8 @@ export class StepTranslator {
    * turns error steps into RUN_ERROR); a step that already finished in this turn gives none again.
    */
   translate(step: NormalizedStep): AGUIEvent[] {
-    if (isInputEcho(step)) return [];
+    // A compaction is the system's, whoever it is addressed to: never taken for an input echo.
+    if (isInputEcho(step) && step.kind !== "compaction") return [];
     const stepKey = keyOf(step.trajectoryId, step.stepIndex);
     const known = this.#turn.steps.get(stepKey);
     if (known?.finished) return [];
