@@ -27,8 +27,10 @@ beforeAll(async () => {
     toolApproval: true,
   });
   const demo = new AntigravityAgent({ harness, builtinTools: ["ask_question"], agentBehavior: "autonomous" });
-  agents = [approve, demo];
-  app = createAntigravityApp({ approve, demo }, { clientLimits: false });
+  // Options its harness's release lacks: refused before any run starts.
+  const old = new AntigravityAgent({ harness, harnessVersion: "0.1.10", budget: { maxToolCalls: 5 }, logger: {} });
+  agents = [approve, demo, old];
+  app = createAntigravityApp({ approve, demo, old }, { clientLimits: false });
   server = await listenOnEphemeralPort(app);
 });
 
@@ -68,6 +70,17 @@ describe("loose ends, over HTTP", () => {
     const text = events.filter((event) => event.type === "TEXT_MESSAGE_CONTENT").map((event) => event["delta"]).join("");
     expect(text).toContain('You said: "hear and watch this"');
     expect(text).not.toContain("attached");
+  });
+
+  it("an option the harness's release lacks refuses every run before it starts: HTTP 503, CONFIG_INVALID naming it", async () => {
+    const response = await fetch(`${server.url}/old`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ threadId: randomUUID(), runId: randomUUID(), messages: [{ id: randomUUID(), role: "user", content: "hi" }], tools: [], context: [], state: {}, forwardedProps: {} }),
+    });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("budget needs harness 0.1.11 or newer") });
   });
 
   it("an autonomous agent decides for itself instead of asking", async () => {
