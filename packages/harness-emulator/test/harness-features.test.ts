@@ -152,7 +152,8 @@ describe("a command's output while it runs [inferred]", () => {
     const conversation = await open("0.1.21");
     const command = steps(await turnOf(conversation, "run the slow command")).filter((step) => step.runCommand !== undefined);
     const growing = command.filter((step) => step.state === "STATE_ACTIVE" && typeof step.runCommand.combinedOutput === "string");
-    expect(growing[0]?.runCommand).toMatchObject({ commandLine: "echo one; sleep 0.4; echo two", combinedOutput: "one\n" });
+    // The first output seen while it runs is the first line (0.8 s before the second, longer than any tick under load).
+    expect(growing[0]?.runCommand).toMatchObject({ commandLine: "echo one; sleep 0.8; echo two", combinedOutput: "one\n" });
     expect(command.findIndex((step) => step === growing[0])).toBeLessThan(command.findIndex((step) => step.state === "STATE_DONE"));
     expect(command.find((step) => step.state === "STATE_DONE")?.runCommand).toMatchObject({ exitCode: 0, combinedOutput: "one\ntwo\n" });
     const workflow = steps(await turnOf(conversation, "run the slow workflow")).filter((step) => step.runWorkflow !== undefined);
