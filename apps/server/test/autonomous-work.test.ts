@@ -64,16 +64,17 @@ describe("autonomous_work over HTTP", () => {
     const events = await send(agent, "Remind me to check on the release");
     expect(ofType(events, "ACTIVITY_SNAPSHOT").find((event) => event["activityType"] === "antigravity.schedule")?.["content"]).toMatchObject({ prompt: "check on the release", delayMs: 1500 });
 
+    // Followed live, or (had it come due before the page connected) in the connect's snapshot.
     const follower = new AntigravityHttpAgent({ url: `${server.url}/autonomous_work`, threadId });
-    const followed: AnyEvent[] = [];
     let sawReminder = false;
     const following = follower.connectAgent(
       { forwardedProps: { stayOpen: true } },
       {
-        onEvent: ({ event }) => {
-          followed.push(event as AnyEvent);
-          if (event.type === "TEXT_MESSAGE_CONTENT" && String((event as AnyEvent)["delta"]).includes("Reminder")) sawReminder = true;
-          if (event.type === "RUN_FINISHED" && sawReminder) follower.abortRun();
+        onMessagesChanged: ({ messages }) => {
+          if (answers(messages).some((answer) => answer.startsWith("Reminder, as you asked"))) sawReminder = true;
+        },
+        onRunFinishedEvent: () => {
+          if (sawReminder) follower.abortRun();
         },
       },
     );
