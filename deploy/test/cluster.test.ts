@@ -1,6 +1,9 @@
 // Acceptance of the multi-replica deployment (deploy/README.md), against the real thing: Debian's
 // redis-server and haproxy, three replicas of apps/server on the emulator, and @ag-ui/client's
 // HttpAgent talking to the proxy as a browser app would.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Tool } from "@ag-ui/core";
 import { descendantPids, isProcessAlive, servicesRequired } from "@ag-ui-antigravity/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,10 +47,14 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
   let killed: ClusterReplica;
   let orphans: number[] = [];
 
+  // Kept after stop(), as `pnpm cluster` keeps it; this suite removes it itself.
+  const logDirectory = mkdtempSync(join(tmpdir(), "cluster-test-logs-"));
+
   beforeAll(async () => {
     cluster = await startCluster({
       replicas: 3,
       port: 0,
+      logDirectory,
       replicaEnv: { ANTIGRAVITY_DEMO_HARNESS: "emulator", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "1", REPLICA_TTL_MS: String(replicaTtlMs), LOG_LEVEL: "info" },
     });
     route = `${cluster.url}/agentic_chat`;
@@ -55,6 +62,14 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
 
   afterAll(async () => {
     await cluster?.stop();
+    try {
+      // What each process said is still there after the cluster stopped.
+      expect(readdirSync(logDirectory).sort()).toEqual(["haproxy.log", "redis.log", "replica-1.log", "replica-2.log", "replica-3.log"]);
+      expect(readFileSync(join(logDirectory, "replica-1.log"), "utf8")).toMatch(/listening on http/);
+      expect(readFileSync(join(logDirectory, "redis.log"), "utf8")).toMatch(/Ready to accept connections/);
+    } finally {
+      rmSync(logDirectory, { recursive: true, force: true });
+    }
     // Everything the cluster started is gone, the killed replica's orphaned harnesses included.
     expect(descendantPids().filter((pid) => isProcessAlive(pid))).toEqual([]);
     const deadline = Date.now() + 10_000;

@@ -24,6 +24,7 @@ import { HarnessFeatures } from "./hooks/harness-features.js";
 import { AgentError } from "./errors/agent-error.js";
 import { OutboundRedactor, publicModelName } from "./errors/outbound-redaction.js";
 import { resolveHarnessBinary } from "./harness-binary.js";
+import { agentReadiness, type AgentReadiness } from "./readiness.js";
 import { type EmitEvent, runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
@@ -203,6 +204,11 @@ export class AgentCore {
   /** What the agent holds of a thread now, for the HTTP binding's client limits (see `AntigravityAgent.threadHolding`). */
   threadHolding(threadId: string): ThreadHolding {
     return this.#sessions.holding(threadId);
+  }
+
+  /** Whether a run would be accepted now (see `agentReadiness`). */
+  readiness(): Promise<AgentReadiness> {
+    return agentReadiness({ closing: this.#lifetime.isClosing, pool: () => this.pool(), threadStore: this.#threads });
   }
 
   /** The harness pool (created on first use when the agent owns it). */

@@ -4,6 +4,7 @@ import type { PoolMetrics } from "@ag-ui-antigravity/pool";
 import { Observable } from "rxjs";
 import { AgentCore, type AgentStats } from "./agent-core.js";
 import type { AntigravityAgentOptions } from "./agent-options.js";
+import type { AgentReadiness } from "./readiness.js";
 
 /**
  * An AG-UI agent backed by Google Antigravity. Every thread gets a live harness conversation
@@ -121,6 +122,16 @@ export class AntigravityAgent extends AbstractAgent implements ThreadHoldings {
   /** Sessions, parked sessions and remembered threads, for a `/metrics` route. */
   stats(): AgentStats {
     return this.core.stats();
+  }
+
+  /**
+   * Whether a run would be accepted now, and if not the code and reason it would be refused with:
+   * the agent is closing, no harness can be found (`harness: "discover"` with nothing installed),
+   * the pool is closing, or the thread store (Redis) does not answer. The Express binding serves it
+   * as `GET /readyz`. Starts no harness process.
+   */
+  readiness(): Promise<AgentReadiness> {
+    return this.core.readiness();
   }
 
   /** The pool's metrics, once the pool exists. */

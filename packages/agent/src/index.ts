@@ -1,5 +1,6 @@
 export { AntigravityAgent } from "./antigravity-agent.js";
 export type { AgentStats } from "./agent-core.js";
+export type { AgentReadiness } from "@ag-ui-antigravity/foundation";
 export type {
   AgentCompactionArgs,
   AgentStopArgs,

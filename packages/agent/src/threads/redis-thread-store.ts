@@ -114,6 +114,11 @@ export class RedisThreadStore implements ThreadStore {
     await this.#writer.submit(this.#threadKey(key), null);
   }
 
+  /** One PING, within the command deadline; rejects when Redis does not answer it. */
+  async ping(): Promise<void> {
+    await this.#send(["PING"]);
+  }
+
   stats(): ThreadStoreStats {
     return { kind: "redis", writeFailures: this.#writer.failures, pendingWrites: this.#writer.pending, droppedWrites: this.#writer.dropped, commands: this.#commands };
   }
