@@ -102,6 +102,17 @@ export class AntigravityAgent extends AbstractAgent implements ThreadHoldings {
     return this.core.capabilities();
   }
 
+  /**
+   * Resolves once the agent's configuration is known to suit the harness's release (the
+   * `harnessVersion` option, ANTIGRAVITY_HARNESS_VERSION, the emulator's profile, else the newest);
+   * rejects with `AgentError` `CONFIG_INVALID` naming an option the release lacks and the first
+   * release that has it, which every run is then refused with. (Invalid fields and the safety gate
+   * are refused by the constructor.) A server can await it before it listens.
+   */
+  checkConfiguration(): Promise<void> {
+    return this.core.checkConfiguration();
+  }
+
   override clone(): AntigravityAgent {
     const copy = super.clone() as AntigravityAgent;
     Object.defineProperty(copy, "core", { value: this.core, enumerable: false });

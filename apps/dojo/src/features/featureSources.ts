@@ -26,6 +26,7 @@ const filesByFeature: Record<FeatureId, { server: string[]; page: string[] }> = 
   tool_approval: { server: ["agents/tool-approval.ts", "tools/write-file-tool.ts"], page: ["features/approval.ts", "components/ApprovalInterrupt.tsx"] },
   questions: { server: ["agents/questions.ts"], page: ["features/questions.ts", "components/QuestionInterrupt.tsx"] },
   reconnect: { server: ["agents/reconnect.ts"], page: ["agent/useAgentSession.ts", "agent/conversation.ts"] },
+  autonomous_work: { server: ["agents/autonomous-work.ts"], page: ["features/activities.ts", "components/ActivityCard.tsx", "components/AgentTasks.tsx"] },
 };
 
 function find(files: Record<string, string>, prefix: string, name: string): string | undefined {
