@@ -7,6 +7,8 @@ import { expectNoLeaks, takeLeakBaseline, type LeakBaseline } from "./leak-check
 export const EMULATOR_BIN = fileURLToPath(new URL("../../../harness-emulator/dist/bin.js", import.meta.url));
 export const FLOWS_SCENARIO = fileURLToPath(new URL("../scenarios/flows.json", import.meta.url));
 export const FLOWS_MODEL = `emulator:${FLOWS_SCENARIO}`;
+/** The MCP SDK test server of packages/testing (tools add_numbers, shout_text, …), run with node by path. */
+export const MCP_TEST_SERVER = fileURLToPath(new URL("../../../testing/src/mcp/test-mcp-server.mjs", import.meta.url));
 
 export function emulatorAvailable(): boolean {
   return existsSync(EMULATOR_BIN);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HarnessError, type ConversationConfig, type HarnessProcess, type NormalizedStep, type Turn, type WireRecord } from "../../src/index.js";
 import { compareHarnessVersions } from "../../src/protocol/harness-versions.js";
-import { EmulatorFixture, FLOWS_MODEL } from "./emulator.js";
+import { EmulatorFixture, FLOWS_MODEL, MCP_TEST_SERVER } from "./emulator.js";
 
 /**
  * Every flow of the protocol fixtures (fixtures/protocol/*.json), driven through the public API
@@ -140,6 +140,49 @@ export function defineFlowSuite(version: string): void {
       const failed = failing.conversation.send("weather again");
       await collect(failed);
       expect((await failed.result).text).toContain("weather service down");
+    });
+
+    it("pre-tool edit: the hook's edited arguments reach a custom tool, in the release's own shape", async () => {
+      const calls: unknown[] = [];
+      const records: WireRecord[] = [];
+      const { conversation } = await open(
+        {
+          hooks: { preTool: ({ toolName, arguments: args }) => (toolName === "get_weather" ? { decision: "allow", arguments: { ...args, city: "Lisbon" } } : undefined) },
+          customTools: [
+            {
+              name: "get_weather",
+              description: "Weather for a city",
+              parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+              handler: async (args) => {
+                calls.push(args);
+                return { forecast: `rain in ${String(args.city)}` };
+              },
+            },
+          ],
+        },
+        { inspector: (record) => records.push(record) },
+      );
+      const turn = conversation.send("what is the weather");
+      await collect(turn);
+      expect(calls).toEqual([{ city: "Lisbon" }]);
+      expect((await turn.result).text).toContain("rain in Lisbon");
+      // 0.1.17 replaced the JSON string (modifiedArgumentsJson) with a genai Struct (modifiedArgs).
+      const sent = JSON.stringify(records.filter((record) => record.channel === "ws" && record.direction === "send").map((record) => record.message));
+      expect(sent).toContain(atLeast("0.1.17") ? '"modifiedArgs"' : '"modifiedArgumentsJson"');
+      expect(sent).not.toContain(atLeast("0.1.17") ? '"modifiedArgumentsJson"' : '"modifiedArgs"');
+    });
+
+    it("MCP tool (a stdio server built with the MCP SDK): the call runs through the pre-tool hook, which can edit it", async () => {
+      const { conversation } = await open({
+        model: "emulator:demo",
+        mcpServers: [{ name: "calc", command: process.execPath, args: [MCP_TEST_SERVER, "--name", "calc"] }],
+        policies: [{ tool: "*", decision: "allow" }],
+        hooks: { preTool: ({ toolName }) => (toolName?.includes("add_numbers") === true ? { decision: "allow", arguments: { a: 20, b: 22 } } : undefined) },
+      });
+      const turn = conversation.send("please use add_numbers");
+      const steps = await collect(turn);
+      expect(steps.some((step) => step.kind === "mcp_tool")).toBe(true);
+      expect((await turn.result).text).toContain("20 + 22 = 42");
     });
 
     it("ask_question (ask_question.json): the onQuestions answer reaches the model; without one, nobody is asked", async () => {
