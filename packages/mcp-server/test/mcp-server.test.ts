@@ -121,6 +121,40 @@ describe("over stdio (the built executable)", () => {
   });
 });
 
+describe("over stdio, connect and disconnect", () => {
+  it("20 cycles of connect, run a turn, disconnect: each server exits, leaves no process and prints no stack trace", async () => {
+    // A normal disconnect once printed ~90 "Maximum call stack size exceeded" traces (a close() that
+    // the transport re-entered while it ran); MCP clients show any stack trace as a crash.
+    const cycle = async (index: number): Promise<void> => {
+      const stderr: string[] = [];
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [binPath, "--workspace", workspace],
+        env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" },
+        stderr: "pipe",
+      });
+      transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+      const client = new Client({ name: "cycle-client", version: "1.0.0" });
+      await client.connect(transport);
+      const serverPid = transport.pid;
+      expect(serverPid).not.toBeNull();
+      const { reply } = await runTurn(client, { message: `cycle ${index}` });
+      expect(reply).toContain(`cycle ${index}`);
+      await client.close();
+      // The SDK's close ends stdin and waits for the server to exit (SIGTERM only after 2 s).
+      await expect.poll(() => isProcessAlive(serverPid!), { timeout: 10_000 }).toBe(false);
+      expect(stderr.join("")).not.toMatch(/RangeError|\n\s+at |Error: .*\n\s+at /);
+    };
+    // Two clients at a time, as two editor windows connecting and leaving would.
+    await Promise.all(
+      [0, 1].map(async (lane) => {
+        for (let index = lane * 10; index < lane * 10 + 10; index += 1) await cycle(index);
+      }),
+    );
+    await expectNoChildProcesses();
+  }, 180_000);
+});
+
 describe("over streamable HTTP", () => {
   async function startServer(options: { maxSessions?: number } = {}): Promise<{ registry: SessionRegistry; http: HttpMcpServer }> {
     const registry = new SessionRegistry({
