@@ -25,24 +25,28 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { packPublishedPackages, repositoryRoot } from "./lib/pack-packages.mjs";
 
-const usage = `Usage: pnpm compat [--latest] [--fresh]
+const usage = `Usage: pnpm compat [--latest] [--fresh] [--offline]
 
 The packed packages installed with plain npm next to CopilotKit, driven as a CopilotKit user would
 (scripts/compat-copilotkit.mjs says what it checks). CopilotKit's versions are the ones
 examples/copilotkit-react/package-lock.json pins; --latest tries the registry's newest instead.
 The pinned install is kept under ~/.cache/ag-ui-antigravity/compat between runs; --fresh installs it anew.
+--offline installs from npm's cache (~/.npm) alone and fails on anything it lacks: with --fresh, it
+proves the pinned lockfile installs with no network once a run has filled the cache.
 Run \`pnpm build\` first.
 `;
 let latest = false;
 let fresh = false;
+let offline = false;
 try {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((argument) => argument !== "--"), strict: true, options: { latest: { type: "boolean" }, fresh: { type: "boolean" }, help: { type: "boolean" } } });
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((argument) => argument !== "--"), strict: true, options: { latest: { type: "boolean" }, fresh: { type: "boolean" }, offline: { type: "boolean" }, help: { type: "boolean" } } });
   if (values.help) {
     process.stdout.write(usage);
     process.exit(0);
   }
   latest = values.latest === true;
   fresh = values.fresh === true;
+  offline = values.offline === true;
 } catch (error) {
   process.stderr.write(`pnpm compat: ${error.message}\n\n${usage}`);
   process.exit(2);
@@ -54,7 +58,7 @@ const workDir = mkdtempSync(join(tmpdir(), "agui-antigravity-compat-"));
 const tsc = join(repositoryRoot, "node_modules", ".bin", "tsc");
 // --prefer-offline: what npm's own cache (~/.npm, kept between clean clones on one machine) already
 // holds is installed from disk, without asking the registry whether it changed.
-const npmInstall = ["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline"];
+const npmInstall = ["install", "--no-audit", "--no-fund", "--loglevel=error", offline ? "--offline" : "--prefer-offline"];
 // CI has no business phoning home: CopilotKit's telemetry and install-time analytics stay off.
 const quietEnv = { ...process.env, COPILOTKIT_TELEMETRY_DISABLED: "true", DO_NOT_TRACK: "1", SCARF_ANALYTICS: "false" };
 const startedAt = Date.now();

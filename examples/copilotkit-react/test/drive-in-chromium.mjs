@@ -38,7 +38,11 @@ try {
     foreign.push(route.request().url());
     return route.abort();
   });
+  // A message sent before CopilotKit has the runtime's /info (its agents) is dropped, which a loaded
+  // machine made likely: wait for that answer before typing.
+  const runtimeReady = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith("/api/copilotkit/info") && response.ok(), { timeout: 60_000 });
   await page.goto(pageUrl);
+  await runtimeReady;
 
   const textarea = page.getByTestId("copilot-chat-textarea");
   const send = async (text) => {
@@ -50,8 +54,9 @@ try {
   await check("the chat renders and answers a message", async () => {
     await textarea.waitFor();
     await send("Hello there!");
-    await assistantMessages.first().waitFor();
-    await page.waitForFunction(() => (document.querySelector('[data-testid="copilot-assistant-message"]')?.textContent ?? "").trim().length > 0);
+    // The first run also starts the harness (the emulator here): more than the other steps' 30 s on a busy machine.
+    await assistantMessages.first().waitFor({ timeout: 90_000 });
+    await page.waitForFunction(() => (document.querySelector('[data-testid="copilot-assistant-message"]')?.textContent ?? "").trim().length > 0, undefined, { timeout: 90_000 });
   });
 
   await check("the agent's call to the frontend tool changes the page's background", async () => {
