@@ -216,6 +216,13 @@ export class Conversation {
       process.env.GEMINI_API_KEY;
     const redactor = host.redactor.fork();
     redactor.addSecret(apiKey);
+    // Whatever an MCP server or the endpoint is given in env or headers may be a key: it is never
+    // shown, not in a recording, a trace, nor an error the harness words around it.
+    redactor.addSecretsOf(resolved.endpoint?.headers);
+    for (const server of resolved.mcpServers ?? []) {
+      redactor.addSecretsOf(server.env);
+      redactor.addSecretsOf(server.headers);
+    }
     const harnessConfig = buildHarnessConfig(resolved, {
       apiKey: resolved.baseUrl === undefined && resolved.endpoint?.type !== "vertex" ? apiKey : undefined,
       dialect: host.dialect,
