@@ -6,6 +6,7 @@ import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { createJsonBodyReader } from "../request/json-body.js";
 import { validateRunInput } from "../request/run-input-schema.js";
 import { checkThreadIdHeader } from "../request/thread-id-header.js";
+import { checkThreadIdKey } from "../request/thread-id-key.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { resolveAuthorizedTarget, type ResolveAgent } from "./authorized-target.js";
 import { serveConnect } from "./serve-connect.js";
@@ -46,6 +47,12 @@ export function createRunHandler(resolveAgent: ResolveAgent, services: RouteServ
           message: "The request body is not a valid AG-UI RunAgentInput.",
           issues: validation.issues,
         });
+        return;
+      }
+      // A proxy routes on the first `threadId` of the text, JSON.parse keeps the last: they must be one.
+      const ambiguousKey = body.text === undefined ? undefined : checkThreadIdKey(body.text);
+      if (ambiguousKey !== undefined) {
+        sendHttpError(response, ambiguousKey);
         return;
       }
       const headerMismatch = checkThreadIdHeader(request, validation.input.threadId);
