@@ -15,7 +15,7 @@ import {
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
-import { Lifetime, type ThreadHolding } from "@ag-ui-antigravity/foundation";
+import { Lifetime, shieldLogger, type ThreadHolding } from "@ag-ui-antigravity/foundation";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { StartupFailureWarning } from "./logging/startup-failure-warning.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -106,7 +106,8 @@ export class AgentCore {
     }
     if (options.harnessTimings !== undefined) assertHarnessTimings(options.harnessTimings);
     this.options = options;
-    this.#logger = options.logger ?? {};
+    // Shielded: a throwing sink never fails a run, and ids a client chose are logged cut to a bounded length.
+    this.#logger = shieldLogger(options.logger);
     this.#startupFailure = new StartupFailureWarning(options.logger);
     this.#ownsPool = !HarnessPool.isInstance(options.pool);
     const reconnect = options.reconnect ?? {};

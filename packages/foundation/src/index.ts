@@ -11,7 +11,7 @@ export type { ThreadHolding, ThreadHoldings } from "./holdings/thread-holdings.j
 export { brandClass, hasBrand } from "./errors/brand.js";
 export { CodedError, nameErrorClass } from "./errors/coded-error.js";
 export type { CodedErrorOptions } from "./errors/coded-error.js";
-export { shieldLogger, silentLogger } from "./logging/logger.js";
+export { loggedId, MAX_LOGGED_ID_LENGTH, shieldLogger, silentLogger } from "./logging/logger.js";
 export type { LogFields, Logger } from "./logging/logger.js";
 export { answersOfQuestionForm, questionFieldName, questionFormFields, questionFormMessage } from "./questions/question-form.js";
 export type { FormQuestion, FormQuestionAnswer, QuestionFormField } from "./questions/question-form.js";
