@@ -55,7 +55,7 @@ describe("a refused request leaves the thread as it was", () => {
     const threadId = randomUUID();
     const first = await run(agent, threadId, [user("My name is Ada.")]);
     const twice = user("two");
-    const refused = await run(agent, threadId, [...first.messages, twice, { ...twice, content: "three" }]);
+    const refused = await run(agent, threadId, [...first.messages, twice, { id: twice.id, role: "user", content: "three" }]);
     expect(refused.last).toMatchObject({ type: EventType.RUN_ERROR, code: "INVALID_INPUT" });
     const next = await run(agent, threadId, [...first.messages, twice, user("Please recap.")]);
     expect(next.last?.type).toBe(EventType.RUN_FINISHED);

@@ -8,6 +8,8 @@ export { Lifetime } from "./lifetime/lifetime.js";
 export { sendRedisCommand } from "./redis/redis-command.js";
 export type { RedisCommandClient } from "./redis/redis-command.js";
 export type { ThreadHolding, ThreadHoldings } from "./holdings/thread-holdings.js";
+export { keepsThreadRecords, RESUME_RUN_ID_PROP } from "./threads/thread-records.js";
+export type { ListedThread, ThreadClaim, ThreadRecords, TranscriptMessage } from "./threads/thread-records.js";
 export { brandClass, hasBrand } from "./errors/brand.js";
 export { CodedError, nameErrorClass } from "./errors/coded-error.js";
 export type { CodedErrorOptions } from "./errors/coded-error.js";
