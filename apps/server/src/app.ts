@@ -132,7 +132,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
       uptimeMs: Date.now() - startedAt,
       pool: publicPoolMetrics(pool.metrics()),
       agents: Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats()])),
-      state: { kind: stateStores.kind, ownership: stateStores.ownershipStore?.stats() },
+      state: { kind: stateStores.kind },
     }), prometheus.registry),
   );
   const router = createAgentRouter(agents, {
@@ -142,7 +142,6 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     clientLimits: config.clientLimits ?? {},
     // With AUTH_TOKENS, every run needs a bearer token and threads belong to the token's name.
     ...(authorize === undefined ? {} : { authorize }),
-    ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
     // Replicas say who served each response (x-ag-ui-antigravity-replica); a lone server does not.
     ...(config.state?.replicaId === undefined ? {} : { replicaId: config.state.replicaId }),
   });
