@@ -206,13 +206,22 @@ export class ThreadRecordPolicy {
 export function boundedSummary(summary: ThreadSummary | undefined): ThreadSummary | undefined {
   if (summary === undefined) return undefined;
   const threadId = summary.threadId !== undefined && summary.threadId.length <= MAX_LISTED_THREAD_ID_LENGTH ? summary.threadId : undefined;
-  const firstUserMessage = summary.firstUserMessage?.slice(0, MAX_SUMMARY_TEXT_LENGTH);
+  const firstUserMessage = summary.firstUserMessage === undefined ? undefined : ownCopy(summary.firstUserMessage.slice(0, MAX_SUMMARY_TEXT_LENGTH));
   if (threadId === undefined && firstUserMessage === undefined) return undefined;
   return { ...(threadId === undefined ? {} : { threadId }), ...(firstUserMessage === undefined ? {} : { firstUserMessage }) };
 }
 
 function withoutUndefined(summary: { threadId?: string | undefined; firstUserMessage?: string | undefined }): ThreadSummary {
   return { ...(summary.threadId === undefined ? {} : { threadId: summary.threadId }), ...(summary.firstUserMessage === undefined ? {} : { firstUserMessage: summary.firstUserMessage }) };
+}
+
+/**
+ * A string that holds only its own characters. V8 may keep a cut of a string as a view of the whole
+ * one: the 200 characters kept of a 900 kB first message would keep the 900 kB alive as long as the
+ * thread's session lives.
+ */
+function ownCopy(text: string): string {
+  return Buffer.from(text, "utf16le").toString("utf16le");
 }
 
 export function safeJson(text: string): unknown {
