@@ -51,9 +51,12 @@ defaults
   timeout tunnel 5m
   timeout client-fin 5s
   timeout server-fin 5s
-  # A replica that refuses the connection (dead) is retried, and the last retry goes to another
-  # replica: nothing has been sent yet, so no run is started twice.
+  # A replica that refuses the connection (dead) is retried on another replica: nothing has been
+  # sent yet, so no run is started twice. So is a 503: a replica refuses a run with it before
+  # running anything (a thread another live replica holds: THREAD_ELSEWHERE; a full or closing
+  # replica), and the retry goes to the next replica on the hash ring (option redispatch).
   retries 2
+  retry-on conn-failure 503
   option redispatch 1
   # Each replica counts what a client holds per client address (without AUTH_TOKENS): it must see
   # the client's, not HAProxy's (the replicas run with TRUST_PROXY=loopback).
