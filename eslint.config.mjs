@@ -111,6 +111,15 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "n/prefer-node-protocol": "error",
+      // A file URL's pathname is not a path: on Windows it keeps a leading slash before the drive
+      // letter, and everywhere it keeps %20 for a space. fileURLToPath converts it properly.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name='pathname'][object.type='NewExpression'][object.callee.name='URL']:has(MetaProperty)",
+          message: "Use fileURLToPath(new URL(…, import.meta.url)): a URL's pathname is not a file path on Windows, nor with spaces.",
+        },
+      ],
       // Comments cite documents inside the repository (docs/protocol.md, READMEs), never notes a
       // reader of the code does not have: the protocol notes we were given or a numbered rule list.
       "no-warning-comments": ["error", { terms: ["HARNESS_PROTOCOL", "house rule", "../shared", "shared/reference", "shared/protocol", "aesthetics-anchors", "[LIVE]", "§"], location: "anywhere" }],

@@ -5,12 +5,13 @@
 // `pnpm api:update` rewrites them after a reviewed change. Both read the ESM declarations in `dist/`
 // (`pnpm build` first): tsup emits `index.d.ts` and `index.d.cts` with the same content, so one
 // report per entry point covers both.
+import { fileURLToPath } from "node:url";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url));
 const update = process.argv.includes("--update");
 const only = process.argv.slice(2).filter((argument) => !argument.startsWith("--"));
 

@@ -1,22 +1,54 @@
 #!/usr/bin/env node
 // The compatibility job: what a CopilotKit user and an npm user do, with the packed tarballs.
-//  1. Installs them with plain npm (no --force, no --legacy-peer-deps) next to the latest
-//     @copilotkit/runtime, the @ag-ui/client version that runtime pins, and @copilotkit/core.
+//  1. Installs them with plain npm (no --force, no --legacy-peer-deps) into a copy of
+//     examples/copilotkit-react, whose package-lock.json pins CopilotKit (runtime, react-core, core),
+//     the @ag-ui/client it pins, React, Vite and playwright-core: `npm ci`, so CI installs the same
+//     versions every day, from npm's cache (--prefer-offline) once the machine has them.
+//     `pnpm compat --latest` tries the registry's newest CopilotKit instead.
 //  2. Type-checks the README's "Using with CopilotKit" snippets (in process and remote): strict,
 //     skipLibCheck false, under moduleResolution nodenext and bundler.
 //  3. Drives chat, a frontend tool, an approval interrupt + resume, and stop through @copilotkit/core,
 //     remote (HttpAgent → apps/server) and in process (scripts/compat/drive-copilotkit.mjs).
-//  4. Pastes the README's quick example verbatim into an empty project with only the two public
+//  4. Builds examples/copilotkit-react and drives it in Debian's Chromium (its test/drive-in-chromium.mjs):
+//     chat, the frontend tool, the approval rendered and approved.
+//  5. Pastes the README's quick example verbatim into an empty project with only the two public
 //     packages + express installed, runs it with no key, then with harness "discover" and no harness
 //     on the machine, which must answer 503 with the reason and say why once in the log.
 // Prints `compat: N passed, N failed`, which scripts/run-tests.mjs adds to the suite's total: it is a
 // step of `pnpm test` (so of CI), and runs alone with `pnpm compat`.
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
 import { packPublishedPackages, repositoryRoot } from "./lib/pack-packages.mjs";
+
+const usage = `Usage: pnpm compat [--latest] [--fresh]
+
+The packed packages installed with plain npm next to CopilotKit, driven as a CopilotKit user would
+(scripts/compat-copilotkit.mjs says what it checks). CopilotKit's versions are the ones
+examples/copilotkit-react/package-lock.json pins; --latest tries the registry's newest instead.
+The pinned install is kept under ~/.cache/ag-ui-antigravity/compat between runs; --fresh installs it anew.
+Run \`pnpm build\` first.
+`;
+let latest = false;
+let fresh = false;
+try {
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((argument) => argument !== "--"), strict: true, options: { latest: { type: "boolean" }, fresh: { type: "boolean" }, help: { type: "boolean" } } });
+  if (values.help) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  latest = values.latest === true;
+  fresh = values.fresh === true;
+} catch (error) {
+  process.stderr.write(`pnpm compat: ${error.message}\n\n${usage}`);
+  process.exit(2);
+}
+const exampleDirectory = join(repositoryRoot, "examples", "copilotkit-react");
+const chromiumPath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => path !== undefined && path !== "" && existsSync(path));
 
 const workDir = mkdtempSync(join(tmpdir(), "agui-antigravity-compat-"));
 const tsc = join(repositoryRoot, "node_modules", ".bin", "tsc");
@@ -125,29 +157,85 @@ function postRun(url, text) {
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(runInput(text)) });
 }
 
-async function copilotKitProject(tarballs) {
+/**
+ * `npm ci` of the example's lockfile, the job's slowest step (1 100 packages, two to three minutes
+ * on 2 cores), depends on nothing but the lockfile: its node_modules is kept once per lockfile
+ * digest under ~/.cache/ag-ui-antigravity/compat and hard-linked into the project (seconds). npm
+ * replaces files rather than writing into them, so the packed packages installed on top never
+ * change the kept copy. `--fresh`, or a machine without `cp -al`, runs `npm ci` in the project.
+ */
+function installPinned(project) {
+  const npmCi = ["ci", ...npmInstall.slice(1)];
+  if (fresh) {
+    run("npm", npmCi, { cwd: project });
+    return;
+  }
+  const digest = createHash("sha256").update(readFileSync(join(project, "package-lock.json"))).update(readFileSync(join(project, "package.json"))).digest("hex").slice(0, 16);
+  const cacheRoot = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "ag-ui-antigravity", "compat");
+  const kept = join(cacheRoot, digest);
+  if (!existsSync(join(kept, "complete"))) {
+    // One kept install at a time: an older lockfile's is removed, not piled up.
+    rmSync(cacheRoot, { recursive: true, force: true });
+    mkdirSync(kept, { recursive: true });
+    for (const file of ["package.json", "package-lock.json"]) copyFileSync(join(project, file), join(kept, file));
+    run("npm", npmCi, { cwd: kept });
+    writeFileSync(join(kept, "complete"), `${new Date().toISOString()}\n`);
+  }
+  try {
+    execFileSync("cp", ["-al", join(kept, "node_modules"), join(project, "node_modules")], { stdio: "pipe" });
+  } catch {
+    rmSync(join(project, "node_modules"), { recursive: true, force: true });
+    run("npm", npmCi, { cwd: project });
+  }
+}
+
+/** The CopilotKit versions to use: the example's lockfile pins (default), or the registry's newest (`--latest`). */
+function copilotKitVersions(project) {
+  if (!latest) {
+    const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"));
+    const version = (name) => lock.packages[`node_modules/${name}`]?.version;
+    return { runtime: version("@copilotkit/runtime"), reactCore: version("@copilotkit/react-core"), core: version("@copilotkit/core"), client: version("@ag-ui/client") };
+  }
   const runtime = JSON.parse(run("npm", ["view", "@copilotkit/runtime@latest", "version", "dependencies", "--json"]));
-  const clientVersion = runtime.dependencies["@ag-ui/client"];
-  console.log(`compat: @copilotkit/runtime ${runtime.version} (its @ag-ui/client ${clientVersion}), @copilotkit/core ${runtime.version}`);
+  const reactCore = run("npm", ["view", "@copilotkit/react-core@latest", "version"]).trim();
+  const core = run("npm", ["view", "@copilotkit/core@latest", "version"]).trim();
+  return { runtime: runtime.version, reactCore, core, client: runtime.dependencies["@ag-ui/client"] };
+}
+
+async function copilotKitProject(tarballs) {
+  // One install serves every CopilotKit check: examples/copilotkit-react's own package.json and
+  // lockfile (CopilotKit, React, Vite, express, playwright-core at pinned versions), as a user of
+  // the example installs it, plus the packed packages.
   const project = join(workDir, "copilotkit");
-  mkdirSync(project);
-  writeJson(join(project, "package.json"), { name: "compat-copilotkit", private: true, version: "0.0.0", type: "module" });
-  const installed = await check(`npm install next to @copilotkit/runtime ${runtime.version} (no --force, no --legacy-peer-deps)`, () => {
-    run(
-      "npm",
-      [
-        ...npmInstall,
-        ...tarballs,
-        `@copilotkit/runtime@${runtime.version}`,
-        `@copilotkit/core@${runtime.version}`,
-        `@ag-ui/client@${clientVersion}`,
-        "express@^5",
-        "@types/express@^5",
-        "@types/node@^20",
-      ],
-      { cwd: project },
-    );
-  });
+  cpSync(exampleDirectory, project, { recursive: true, filter: (source) => !/[/\\](node_modules|dist)$/.test(source) });
+  const versions = copilotKitVersions(project);
+  console.log(
+    `compat: @copilotkit/runtime ${versions.runtime}, @copilotkit/react-core ${versions.reactCore}, @copilotkit/core ${versions.core}, @ag-ui/client ${versions.client}` +
+      (latest ? " (the newest, --latest)" : " (pinned by examples/copilotkit-react/package-lock.json)"),
+  );
+  const installed = await check(
+    latest ? `npm install next to the newest CopilotKit (no --force, no --legacy-peer-deps)` : "npm ci of the pinned CopilotKit install, then the packed packages (no --force, no --legacy-peer-deps)",
+    () => {
+      if (latest) {
+        rmSync(join(project, "package-lock.json"));
+        run(
+          "npm",
+          [
+            ...npmInstall,
+            `@copilotkit/runtime@${versions.runtime}`,
+            `@copilotkit/react-core@${versions.reactCore}`,
+            `@copilotkit/core@${versions.core}`,
+            `@ag-ui/client@${versions.client}`,
+          ],
+          { cwd: project },
+        );
+      } else {
+        installPinned(project);
+      }
+      // --no-save: the lockfile stays the pinned one; npm keeps what it installed from it.
+      run("npm", [...npmInstall, "--no-save", ...tarballs], { cwd: project });
+    },
+  );
   if (!installed) return;
 
   await check("one @ag-ui/client copy serves CopilotKit and the agent", () => {
@@ -219,6 +307,44 @@ async function copilotKitProject(tarballs) {
   } finally {
     await stopServer(demoServer);
   }
+
+  await exampleInChromium(project);
+}
+
+/** examples/copilotkit-react built and driven in Debian's Chromium, on the emulator (its test/drive-in-chromium.mjs). */
+async function exampleInChromium(project) {
+  await check("examples/copilotkit-react type-checks (strict, exactOptionalPropertyTypes)", () => {
+    run(tsc, ["-p", "tsconfig.json", "--pretty", "false"], { cwd: project });
+  });
+  const built = await check("examples/copilotkit-react: the page builds (vite build)", () => {
+    run(process.execPath, [join(project, "node_modules", "vite", "bin", "vite.js"), "build", "--logLevel", "error"], { cwd: project });
+  });
+  if (!built) return;
+  if (chromiumPath === undefined) {
+    const reason = "no Chromium (apt-get install chromium, or set CHROMIUM_PATH)";
+    if (process.env.AG_UI_REQUIRE_SERVICES === "1") record("examples/copilotkit-react in Chromium", reason);
+    else console.log(`skip examples/copilotkit-react in Chromium: ${reason}`);
+    return;
+  }
+  const server = await startServer("server.mjs", { cwd: project, env: { ...quietEnv, PORT: "0", HOST: "127.0.0.1", GEMINI_API_KEY: "" } });
+  try {
+    const output = await new Promise((resolve) => {
+      execFile(process.execPath, [join("test", "drive-in-chromium.mjs"), `${server.url}/`, chromiumPath], { cwd: project, env: quietEnv, timeout: 4 * 60_000 }, (error, stdout, stderr) =>
+        resolve({ error, stdout, stderr }),
+      );
+    });
+    let reported = 0;
+    for (const line of output.stdout.split("\n")) {
+      // `ok <check>` or `FAIL <check>\t<why>` (examples/copilotkit-react/test/drive-in-chromium.mjs).
+      const result = /^(ok|FAIL) +([^\t]*)(?:\t(.*))?$/.exec(line);
+      if (result === null) continue;
+      reported += 1;
+      record(`examples/copilotkit-react in Chromium: ${result[2]}`, result[1] === "ok" ? undefined : (result[3] ?? "failed"));
+    }
+    if (output.error && reported === 0) record("examples/copilotkit-react in Chromium", `${output.error.message}\n${output.stdout}${output.stderr.slice(-4000)}`);
+  } finally {
+    await stopServer(server);
+  }
 }
 
 async function readmeProject(tarballs) {
@@ -239,6 +365,8 @@ async function readmeProject(tarballs) {
     try {
       const health = await fetch(`${server.url}/healthz`);
       if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);
+      const ready = await fetch(`${server.url}/readyz`);
+      if (ready.status !== 200) throw new Error(`/readyz answered ${ready.status}: ${await ready.text()}`);
       const answer = await postRun(`${server.url}/chat`, "Hello from the compat job");
       const body = await answer.text();
       if (answer.status !== 200 || !body.includes("TEXT_MESSAGE_CONTENT") || !body.includes("RUN_FINISHED")) {
@@ -249,13 +377,18 @@ async function readmeProject(tarballs) {
     }
   });
 
-  await check('harness "discover" with no harness: 503 with the reason, explained in one log line', async () => {
+  await check('harness "discover" with no harness: /readyz and every run 503 with the reason, explained in one log line', async () => {
     if (!example.includes('harness: "emulator"')) throw new Error('the README example no longer says harness: "emulator"');
     writeFileSync(join(project, "discover.mjs"), example.replace('harness: "emulator"', 'harness: "discover"'));
     // A machine without the harness: only node on PATH, no ANTIGRAVITY_HARNESS_PATH.
     const env = { HOME: process.env.HOME ?? tmpdir(), PATH: dirname(process.execPath), PORT: "0" };
     const server = await startServer("discover.mjs", { cwd: project, env });
     try {
+      // Not ready, before any run: a load balancer stops sending runs that would all be refused.
+      const ready = await fetch(`${server.url}/readyz`);
+      const readyBody = await ready.json();
+      if (ready.status !== 503 || readyBody.error?.code !== "HARNESS_NOT_FOUND") throw new Error(`/readyz answered ${ready.status}: ${JSON.stringify(readyBody)}`);
+      if ((await fetch(`${server.url}/healthz`)).status !== 200) throw new Error("/healthz (liveness) did not answer 200");
       for (const attempt of [1, 2]) {
         const answer = await postRun(`${server.url}/chat`, "Hello");
         const text = await answer.text();

@@ -3,7 +3,7 @@
 // imports and requires each entry point under plain Node. Vitest's resolver hides ESM/CJS interop
 // bugs; this does not.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { packPublishedPackages } from "./lib/pack-packages.mjs";
@@ -15,8 +15,10 @@ let checks = 0;
 try {
   const tarballs = [];
   const entries = [];
+  const tarballOf = new Map();
   for (const { manifest, tarball } of packPublishedPackages(workDir)) {
     tarballs.push(tarball);
+    tarballOf.set(manifest.name, tarball);
     for (const subpath of Object.keys(manifest.exports ?? {})) {
       if (subpath === "./package.json") continue;
       entries.push(subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`);
@@ -40,6 +42,23 @@ try {
         failures += 1;
         console.log(`FAIL ${mode.padEnd(7)} ${entry}\n${error.stderr?.toString() ?? error}`);
       }
+    }
+  }
+  // The adapter alone: its production dependencies only. The emulator (a test double, and the MCP SDK
+  // through it) is an optional peer, so it must not come along; npm would fail here if agent still
+  // depended on it, since no tarball offers it.
+  const adapterDir = join(workDir, "adapter-only");
+  mkdirSync(adapterDir);
+  writeFileSync(join(adapterDir, "package.json"), JSON.stringify({ name: "adapter-only", private: true, version: "0.0.0" }));
+  const adapter = ["agent", "harness", "hitl", "pool", "translator"].map((name) => tarballOf.get(`@ag-ui-antigravity/${name}`));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...adapter], { cwd: adapterDir, stdio: "inherit" });
+  for (const absent of ["@ag-ui-antigravity/harness-emulator", "@modelcontextprotocol/sdk"]) {
+    checks += 1;
+    if (existsSync(join(adapterDir, "node_modules", absent))) {
+      failures += 1;
+      console.log(`FAIL npm install @ag-ui-antigravity/agent brought ${absent}`);
+    } else {
+      console.log(`ok   npm install @ag-ui-antigravity/agent installs no ${absent}`);
     }
   }
 } finally {

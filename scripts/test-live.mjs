@@ -3,11 +3,12 @@
 // recorded (ANTIGRAVITY_WIRE_RECORD) into fixtures/recordings/live-<date>/, ready to commit after
 // a read (docs/protocol.md, "Contributing a recording"). Without a binary or a key it says which is
 // missing and runs nothing.
+import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url));
 const missing = [];
 if (!process.env.GEMINI_API_KEY) missing.push("GEMINI_API_KEY");
 const explicit = process.env.ANTIGRAVITY_HARNESS_PATH;

@@ -33,6 +33,7 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: Object.fromEntries(featureRoutes.map((route) => [`/${route}`, { target: serverUrl, changeOrigin: true }])),
+    // /metrics says whether the server runs the emulator (the page's "scripted replies" note).
+    proxy: Object.fromEntries([...featureRoutes, "metrics"].map((route) => [`/${route}`, { target: serverUrl, changeOrigin: true }])),
   },
 });

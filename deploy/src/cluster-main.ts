@@ -1,4 +1,7 @@
 // `pnpm cluster`: Redis, N replicas of apps/server and HAProxy on 127.0.0.1, until SIGINT / SIGTERM.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startCluster, type Cluster } from "./cluster.js";
 import { parseClusterArguments } from "./cluster-arguments.js";
 
@@ -6,7 +9,11 @@ import { parseClusterArguments } from "./cluster-arguments.js";
 const aborting = new AbortController();
 
 async function main(): Promise<void> {
-  const { replicas, port } = parseClusterArguments(process.argv.slice(2), process.env);
+  const { replicas, port, logDirectory: askedLogDirectory } = parseClusterArguments(process.argv.slice(2), process.env);
+  // The logs outlive the cluster (the work directory does not): what a replica said before it
+  // stopped is what someone looks for afterwards.
+  const logDirectory = askedLogDirectory ?? (await mkdtemp(join(tmpdir(), "ag-ui-cluster-logs-")));
+  console.log(`logs in ${logDirectory} (kept after the cluster stops)`);
   const starting = aborting;
   // Set once started; a signal during startup aborts it instead.
   const running: { cluster?: Cluster } = {};
@@ -19,7 +26,10 @@ async function main(): Promise<void> {
     // Still starting: the aborted startup stops what it started, then main() ends the process.
     if (running.cluster === undefined) return;
     void running.cluster.stop().then(
-      () => process.exit(0),
+      () => {
+        console.log(`stopped; the logs stay in ${logDirectory}`);
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error("the cluster did not stop cleanly:", error);
         process.exit(1);
@@ -29,7 +39,7 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
 
-  const cluster = await startCluster({ replicas, port, log: (message) => console.log(message), signal: starting.signal });
+  const cluster = await startCluster({ replicas, port, logDirectory, log: (message) => console.log(message), signal: starting.signal });
   running.cluster = cluster;
   if (stopping) {
     // The signal came as the last process started.
@@ -42,7 +52,7 @@ async function main(): Promise<void> {
       if (!stopping) console.warn(`replica ${replica.index} exited (code ${exit.code}, signal ${exit.signal}); HAProxy moves its threads to the others`);
     });
   }
-  console.log(`logs, save dir and haproxy.cfg in ${cluster.workDirectory}`);
+  console.log(`save dir and haproxy.cfg in ${cluster.workDirectory} (removed when the cluster stops); logs in ${cluster.logDirectory}`);
   console.log(`cluster ready on ${cluster.url}`);
 }
 

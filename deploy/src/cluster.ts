@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createWriteStream, rmSync, type WriteStream } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -16,6 +16,11 @@ export interface ClusterOptions {
   port?: number;
   /** Extra environment for every replica (e.g. `ANTIGRAVITY_DEMO_HARNESS`, emulator knobs). */
   replicaEnv?: Record<string, string>;
+  /**
+   * Where each process's log goes (`replica-<i>.log`, `redis.log`, `haproxy.log`): created when
+   * missing and kept after `stop()`. Default: inside the work directory, removed with it.
+   */
+  logDirectory?: string;
   /** Progress messages (`pnpm cluster` prints them). */
   log?: (message: string) => void;
   signal?: AbortSignal;
@@ -42,8 +47,10 @@ export interface Cluster {
   redisUrl: string;
   /** The save dir every replica shares. */
   saveDirectory: string;
-  /** Holds the save dir, the generated haproxy.cfg and the logs; removed by `stop()`. */
+  /** Holds the save dir and the generated haproxy.cfg (and the logs, without `logDirectory`); removed by `stop()`. */
   workDirectory: string;
+  /** Where the processes' logs are: `logDirectory` when given (kept), else inside the work directory. */
+  logDirectory: string;
   haproxyConfigPath: string;
   replicas: readonly ClusterReplica[];
   redis: ManagedProcess;
@@ -89,9 +96,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const workDirectory = await mkdtemp(join(tmpdir(), "ag-ui-cluster-"));
   const saveDirectory = join(workDirectory, "save");
   await mkdir(saveDirectory);
+  const logDirectory = options.logDirectory ?? workDirectory;
+  await mkdir(logDirectory, { recursive: true });
 
   const started: ManagedProcess[] = [];
   const logStreams: WriteStream[] = [];
+  /** Appends every line a process prints to `<name>.log`, before and after it is ready. */
+  const logFile = (name: string): ((line: string) => void) => {
+    const stream = createWriteStream(join(logDirectory, `${name}.log`), { flags: "a" });
+    logStreams.push(stream);
+    return (line) => void stream.write(`${line}\n`);
+  };
   let stopping: Promise<void> | undefined;
   const stopAll = async (): Promise<void> => {
     // Front to back: no new runs reach a replica that is stopping, and Redis outlives the replicas.
@@ -113,6 +128,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         // Already gone.
       }
     }
+    // Nor may its work directory (a kept logDirectory is elsewhere and stays). Synchronous: this
+    // runs as the process exits.
+    try {
+      rmSync(workDirectory, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // A file a dying replica was still writing: the directory is in the temporary folder.
+    }
   };
   process.once("exit", killLeftovers);
   const stop = (): Promise<void> =>
@@ -122,12 +144,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   try {
     const redisPort = await findFreePort();
+    const redisLog = logFile("redis");
     const redis = await startProcess({
       name: "redis",
       command: executables["redis-server"],
       // In memory only: the cluster's state lives as long as the cluster.
       args: ["--port", String(redisPort), "--bind", host, "--save", "", "--appendonly", "no", "--dir", workDirectory, "--loglevel", "notice"],
-      readyWhen: (line) => (/Ready to accept connections/.test(line) ? true : undefined),
+      readyWhen: (line) => {
+        redisLog(line);
+        return /Ready to accept connections/.test(line) ? true : undefined;
+      },
+      onLine: (line) => redisLog(line),
       readyTimeoutMs: 15_000,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
@@ -140,9 +167,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       Array.from({ length: replicaCount }, async (_unused, offset): Promise<ClusterReplica> => {
         const index = offset + 1;
         const id = `replica-${index}`;
-        const logPath = join(workDirectory, `${id}.log`);
-        const logStream = createWriteStream(logPath);
-        logStreams.push(logStream);
+        const logPath = join(logDirectory, `${id}.log`);
+        const writeLog = logFile(id);
         const replica = await startProcess({
           name: id,
           command: process.execPath,
@@ -164,11 +190,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
             REPLICA_TTL_MS: options.replicaEnv?.["REPLICA_TTL_MS"] ?? String(defaultReplicaTtlMs),
           },
           readyWhen: (line) => {
-            logStream.write(`${line}\n`);
+            writeLog(line);
             const match = /listening on http:\/\/[\d.]+:(\d+)/.exec(line);
             return match?.[1] === undefined ? undefined : Number(match[1]);
           },
-          onLine: (line) => logStream.write(`${line}\n`),
+          onLine: writeLog,
           readyTimeoutMs: 120_000,
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });
@@ -187,11 +213,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       // -db: stay in the foreground, so stopping this process stops HAProxy.
       args: ["-db", "-f", haproxyConfigPath],
       waitUntilReady: (signal) => waitForOk(`${url}/healthz`, signal),
+      onLine: logFile("haproxy"),
       readyTimeoutMs: 15_000,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     started.push(haproxy.process);
-    return { url, port, redisUrl, saveDirectory, workDirectory, haproxyConfigPath, replicas, redis: redis.process, haproxy: haproxy.process, stop };
+    return { url, port, redisUrl, saveDirectory, workDirectory, logDirectory, haproxyConfigPath, replicas, redis: redis.process, haproxy: haproxy.process, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,7 @@
 // A process that ends without calling stop() (an uncaught error, process.exit) must not leave the
 // cluster's processes behind: Redis in particular cannot tell that its parent is gone.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isProcessAlive, servicesRequired } from "@ag-ui-antigravity/testing";
 import { describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ describe.skipIf(skipReason !== undefined)(`cluster owner ending abruptly${skipRe
     const script = `
       import { startCluster } from ${JSON.stringify(distEntry)};
       const cluster = await startCluster({ replicas: 1, port: 0 });
+      console.log(JSON.stringify(cluster.workDirectory));
       console.log(JSON.stringify([cluster.redis.pid, cluster.haproxy.pid, ...cluster.replicas.map((replica) => replica.pid)]));
       process.exit(3);
     `;
@@ -29,5 +31,9 @@ describe.skipIf(skipReason !== undefined)(`cluster owner ending abruptly${skipRe
     const deadline = Date.now() + 5_000;
     while (pids.some((pid) => isProcessAlive(pid)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     for (const pid of pids) expect(isProcessAlive(pid), `pid ${pid} outlived the cluster's owner`).toBe(false);
+    // Nor is its work directory (save dir, haproxy.cfg, logs) left in the temporary folder.
+    const workDirectory = JSON.parse(output.trim().split("\n").at(-2) ?? '""') as string;
+    expect(workDirectory).toMatch(/ag-ui-cluster-/);
+    expect(existsSync(workDirectory), `${workDirectory} outlived the cluster's owner`).toBe(false);
   }, 120_000);
 });

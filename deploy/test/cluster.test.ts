@@ -1,11 +1,14 @@
 // Acceptance of the multi-replica deployment (deploy/README.md), against the real thing: Debian's
 // redis-server and haproxy, three replicas of apps/server on the emulator, and @ag-ui/client's
 // HttpAgent talking to the proxy as a browser app would.
-import type { Tool } from "@ag-ui/core";
-import { descendantPids, isProcessAlive, servicesRequired } from "@ag-ui-antigravity/testing";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Tool } from "@ag-ui/core";
+import { descendantPids, isProcessAlive, servicesRequired } from "@ag-ui-antigravity/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startCluster, type Cluster, type ClusterReplica } from "../src/cluster.js";
 import { findExecutable } from "../src/system-packages.js";
@@ -78,10 +81,14 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
   /** Where each thread lives after the kill. */
   const newHome = new Map<string, string | null>();
 
+  // Kept after stop(), as `pnpm cluster` keeps it; this suite removes it itself.
+  const logDirectory = mkdtempSync(join(tmpdir(), "cluster-test-logs-"));
+
   beforeAll(async () => {
     cluster = await startCluster({
       replicas: 3,
       port: 0,
+      logDirectory,
       // CLIENT_LIMITS off: this one test process is every thread's client (one address) and runs
       // all 30 threads' turns at once, past one client's share (8 runs) on purpose.
       replicaEnv: { ANTIGRAVITY_DEMO_HARNESS: "emulator", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "1", REPLICA_TTL_MS: String(replicaTtlMs), LOG_LEVEL: "info", CLIENT_LIMITS: "off" },
@@ -91,6 +98,14 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
 
   afterAll(async () => {
     await cluster?.stop();
+    try {
+      // What each process said is still there after the cluster stopped.
+      expect(readdirSync(logDirectory).sort()).toEqual(["haproxy.log", "redis.log", "replica-1.log", "replica-2.log", "replica-3.log"]);
+      expect(readFileSync(join(logDirectory, "replica-1.log"), "utf8")).toMatch(/listening on http/);
+      expect(readFileSync(join(logDirectory, "redis.log"), "utf8")).toMatch(/Ready to accept connections/);
+    } finally {
+      rmSync(logDirectory, { recursive: true, force: true });
+    }
     // Everything the cluster started is gone, the killed replica's orphaned harnesses included.
     expect(descendantPids().filter((pid) => isProcessAlive(pid))).toEqual([]);
     const deadline = Date.now() + 10_000;

@@ -1,10 +1,11 @@
 // Packs every publishable package of the workspace into one folder, the way they would be published
 // (pnpm pack rewrites workspace: ranges), for the scripts that install them with plain npm.
+import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const repositoryRoot = new URL("../..", import.meta.url).pathname;
+export const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Packs into `destination`; returns each package's manifest and tarball path. */
 export function packPublishedPackages(destination) {

@@ -151,7 +151,16 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
     };
   }
 
+  /**
+   * The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1): a test run must
+   * not leave the tracked PNGs changed (each render differs by a few bytes). The page is still
+   * rendered to a buffer, so the step runs either way.
+   */
   async function saveReadmeScreenshot(page: Page, name: string): Promise<void> {
+    if (process.env.UPDATE_SCREENSHOTS !== "1") {
+      await page.screenshot();
+      return;
+    }
     mkdirSync(readmeScreenshots, { recursive: true });
     await page.screenshot({ path: `${readmeScreenshots}${name}.png` });
   }
@@ -598,6 +607,76 @@ describe.skipIf(chromiumPath === undefined)(suiteName, () => {
       // It came down the open connect stream: the page sent nothing for it.
       expect(sent).toHaveLength(postsBefore);
       await saveReadmeScreenshot(page, "reconnect");
+    });
+  });
+
+  test("autonomous_work: a live task list, a schedule firing, a skill lookup, a stop-hook continuation and a budget stop", async () => {
+    await withPage("autonomous_work", async (page, sent) => {
+      await openFeature(page, "autonomous_work");
+      const tasks = page.getByTestId("agent-tasks").getByTestId("agent-task");
+
+      // manage_task calls become the task list, drawn beside the chat and updated as the agent works.
+      await send(page, "Plan the release");
+      await waitForReply(page, "I planned the release in three tasks");
+      await expect.poll(() => tasks.evaluateAll((items) => items.map((item) => item.getAttribute("data-state")))).toEqual(["done", "running", "waiting"]);
+      await waitForStatus(page, "idle");
+
+      // The agent schedules a turn; the harness starts it itself 1.5 s later, and it reaches the open page.
+      await send(page, "Remind me to check on the release");
+      await waitForReply(page, "I will come back to you on my own");
+      await page.locator('[data-activity="schedule"]').filter({ hasText: "check on the release" }).waitFor();
+      await waitForReply(page, "Reminder, as you asked: check on the release. I checked: the release is on track.");
+      // That turn of its own ticked its task off.
+      await tasks.filter({ hasText: "Check on the release" }).and(page.locator('[data-state="done"]')).waitFor();
+      expect(await page.getByTestId("user-message").count()).toBe(2);
+
+      // A skill looked up, on a card of its own.
+      await send(page, "Follow the release-checklist skill");
+      await page.locator('[data-testid="tool-call-card"][data-tool-name="skill_lookup"][data-status="complete"]').waitFor();
+      await waitForReply(page, "I looked up release-checklist");
+
+      // The STOP hook sends a report without a summary back: one run, two answers, the continuation shown between them.
+      const runsBefore = sent.filter((input) => input.forwardedProps?.["stayOpen"] !== true).length;
+      await send(page, "Write a report on the release");
+      await waitForReply(page, "Summary: three tasks planned, one reminder set, nothing blocked.");
+      await page.locator('[data-activity="continuation"]').filter({ hasText: "add a one-line summary to the report" }).waitFor();
+      await waitForStatus(page, "idle");
+      expect(sent.filter((input) => input.forwardedProps?.["stayOpen"] !== true).length).toBe(runsBefore + 1);
+      // The page followed its thread again after that run: the task list of earlier runs stayed.
+      await expect.poll(() => tasks.count()).toBe(3);
+      await saveReadmeScreenshot(page, "autonomous-work");
+
+      // A job past the budget keeps what was said and stops with the code that says why.
+      await send(page, "Take on the big job");
+      await page.getByTestId("run-error").waitFor();
+      expect(await page.getByTestId("run-error-code").textContent()).toBe("BUDGET_EXCEEDED");
+      expect(await page.getByTestId("run-error-message").textContent()).toContain("its budget of tool calls ran out");
+      await waitForReply(page, "Starting the big job");
+    });
+  });
+
+  test("every page says its replies are scripted, and its Code tab shows the server agent's definition and the page's code", async () => {
+    await withPage("code-tab", async (page) => {
+      for (const feature of features) {
+        await openFeature(page, feature.id);
+        await expect.poll(() => page.getByTestId("scripted-note").textContent()).toMatch(/Scripted replies.*GEMINI_API_KEY/);
+        await page.getByTestId("tab-code").click();
+        const files = page.getByTestId("code-file");
+        const sides = await files.evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-side")));
+        expect(sides, feature.id).toContain("server");
+        expect(sides, feature.id).toContain("page");
+        // The first file is the agent's definition, read from apps/server itself.
+        const first = page.getByTestId("code-text");
+        expect(await first.getAttribute("data-path"), feature.id).toMatch(/^apps\/server\/src\/agents\//);
+        expect(await first.textContent(), feature.id).toContain("new AntigravityAgent(");
+        // A page file: the page's own code.
+        await files.filter({ hasText: "apps/dojo/src/" }).first().click();
+        expect(await page.getByTestId("code-text").getAttribute("data-path"), feature.id).toMatch(/^apps\/dojo\/src\//);
+        expect((await page.getByTestId("code-text").textContent())?.length ?? 0, feature.id).toBeGreaterThan(200);
+        // Back to Preview: the chat is there again.
+        await page.getByTestId("tab-preview").click();
+        await page.getByTestId("code-view").waitFor({ state: "detached" });
+      }
     });
   });
 

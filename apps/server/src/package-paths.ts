@@ -22,6 +22,11 @@ export function scenariosDirectory(): string {
   return join(serverPackageRoot(), "scenarios");
 }
 
+/** The skills the autonomous_work agent can look up: one folder with a SKILL.md per skill. */
+export function skillsDirectory(): string {
+  return join(serverPackageRoot(), "skills");
+}
+
 /** Where `pnpm --filter @ag-ui-antigravity/dojo build` puts the dojo. */
 export function defaultDojoDistDirectory(): string {
   return join(serverPackageRoot(), "..", "dojo", "dist");

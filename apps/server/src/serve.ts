@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   server.listen(environment.port, environment.host, () => {
     // The bound port, not the requested one: PORT=0 asks the OS to pick.
     const url = `http://${environment.host}:${(server.address() as AddressInfo).port}`;
-    logger.info({ harness: harness.kind, dojo: `${url}/dojo/` }, `listening on ${url}`);
+    logger.info({ harness: harness.kind, dojo: `${url}/dojo/` }, `listening on ${url}; open the dojo at ${url}/dojo/`);
     releaseYoungGeneration();
   });
 }

@@ -49,6 +49,12 @@ describe("health, metrics, dojo and unknown routes", () => {
     expect(await response.json()).toEqual({ status: "ok" });
   });
 
+  it("GET /readyz is ready: every demo agent would accept a run", async () => {
+    const response = await fetch(`${server.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ready" });
+  });
+
   it("GET /metrics reports the harness choice, the pool and every agent's sessions", async () => {
     await say(clientFor(server.url, "agentic_chat"), "Hello");
     const response = await fetch(`${server.url}/metrics`);

@@ -1,9 +1,10 @@
 // Starts bench/lib/stack-server.mjs in its own process and talks to it over IPC, so a benchmark
 // measures the server from outside, as a client would.
+import { fileURLToPath } from "node:url";
 import { fork } from "node:child_process";
 import { join } from "node:path";
 
-const here = new URL(".", import.meta.url).pathname;
+const here = fileURLToPath(new URL(".", import.meta.url));
 
 /** Starts a stack-server process and returns an IPC client for it. */
 export async function startStack(name, root, { prewarm }) {

@@ -8,6 +8,7 @@ import {
   NEWEST_KNOWN_HARNESS_VERSION,
   verdictLine,
   validateConversationConfig,
+  type Conversation,
   type ConversationConfig,
   type ToolCallContext,
   type UserInputPart,
@@ -18,10 +19,12 @@ import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { Lifetime, shieldLogger, type ThreadHolding } from "@ag-ui-antigravity/foundation";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { StartupFailureWarning } from "./logging/startup-failure-warning.js";
-import { capabilitiesOf } from "./capabilities.js";
+import { capabilitiesOf, type HarnessFacts } from "./capabilities.js";
+import { HarnessFeatures } from "./hooks/harness-features.js";
 import { AgentError } from "./errors/agent-error.js";
 import { OutboundRedactor, publicModelName } from "./errors/outbound-redaction.js";
 import { resolveHarnessBinary } from "./harness-binary.js";
+import { agentReadiness, type AgentReadiness } from "./readiness.js";
 import { type EmitEvent, runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
@@ -98,6 +101,12 @@ export class AgentCore {
   readonly #sparesToRefill = new Map<string, string>();
   readonly #redactor: OutboundRedactor;
   readonly #triggerTurns: TriggerTurns;
+  /** The harness release's view of the agent's configuration: refusals, and the hooks the agent adds. */
+  readonly #features: HarnessFeatures;
+  /** What the harness said about itself when a conversation opened (its sandbox). */
+  #sandbox: Conversation["sandboxStatus"];
+  /** The harness binary the agent's own pool runs (unknown for a shared pool). */
+  #binaryPath: string | undefined;
   #pool: Promise<HarnessPool> | undefined;
   readonly #lifetime = new Lifetime();
   /** Aborted (with AGENT_CLOSED) when `close()` starts. */
@@ -116,6 +125,9 @@ export class AgentCore {
     // Shielded: a throwing sink never fails a run, and ids a client chose are logged cut to a bounded length.
     this.#logger = shieldLogger(options.logger);
     this.#startupFailure = new StartupFailureWarning(options.logger);
+    // Invalid fields and the safety gate refuse the agent here, at once; an option the harness's
+    // release lacks is checked asynchronously and refuses every run (`checkConfiguration`).
+    this.#features = new HarnessFeatures(options, this.#baseConfig(), (error) => this.#startupFailure.report(error, { agentId: options.agentId }));
     this.#ownsPool = !HarnessPool.isInstance(options.pool);
     const reconnect = options.reconnect ?? {};
     const maxGraceBytes = reconnect.maxGraceBytes ?? DEFAULT_MAX_GRACE_BYTES;
@@ -188,7 +200,17 @@ export class AgentCore {
   #serverToolsSignature: string | undefined;
 
   capabilities(): AgentCapabilities {
-    return capabilitiesOf(this.options);
+    const facts: HarnessFacts = { harnessVersion: this.#features.version };
+    if (this.#sandbox !== undefined) facts.sandbox = this.#sandbox;
+    return capabilitiesOf(this.options, facts);
+  }
+
+  /**
+   * Resolves once the agent's configuration is known to suit the harness's release; rejects with
+   * AgentError CONFIG_INVALID naming an option the release lacks (every run is then refused with it).
+   */
+  checkConfiguration(): Promise<void> {
+    return this.#features.checked();
   }
 
   stats(): AgentStats {
@@ -218,11 +240,17 @@ export class AgentCore {
     return this.#identity;
   }
 
+  /** Whether a run would be accepted now (see `agentReadiness`). */
+  readiness(): Promise<AgentReadiness> {
+    return agentReadiness({ closing: this.#lifetime.isClosing, pool: () => this.pool(), threadStore: this.#threads });
+  }
+
   /** The harness pool (created on first use when the agent owns it). */
   pool(): Promise<HarnessPool> {
     this.#pool ??= (async () => {
       if (HarnessPool.isInstance(this.options.pool)) return this.options.pool;
       const binaryPath = await resolveHarnessBinary(this.options.harness ?? "discover");
+      this.#binaryPath = binaryPath;
       // The doctor's verdict, once: which harness, which protocol, and whether a turn can run.
       void diagnoseHarness({ binaryPath })
         .then((diagnosis) => {
@@ -232,7 +260,7 @@ export class AgentCore {
         .catch(() => undefined);
       return new HarnessPool({
         ...(this.options.pool ?? {}),
-        harness: { binaryPath, logger: this.#logger },
+        harness: { binaryPath, logger: this.#logger, ...(this.options.harnessVersion === undefined ? {} : { harnessVersion: this.options.harnessVersion }) },
       });
     })();
     return this.#pool;
@@ -365,6 +393,8 @@ export class AgentCore {
       if (this.#lifetime.isClosing) throw new AgentError("AGENT_CLOSED", "The agent is shutting down.");
       // Client schemas are checked against their size limits before anything hashes or stores them.
       checkFrontendTools(input.tools);
+      // A configuration the harness's release refuses is refused before the run starts.
+      await this.#features.checked();
       // A run with no frontend tools (most) has the server tools' signature, hashed once.
       signature = input.tools.length === 0 ? (this.#serverToolsSignature ??= toolSignature(this.options.serverTools ?? [])) : toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
       this.#pendingSignature.set(input.threadId, { signature, tools: input.tools });
@@ -514,6 +544,7 @@ export class AgentCore {
 
   async #newSession(identity: SessionIdentity, seed: SessionSeed): Promise<AntigravitySession> {
     const pool = await this.pool();
+    const observers = await this.#features.observers(this.#binaryPath);
     // Server tools learn whose thread they serve (and its workspace) when they are called; the model never sees either.
     const serverTools = (this.options.serverTools ?? []).map((tool) => ({
       ...tool,
@@ -545,6 +576,11 @@ export class AgentCore {
       model: publicModelName(this.options.model ?? defaultModelFor(NEWEST_KNOWN_HARNESS_VERSION)),
       workspaceFor: async () => identity.workspace,
       warn: (details, message) => this.#logger.warn?.(details, message),
+      observers,
+      subagents: (this.options.subagents ?? []).map((subagent) => ({ name: subagent.name, description: subagent.description })),
+      onConversationOpened: (conversation) => {
+        if (conversation.sandboxStatus !== undefined) this.#sandbox = conversation.sandboxStatus;
+      },
       onBackgroundTurn: (session, turn) => {
         this.#triggerTurns.relay(session, turn).catch((error: unknown) =>
           this.#logger.warn?.({ threadId: session.threadId, error }, "a turn the harness started could not be relayed to AG-UI clients"),
@@ -591,8 +627,17 @@ export class AgentCore {
       ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
       ...(options.harnessTimings === undefined ? {} : { timings: options.harnessTimings }),
       ...(options.triggers === undefined ? {} : { triggers: options.triggers }),
+      ...harnessFeatureOptionsOf(options),
     };
   }
+}
+
+/** The agent's options for what the harness learned after 0.1.10, as the harness client takes them. */
+function harnessFeatureOptionsOf(options: AntigravityAgentOptions): Partial<ConversationConfig> {
+  const picked: Partial<ConversationConfig> = {};
+  const keys = ["agentBehavior", "budget", "compaction", "skills", "rules", "runCommand", "runWorkflowExecutionMode", "workspaceContainment", "maxSubagentDepth", "allowedSubagents"] as const;
+  for (const key of keys) if (options[key] !== undefined) Object.assign(picked, { [key]: options[key] });
+  return picked;
 }
 
 function defaultThreadStore(options: AntigravityAgentOptions, logger: AntigravityAgentLogger): ThreadStore {

@@ -1,6 +1,6 @@
 import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { AgentCapabilities } from "@ag-ui/client";
-import type { ConversationConfig, ConversationHooks, CustomTool, ToolCallContext } from "@ag-ui-antigravity/harness";
+import type { ConversationConfig, ConversationHooks, CustomTool, StopHookResult, ToolCallContext } from "@ag-ui-antigravity/harness";
 import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { z } from "zod/v4";
 import type { ThreadStore } from "./threads/store/thread-store.js";
@@ -60,6 +60,32 @@ export interface ReconnectOptions {
   maxTotalTranscriptBytes?: number;
 }
 
+/** What `onStop` is told: the agent of a thread is about to stop. */
+export interface AgentStopArgs {
+  threadId: string;
+  /** The text the agent ends with. */
+  responseText: string;
+  /** Why it stops when it is not its own choice (a StopReason name: a budget or the quota); it stops then whatever `onStop` says. */
+  stopReason?: string;
+  /** How many times `onStop` already made it go on in this turn. */
+  continuationCount: number;
+}
+
+/** What `onCompaction` is told: the harness summarised a thread's context. */
+export interface AgentCompactionArgs {
+  threadId: string;
+  /** The summary that replaced the compacted context. */
+  summary: string;
+}
+
+/** Bounds on the turns an agent schedules with the harness's `schedule` tool (see the README, "Schedules"). */
+export interface ScheduleLimits {
+  /** Scheduled turns one thread may have waiting (default 5); a `schedule` call past it is refused. */
+  maxPending?: number;
+  /** How far ahead a turn may be scheduled, in milliseconds (default 24 h); a `schedule` call further ahead is refused. */
+  maxDelayMs?: number;
+}
+
 export interface AntigravityAgentOptions {
   /** Agent id and description, as AG-UI clients see them. */
   agentId?: string;
@@ -107,6 +133,44 @@ export interface AntigravityAgentOptions {
   /** Policies and hooks of the harness client, for advanced uses. */
   policies?: ConversationConfig["policies"];
   hooks?: Omit<ConversationHooks, "onQuestions">;
+  /**
+   * The harness's release (e.g. `0.1.18`): which protocol is spoken, and which options it has. Default:
+   * ANTIGRAVITY_HARNESS_VERSION, the installed wheel, the emulator's profile, else the newest release
+   * the client knows. An option the release lacks is refused with CONFIG_INVALID.
+   */
+  harnessVersion?: string;
+  /** How the agent treats its user (harness 0.1.11+; `minimal` 0.1.16+); default `interactive` (the agent answers questions and approvals). */
+  agentBehavior?: ConversationConfig["agentBehavior"];
+  /** Limits the harness enforces on each thread (harness 0.1.11+; `scope` 0.1.16+); a turn that hits one ends with RUN_ERROR `BUDGET_EXCEEDED`. */
+  budget?: ConversationConfig["budget"];
+  /** When and how the harness compacts a thread's context (harness 0.1.17+; `summaryPrompt` 0.1.21+). */
+  compaction?: ConversationConfig["compaction"];
+  /** Skills the model can look up (harness 0.1.19+; `inline` 0.1.21+): directories holding a SKILL.md each, or inline ones. */
+  skills?: ConversationConfig["skills"];
+  /** Rule files the harness reads from the workspaces, e.g. `AGENTS.md` (harness 0.1.17+). */
+  rules?: ConversationConfig["rules"];
+  /** The `run_command` builtin's limits (timeout 0.1.12+, daemons 0.1.13+, sandbox 0.1.16+, execution mode 0.1.17+). */
+  runCommand?: ConversationConfig["runCommand"];
+  /** Whether `run_workflow` (harness 0.1.21+) waits for a workflow or runs it in the background. */
+  runWorkflowExecutionMode?: ConversationConfig["runWorkflowExecutionMode"];
+  /** Keep file tools inside the workspaces (harness 0.1.13+). */
+  workspaceContainment?: ConversationConfig["workspaceContainment"];
+  /** How deep subagents may start subagents (harness 0.1.11+; the harness's default, 1, allows none). */
+  maxSubagentDepth?: ConversationConfig["maxSubagentDepth"];
+  /** Which subagents the model may start, by name (harness 0.1.11+). */
+  allowedSubagents?: ConversationConfig["allowedSubagents"];
+  /**
+   * Asked when a thread's agent is about to stop (harness 0.1.16+): answer `{ decision: "continue",
+   * reason }` to make it go on within the same run (the client sees an `antigravity.continuation`
+   * activity), `{ decision: "stop" }` or nothing to let it stop. At most `maxContinuations` per turn.
+   */
+  onStop?: (args: AgentStopArgs) => StopHookResult | void | Promise<StopHookResult | void>;
+  /** The most continuations `onStop` may ask for in one turn (default 3); past it the agent stops without asking. */
+  maxContinuations?: number;
+  /** Told when the harness compacts a thread's context, with its summary (harness 0.1.14+). */
+  onCompaction?: (args: AgentCompactionArgs) => void | Promise<void>;
+  /** Bounds on turns scheduled with the `schedule` builtin (harness 0.1.13+). */
+  scheduleLimits?: ScheduleLimits;
   /** Where conversations (and, by default, the thread map) persist; needed for cold resume across restarts. */
   saveDir?: string;
   /**
@@ -208,6 +272,25 @@ export const agentOptionsSchema = z
       .optional(),
     policies: z.array(objectValue).optional(),
     hooks: z.record(z.string(), functionValue).optional(),
+    // The harness features' own shapes are the harness client's to check (validateConversationConfig, at construction).
+    harnessVersion: z.string().regex(/^\d+\.\d+\.\d+$/, "a harness release is major.minor.patch, e.g. 0.1.18").optional(),
+    agentBehavior: z.unknown().optional(),
+    budget: z.unknown().optional(),
+    compaction: z.unknown().optional(),
+    skills: z.unknown().optional(),
+    rules: z.unknown().optional(),
+    runCommand: z.unknown().optional(),
+    runWorkflowExecutionMode: z.unknown().optional(),
+    workspaceContainment: z.unknown().optional(),
+    maxSubagentDepth: z.unknown().optional(),
+    allowedSubagents: z.unknown().optional(),
+    onStop: functionValue.optional(),
+    maxContinuations: z.number().int().min(0).max(100).optional(),
+    onCompaction: functionValue.optional(),
+    scheduleLimits: z
+      .object({ maxPending: z.number().int().min(0).max(1_000).optional(), maxDelayMs: z.number().int().min(0).optional() })
+      .strict()
+      .optional(),
     saveDir: z.string().refine((path) => path.startsWith("/"), "saveDir is an absolute path").optional(),
     threadStore: z
       .custom<ThreadStore>(
@@ -252,6 +335,9 @@ export const agentOptionsSchema = z
   .superRefine((options, context) => {
     if (options.endpoint !== undefined && options.baseUrl !== undefined) {
       context.addIssue({ code: "custom", path: ["baseUrl"], message: "endpoint and baseUrl are mutually exclusive" });
+    }
+    if (options.onStop !== undefined && options.hooks?.["stop"] !== undefined) {
+      context.addIssue({ code: "custom", path: ["onStop"], message: "onStop and hooks.stop both answer the STOP hook; give one" });
     }
     const names = new Set<string>();
     for (const [index, tool] of (options.serverTools ?? []).entries()) {

@@ -4,6 +4,7 @@ import type { PoolMetrics } from "@ag-ui-antigravity/pool";
 import { Observable } from "rxjs";
 import { AgentCore, type AgentStats } from "./agent-core.js";
 import type { AntigravityAgentOptions } from "./agent-options.js";
+import type { AgentReadiness } from "./readiness.js";
 
 /**
  * An AG-UI agent backed by Google Antigravity. Every thread gets a live harness conversation
@@ -145,6 +146,17 @@ export class AntigravityAgent extends AbstractAgent implements ThreadHoldings, T
     return this.core.capabilities();
   }
 
+  /**
+   * Resolves once the agent's configuration is known to suit the harness's release (the
+   * `harnessVersion` option, ANTIGRAVITY_HARNESS_VERSION, the emulator's profile, else the newest);
+   * rejects with `AgentError` `CONFIG_INVALID` naming an option the release lacks and the first
+   * release that has it, which every run is then refused with. (Invalid fields and the safety gate
+   * are refused by the constructor.) A server can await it before it listens.
+   */
+  checkConfiguration(): Promise<void> {
+    return this.core.checkConfiguration();
+  }
+
   override clone(): AntigravityAgent {
     const copy = super.clone() as AntigravityAgent;
     Object.defineProperty(copy, "core", { value: this.core, enumerable: false });
@@ -154,6 +166,16 @@ export class AntigravityAgent extends AbstractAgent implements ThreadHoldings, T
   /** Sessions, parked sessions and remembered threads, for a `/metrics` route. */
   stats(): AgentStats {
     return this.core.stats();
+  }
+
+  /**
+   * Whether a run would be accepted now, and if not the code and reason it would be refused with:
+   * the agent is closing, no harness can be found (`harness: "discover"` with nothing installed),
+   * the pool is closing, or the thread store (Redis) does not answer. The Express binding serves it
+   * as `GET /readyz`. Starts no harness process.
+   */
+  readiness(): Promise<AgentReadiness> {
+    return this.core.readiness();
   }
 
   /** The pool's metrics, once the pool exists. */

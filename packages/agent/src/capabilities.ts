@@ -1,17 +1,29 @@
 import type { AgentCapabilities } from "@ag-ui/client";
+import { ACTIVITY_TYPES } from "@ag-ui-antigravity/translator";
 import type { AntigravityAgentOptions } from "./agent-options.js";
+
+/** What the agent has learned about its harness, for `/capabilities`. */
+export interface HarnessFacts {
+  /** The harness release the agent speaks. */
+  harnessVersion: string;
+  /** Whether the harness could set up its command sandbox (harness 0.1.17+, once a conversation opened). */
+  sandbox?: { available: boolean; unavailableReason?: string };
+}
 
 /**
  * What the agent can do, derived from its configuration so it never advertises a channel that
  * cannot be reached (no interrupts without questions or approvals, no code execution without
- * run_command).
+ * run_command), and from what its harness said (the command sandbox).
  */
-export function capabilitiesOf(options: AntigravityAgentOptions): AgentCapabilities {
+export function capabilitiesOf(options: AntigravityAgentOptions, facts?: HarnessFacts): AgentCapabilities {
   if (options.capabilities !== undefined) return options.capabilities;
   const builtins = new Set(options.builtinTools ?? []);
   const asksQuestions = builtins.has("ask_question");
   const approvals = options.toolApproval !== undefined && options.toolApproval !== false;
   const structured = options.responseSchema !== undefined;
+  const runsCommands = builtins.has("run_command") || builtins.has("run_workflow");
+  // Commands run sandboxed only where the harness has a sandbox and it was not turned off.
+  const sandboxed = runsCommands && facts?.sandbox?.available === true && options.runCommand?.sandbox !== false;
   return {
     identity: {
       name: options.agentId ?? "antigravity",
@@ -19,7 +31,8 @@ export function capabilitiesOf(options: AntigravityAgentOptions): AgentCapabilit
       description: options.description ?? "A Google Antigravity agent",
       provider: "google-antigravity",
     },
-    transport: { streaming: true },
+    // `connect` replays a run from its start and follows it live; the binding adds Last-Event-ID.
+    transport: { streaming: true, resumable: true },
     tools: {
       supported: true,
       parallelCalls: true,
@@ -38,14 +51,22 @@ export function capabilitiesOf(options: AntigravityAgentOptions): AgentCapabilit
       subagents: (options.subagents ?? []).map((subagent) => ({ name: subagent.name, description: subagent.description })),
     },
     reasoning: { supported: true, streaming: true },
-    multimodal: { input: { image: true, pdf: true, audio: false, video: false, file: false } },
-    execution: { codeExecution: builtins.has("run_command"), sandboxed: false },
+    // The harness takes audio and video as media parts in every release (docs/protocol.md, "Messages").
+    multimodal: { input: { image: true, pdf: true, audio: true, video: true, file: false } },
+    execution: { codeExecution: runsCommands, sandboxed },
     humanInTheLoop: {
       supported: true,
       approvals,
       approveWithEdits: approvals,
       interventions: true,
       interrupts: asksQuestions || approvals,
+    },
+    custom: {
+      antigravity: {
+        ...(facts === undefined ? {} : { harnessVersion: facts.harnessVersion }),
+        ...(facts?.sandbox === undefined ? {} : { sandbox: facts.sandbox }),
+        activityTypes: Object.values(ACTIVITY_TYPES),
+      },
     },
   };
 }

@@ -4,7 +4,8 @@ import type { HarnessSource } from "./agent-options.js";
 
 /**
  * The executable to run for a harness source. The emulator is found through its package (an
- * optional peer dependency), never chosen silently: only `harness: "emulator"` runs it.
+ * optional peer dependency: the adapter does not install it), never chosen silently: only
+ * `harness: "emulator"` runs it.
  */
 export async function resolveHarnessBinary(source: HarnessSource, options: { signal?: AbortSignal } = {}): Promise<string> {
   if (typeof source === "object") return source.path;
@@ -17,7 +18,12 @@ async function emulatorBinaryPath(): Promise<string> {
   try {
     emulator = await import("@ag-ui-antigravity/harness-emulator/binary-path");
   } catch (error) {
-    throw new AgentError("CONFIG_INVALID", 'harness: "emulator" needs the @ag-ui-antigravity/harness-emulator package installed.', { cause: error });
+    throw new AgentError(
+      "CONFIG_INVALID",
+      'harness: "emulator" needs the @ag-ui-antigravity/harness-emulator package, which the agent does not install: ' +
+        "add it with `npm install @ag-ui-antigravity/harness-emulator` (a dev dependency is enough).",
+      { cause: error },
+    );
   }
   return emulator.emulatorBinaryPath();
 }

@@ -1,6 +1,17 @@
 export { AntigravityAgent } from "./antigravity-agent.js";
 export type { AgentStats } from "./agent-core.js";
-export type { AntigravityAgentOptions, AntigravityAgentLogger, HarnessSource, ReconnectOptions, ServerTool, ServerToolContext } from "./agent-options.js";
+export type { AgentReadiness } from "@ag-ui-antigravity/foundation";
+export type {
+  AgentCompactionArgs,
+  AgentStopArgs,
+  AntigravityAgentOptions,
+  AntigravityAgentLogger,
+  HarnessSource,
+  ReconnectOptions,
+  ScheduleLimits,
+  ServerTool,
+  ServerToolContext,
+} from "./agent-options.js";
 export { AgentError } from "./errors/agent-error.js";
 export type { AgentErrorCode, AgentErrorOptions } from "./errors/agent-error.js";
 export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/foundation";

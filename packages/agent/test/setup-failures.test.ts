@@ -43,6 +43,20 @@ describe("a harness that cannot be found", () => {
     expect(line).toContain('harness: "emulator"');
   });
 
+  it("is not ready, with the code and words a run would get, and ready again on the emulator", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const emptyBin = withoutHarness();
+    const missing = makeAgent({ harness: "discover" });
+    const readiness = await missing.readiness();
+    expect(readiness).toMatchObject({ ready: false, code: "HARNESS_NOT_FOUND" });
+    expect(readiness.ready === false && readiness.reason).toContain("pip install google-antigravity");
+    expect(JSON.stringify(readiness)).not.toContain(emptyBin);
+    expect(await makeAgent({ harness: "emulator" }).readiness()).toEqual({ ready: true });
+    const closing = makeAgent({ harness: "emulator" });
+    void closing.close();
+    expect(await closing.readiness()).toMatchObject({ ready: false, code: "AGENT_CLOSED" });
+  });
+
   it("logs one error line per refused run through the logger, and nothing on the console", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const logged: { level: string; details: Record<string, unknown>; message: string }[] = [];

@@ -5,6 +5,7 @@ export { createAgentRouter } from "./routes/create-agent-router.js";
 export type { AgentRouter } from "./routes/create-agent-router.js";
 export type { AgentRouterCloseOptions, AgentRouterLifetime } from "./routes/router-lifetime.js";
 export type { AgentOrAgents } from "./options/agent-registry.js";
+export type { AgentReadiness } from "@ag-ui-antigravity/foundation";
 export {
   DEFAULT_CLIENT_LIMITS,
   DEFAULT_FIRST_EVENT_TIMEOUT_MS,

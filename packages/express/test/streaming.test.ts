@@ -144,15 +144,16 @@ describe("POST <path> streams the agent's events", () => {
     expect((probe.inputs[0] as unknown as Record<string, unknown>)["futureField"]).toEqual({ kept: true });
   });
 
-  it("serves one path per agent of a map, under a nested base path, with capabilities per agent", async () => {
+  it("serves one path per agent of a map, under a nested base path, with capabilities per agent (and the protobuf transport the binding serves)", async () => {
     const chat = new ScriptedAgent(echoScript, { capabilities: async () => ({ identity: { name: "chat" } }) });
     const other = new ScriptedAgent(echoScript, { capabilities: async () => ({ identity: { name: "other" } }) });
     const server = await serveAgents({ chat, other }, { path: "/agents" });
 
     const result = await clientWithMessage(`${server.url}/agents/other`, "x").runAgent();
     expect(result.newMessages[0]).toMatchObject({ content: "echo: x" });
-    expect(await (await fetch(`${server.url}/agents/chat/capabilities`)).json()).toEqual({ identity: { name: "chat" } });
-    expect(await (await fetch(`${server.url}/agents/other/capabilities`)).json()).toEqual({ identity: { name: "other" } });
+    const served = { streaming: true, httpBinary: true };
+    expect(await (await fetch(`${server.url}/agents/chat/capabilities`)).json()).toEqual({ identity: { name: "chat" }, transport: served });
+    expect(await (await fetch(`${server.url}/agents/other/capabilities`)).json()).toEqual({ identity: { name: "other" }, transport: served });
   });
 
   it("answers {} for an agent without getCapabilities, and 500 for capabilities that fail the schema", async () => {

@@ -19,3 +19,4 @@ export { answersOfQuestionForm, questionFieldName, questionFormFields, questionF
 export type { FormQuestion, FormQuestionAnswer, QuestionFormField } from "./questions/question-form.js";
 export { CLIENT_ERROR_CODES, isClientErrorCode, renderClientErrorCodeTable, runRefusalStatuses } from "./errors/client-error-codes.js";
 export type { ClientErrorCode, ClientErrorCodeInfo } from "./errors/client-error-codes.js";
+export type { AgentReadiness } from "./readiness/agent-readiness.js";

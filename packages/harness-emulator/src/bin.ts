@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { KNOWN_HARNESS_VERSIONS, NEWEST_KNOWN_HARNESS_VERSION } from "@ag-ui-antigravity/harness/protocol";
+import packageJson from "../package.json" with { type: "json" };
 import { createStreamLogger } from "./logging/logger.js";
 import { runEmulatorProcess, type RunningEmulator } from "./process/run-emulator-process.js";
 
@@ -7,6 +9,40 @@ import { runEmulatorProcess, type RunningEmulator } from "./process/run-emulator
 const shutdownDeadlineMs = 1500;
 
 const logger = createStreamLogger(process.stderr);
+
+const USAGE = `Usage: localharness-emulator [--harness-version V] [--replay FILE]
+
+A stand-in for Google Antigravity's localharness binary, driven by scripted scenarios. It is started
+the way the real binary is: a client (the @ag-ui-antigravity/harness client, the official Python SDK,
+genai-rs) writes a length-prefixed InputConfig to its stdin and reads the WebSocket port from its
+stdout. Run by hand it just waits for that InputConfig.
+
+Options:
+  --harness-version V   the harness release to play, ${KNOWN_HARNESS_VERSIONS[0]} to ${NEWEST_KNOWN_HARNESS_VERSION} (default ${NEWEST_KNOWN_HARNESS_VERSION});
+                        env ANTIGRAVITY_EMULATOR_HARNESS_VERSION
+  --replay FILE         play a wire recording (ANTIGRAVITY_WIRE_RECORD) instead of scenarios
+  --help, -h            print this help
+  --version             print this package's version
+
+Scenarios, knobs (ANTIGRAVITY_EMULATOR_*) and the releases it plays: the package README.
+To use it as the harness: ANTIGRAVITY_HARNESS_PATH=$(pnpm bin)/localharness-emulator
+`;
+
+/** --help and --version answer before anything starts; a person at a terminal is told what the process waits for. */
+function answerCommandLine(argv: readonly string[]): boolean {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(USAGE);
+    return true;
+  }
+  if (argv.includes("--version")) {
+    process.stdout.write(`${packageJson.version} (harness releases ${KNOWN_HARNESS_VERSIONS[0]}-${NEWEST_KNOWN_HARNESS_VERSION})\n`);
+    return true;
+  }
+  if (process.stdin.isTTY === true) {
+    process.stderr.write("localharness-emulator: waiting for a client's InputConfig on stdin (this is not an interactive program; see --help). Ctrl+C to quit.\n");
+  }
+  return false;
+}
 
 /**
  * The command line, as knobs: `--replay <file>` plays a wire recording instead of scenarios;
@@ -79,4 +115,4 @@ process.on("uncaughtException", (error) => {
   logger.error(`uncaught exception: ${error.stack ?? error.message}`);
 });
 
-void main();
+if (!answerCommandLine(process.argv.slice(2))) void main();

@@ -147,6 +147,22 @@ describe("skills (0.1.19)", () => {
   });
 });
 
+describe("a command's output while it runs [inferred]", () => {
+  it("re-sends run_command's and run_workflow's ACTIVE step with the output so far, then DONE with all of it", async () => {
+    const conversation = await open("0.1.21");
+    const command = steps(await turnOf(conversation, "run the slow command")).filter((step) => step.runCommand !== undefined);
+    const growing = command.filter((step) => step.state === "STATE_ACTIVE" && typeof step.runCommand.combinedOutput === "string");
+    // The first output seen while it runs is the first line (0.8 s before the second, longer than any tick under load).
+    expect(growing[0]?.runCommand).toMatchObject({ commandLine: "echo one; sleep 0.8; echo two", combinedOutput: "one\n" });
+    expect(command.findIndex((step) => step === growing[0])).toBeLessThan(command.findIndex((step) => step.state === "STATE_DONE"));
+    expect(command.find((step) => step.state === "STATE_DONE")?.runCommand).toMatchObject({ exitCode: 0, combinedOutput: "one\ntwo\n" });
+    const workflow = steps(await turnOf(conversation, "run the slow workflow")).filter((step) => step.runWorkflow !== undefined);
+    expect(workflow.find((step) => step.state === "STATE_ACTIVE" && step.runWorkflow.output !== undefined)?.runWorkflow).toMatchObject({ output: "first\n" });
+    expect(workflow.find((step) => step.state === "STATE_DONE")?.runWorkflow).toMatchObject({ output: "first\nsecond\n" });
+    await conversation.close();
+  });
+});
+
 describe("schedule, manage_task (0.1.14) and run_workflow (0.1.21)", () => {
   it("the schedule tool makes the harness start a turn of its own later", async () => {
     const conversation = await open("0.1.21");

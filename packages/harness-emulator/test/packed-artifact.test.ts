@@ -25,9 +25,11 @@ afterAll(async () => {
   expect(await reapLeaks()).toEqual({ children: 0, sockets: 0 });
 });
 
-it("ships dist, the bin with its shebang and the built-in scenarios, with workspace ranges resolved", () => {
+it("ships dist, the bin's launcher and the built-in scenarios, with workspace ranges resolved", () => {
   const manifest = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8"));
-  expect(manifest.bin).toEqual({ "localharness-emulator": "./dist/bin.js" });
+  expect(manifest.bin).toEqual({ "localharness-emulator": "./bin/localharness-emulator.mjs" });
+  expect(readFileSync(join(unpacked, "bin", "localharness-emulator.mjs"), "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
+  // Clients spawn dist/bin.js directly (emulatorBinaryPath()).
   expect(readFileSync(join(unpacked, "dist", "bin.js"), "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
   expect(existsSync(join(unpacked, "scenarios", "demo.json"))).toBe(true);
   expect(JSON.stringify(manifest.dependencies)).not.toMatch(/workspace:|catalog:/);

@@ -4,7 +4,7 @@ export { HitlRun } from "./bridge/hitl-run.js";
 export type { RunConclusion, RunStart } from "./bridge/hitl-run.js";
 export type { HitlNotification, RunItem } from "./bridge/notifications.js";
 export { appContextToolName, sharedStateToolName } from "./bridge/bridge-options.js";
-export type { HitlBridgeOptions, HitlLogger } from "./bridge/bridge-options.js";
+export type { ApprovedCall, HitlBridgeOptions, HitlLogger } from "./bridge/bridge-options.js";
 export { HitlError } from "./errors/hitl-error.js";
 export { checkFrontendTools } from "./tools/frontend-tools.js";
 export { defaultSchemaLimits } from "./schema/schema-limits.js";

@@ -276,6 +276,17 @@ describe("over streamable HTTP", () => {
     expect(output).toBe(`${packageJson.version}\n`);
   });
 
+  it("answers --help through the installed launcher (bin/) at once with exit 0", async () => {
+    const launcher = fileURLToPath(new URL("../bin/antigravity-mcp-server.mjs", import.meta.url));
+    const startedAt = Date.now();
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [launcher, "--help"], { env: { PATH: process.env["PATH"] ?? "" } }, (error, stdout) => (error === null ? resolve(stdout) : reject(error)));
+    });
+    expect(output).toMatch(/^Usage: antigravity-mcp-server/);
+    // Generous for a loaded CI machine; it serves nothing and starts no harness.
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+  });
+
   it("answers bad requests with clear errors", async () => {
     const { http } = await startServer();
     const client = await connectClient(new StreamableHTTPClientTransport(new URL(http.url)));

@@ -2,9 +2,10 @@
 // STATE_DELTA path depends on fast-json-patch's CommonJS/ESM interop, which only the built files show.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const packageDir = new URL("..", import.meta.url).pathname;
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
 const exercise = `
   const translator = new StepTranslator({ ids: sequentialIds() });

@@ -4,6 +4,7 @@
 // diff like code.
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { StepNormalizer } from "@ag-ui-antigravity/harness";
 import { parseOutputEvent, usageOf } from "@ag-ui-antigravity/harness/protocol";
 import { type BaseEvent, EventType } from "@ag-ui/core";
@@ -11,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { sequentialIds, StepTranslator } from "../src/index.js";
 import { replayThroughClient } from "./support/agui-client.js";
 
-const root = new URL("../../../", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../../../", import.meta.url));
 const protocolDir = join(root, "fixtures/protocol");
 const goldenDir = join(root, "fixtures/agui");
 const updating = process.env["UPDATE_GOLDEN"] === "1";

@@ -1,8 +1,8 @@
 import type { Message } from "@ag-ui/client";
 import { textOf, toolResultsById } from "../agent/conversation";
-import { prettyJson } from "../agent/json";
 import type { AgentSession } from "../agent/useAgentSession";
 import type { Feature } from "../features/featureCatalog";
+import { ActivityCard } from "./ActivityCard";
 import { ReasoningBlock } from "./ReasoningBlock";
 import { ToolCallView } from "./ToolCallView";
 
@@ -77,10 +77,7 @@ function MessageItem({ message, feature, session, results, streaming }: MessageI
     case "activity":
       return (
         <li className="message assistant">
-          <div className="activity-card" data-testid="activity-card">
-            <div className="card-label">{message.activityType}</div>
-            <pre className="code-block">{prettyJson(message.content)}</pre>
-          </div>
+          <ActivityCard message={message} />
         </li>
       );
     case "system":

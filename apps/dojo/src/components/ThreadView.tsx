@@ -3,6 +3,7 @@ import { useAgentSession } from "../agent/useAgentSession";
 import type { StoredThread } from "../agent/threadStore";
 import type { Feature } from "../features/featureCatalog";
 import type { FrontendToolEffects } from "../features/frontendTools";
+import { AgentTasks } from "./AgentTasks";
 import { ChatPanel } from "./ChatPanel";
 import { RecipeEditor } from "./RecipeEditor";
 import { TaskProgress } from "./TaskProgress";
@@ -23,6 +24,7 @@ export function ThreadView({ feature, threadId, stored, onSaved }: ThreadViewPro
     <div className={feature.sidePanel === undefined ? "thread-layout" : "thread-layout with-side-panel"}>
       {feature.sidePanel === "recipe" && <RecipeEditor session={session} />}
       {feature.sidePanel === "task-progress" && <TaskProgress state={session.state} isRunning={session.isRunning} />}
+      {feature.sidePanel === "agent-tasks" && <AgentTasks messages={session.messages} />}
       <ChatPanel feature={feature} session={session} background={background} />
     </div>
   );

@@ -11,7 +11,8 @@ export type FeatureId =
   | "agentic_generative_ui"
   | "tool_approval"
   | "questions"
-  | "reconnect";
+  | "reconnect"
+  | "autonomous_work";
 
 export interface Feature {
   /** The route on the server (`POST /<id>`) and the page's hash (`#/<id>`). */
@@ -23,7 +24,7 @@ export interface Feature {
   /** The state a new thread starts with, sent in its first run. */
   initialState: () => State;
   /** A panel rendered next to the chat from the agent state. */
-  sidePanel?: "recipe" | "task-progress";
+  sidePanel?: "recipe" | "task-progress" | "agent-tasks";
   /**
    * The page stays connected to its thread (AG-UI `connect` with `stayOpen`): a reload mid-reply
    * picks the reply up where it was, and turns the server starts arrive while the page is open.
@@ -106,6 +107,18 @@ export const features: Feature[] = [
     suggestions: ["Tell me a long story", "Hello! What can you do?"],
     frontendTools: [],
     initialState: () => ({}),
+    reconnects: true,
+  },
+  {
+    id: "autonomous_work",
+    title: "Autonomous work",
+    summary:
+      "The agent works on its own: it keeps a task list, schedules a turn it starts itself, looks up a skill, is sent back when a report lacks its summary, and stops at its budget (ask it to take on the big job).",
+    suggestions: ["Plan the release", "Remind me to check on the release", "Follow the release-checklist skill", "Write a report on the release"],
+    frontendTools: [],
+    initialState: () => ({}),
+    sidePanel: "agent-tasks",
+    // A turn the agent schedules arrives on the page's connect stream.
     reconnects: true,
   },
 ];

@@ -33,6 +33,7 @@ export const demoFeatures = [
   "tool_approval",
   "questions",
   "reconnect",
+  "autonomous_work",
 ] as const;
 export type DemoFeature = (typeof demoFeatures)[number];
 

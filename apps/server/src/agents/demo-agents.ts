@@ -1,6 +1,7 @@
 import type { AntigravityAgent } from "@ag-ui-antigravity/agent";
 import { createAgenticChatAgent } from "./agentic-chat.js";
 import { createAgenticGenerativeUiAgent } from "./agentic-generative-ui.js";
+import { createAutonomousWorkAgent } from "./autonomous-work.js";
 import { createBackendToolRenderingAgent } from "./backend-tool-rendering.js";
 import type { DemoAgentEnvironment, DemoFeature } from "./demo-agent-environment.js";
 import { createHumanInTheLoopAgent } from "./human-in-the-loop.js";
@@ -20,6 +21,7 @@ const factories: Record<DemoFeature, (environment: DemoAgentEnvironment) => Anti
   tool_approval: createToolApprovalAgent,
   questions: createQuestionsAgent,
   reconnect: createReconnectAgent,
+  autonomous_work: createAutonomousWorkAgent,
 };
 
 /** One agent per dojo feature; the feature name is the agent's route. */

@@ -19,4 +19,14 @@ describe("simulatedWeather", () => {
     }
     expect(simulatedWeather("").location).toBe("Unknown");
   });
+
+  it("is near a mild day at the place: San Francisco is never freezing, Singapore never cold, no rain below 0 °C", () => {
+    expect(Math.abs(simulatedWeather("San Francisco").temperature - 16)).toBeLessThanOrEqual(4);
+    expect(simulatedWeather("Singapore").temperature).toBeGreaterThanOrEqual(25);
+    for (const place of ["Anchorage", "Reykjavik", "Oslo", "Moscow", "Atlantis", "Ushuaia"]) {
+      const report = simulatedWeather(place);
+      if (report.temperature <= 0) expect(report.conditions).not.toMatch(/rain|shower/i);
+      else expect(report.conditions).not.toMatch(/snow/i);
+    }
+  });
 });

@@ -16,25 +16,42 @@ export interface WeatherReport {
   source: "simulated";
 }
 
-const conditionsByIndex = ["Sunny", "Partly cloudy", "Cloudy", "Light rain", "Showers", "Windy", "Foggy", "Clear"] as const;
+/** A mild day's temperature (°C) for places people ask about; anywhere else gets a temperate one. */
+const typicalTemperatures: Readonly<Record<string, number>> = {
+  "san francisco": 16, tokyo: 18, "new york": 14, london: 13, paris: 14, berlin: 12, rome: 19, madrid: 17,
+  sydney: 20, singapore: 29, mumbai: 29, dubai: 31, cairo: 24, toronto: 10, chicago: 11, seattle: 13,
+  "los angeles": 20, "mexico city": 18, "são paulo": 21, "sao paulo": 21, "buenos aires": 18, lima: 19,
+  moscow: 7, stockholm: 9, oslo: 7, reykjavik: 5, ushuaia: 6, "cape town": 18, nairobi: 19, delhi: 26,
+  beijing: 14, seoul: 13, "hong kong": 24, bangkok: 29, honolulu: 26, anchorage: 3,
+};
+const temperateDefault = 16;
+
+/** Conditions that go with a temperature: no rain below freezing, no snow above it. */
+function conditionsFor(temperature: number, pick: number): string {
+  const options = temperature <= 0 ? ["Clear", "Cloudy", "Light snow", "Overcast"] : temperature >= 26 ? ["Sunny", "Partly cloudy", "Humid", "Thunderstorms"] : ["Sunny", "Partly cloudy", "Cloudy", "Light rain", "Showers", "Overcast"];
+  return options[pick % options.length] ?? "Clear";
+}
 
 /**
- * Deterministic weather for a place: the same place always gets the same report, so demos and tests
- * are reproducible without an external weather service or a key for one.
+ * Deterministic, plausible weather for a place: the same place always gets the same report (so
+ * demos and tests are reproducible without an external weather service or a key for one), near a
+ * mild day there: a known city's typical temperature, else a temperate one, within ±4 °C.
  */
 export function simulatedWeather(location: string): WeatherReport {
   const place = location.trim() === "" ? "Unknown" : location.trim();
   const digest = createHash("sha256").update(place.toLowerCase()).digest();
   const byte = (index: number): number => digest[index] ?? 0;
-  const temperature = Math.round((byte(0) / 255) * 35 - 5);
-  const wind = 3 + Math.round((byte(1) / 255) * 37);
+  const typical = typicalTemperatures[place.toLowerCase()] ?? temperateDefault;
+  const temperature = typical + Math.round((byte(0) / 255) * 8 - 4);
+  const wind = 3 + Math.round((byte(1) / 255) * 27);
   return {
     location: place,
     temperature,
-    feels_like: temperature - Math.round(wind / 15),
+    // Wind makes it feel colder; humid heat, warmer.
+    feels_like: temperature >= 26 ? temperature + 2 : temperature - Math.round(wind / 12),
     unit: "°C",
-    conditions: conditionsByIndex[byte(2) % conditionsByIndex.length] ?? "Clear",
-    humidity: 30 + Math.round((byte(3) / 255) * 65),
+    conditions: conditionsFor(temperature, byte(2)),
+    humidity: 30 + Math.round((byte(3) / 255) * 60),
     wind_speed: wind,
     wind_unit: "km/h",
     source: "simulated",

@@ -15,6 +15,17 @@ describe("promptPartsOf", () => {
     ]);
   });
 
+  it("forwards audio and video as media parts, as every harness release takes them", () => {
+    const parts = promptPartsOf([
+      { type: "audio", source: { type: "data", value: "UklGRg==", mimeType: "audio/wav" } },
+      { type: "video", source: { type: "url", value: "data:video/mp4;base64,AAAAGGZ0eXA=" } },
+    ]);
+    expect(parts).toEqual([
+      { kind: "media", mimeType: "audio/wav", data: "UklGRg==" },
+      { kind: "media", mimeType: "video/mp4", data: "AAAAGGZ0eXA=" },
+    ]);
+  });
+
   it("notes what the model cannot see instead of dropping it", () => {
     const parts = promptPartsOf([
       { type: "image", source: { type: "url", value: "https://example.com/cat.png", mimeType: "image/png" } },

@@ -4,7 +4,11 @@ import { AgentError } from "../errors/agent-error.js";
 /** One piece of a prompt for the harness: text, or inline media the model can see. */
 export type PromptPart = { kind: "text"; text: string } | { kind: "media"; mimeType: string; data: string; description?: string };
 
-/** Media types the harness forwards to Gemini inline. Anything else becomes a note the model can read. */
+/**
+ * Media types the harness forwards to Gemini inline: every release takes a media part of any type
+ * (docs/protocol.md, "Messages"), and these are the ones Gemini reads inline, audio and video
+ * included. Anything else becomes a note the model can read.
+ */
 const inlineMimeTypes = new Set([
   "image/png",
   "image/jpeg",
@@ -17,6 +21,25 @@ const inlineMimeTypes = new Set([
   "text/html",
   "application/xml",
   "text/xml",
+  "audio/wav",
+  "audio/x-wav",
+  "audio/mp3",
+  "audio/mpeg",
+  "audio/aiff",
+  "audio/aac",
+  "audio/ogg",
+  "audio/flac",
+  "audio/webm",
+  "video/mp4",
+  "video/mpeg",
+  "video/mpg",
+  "video/mov",
+  "video/quicktime",
+  "video/avi",
+  "video/x-flv",
+  "video/webm",
+  "video/wmv",
+  "video/3gpp",
 ]);
 
 type UserContent = UserMessage["content"];
@@ -51,9 +74,9 @@ export type BrokenAttachment = "refuse" | "note";
 
 /**
  * Turns a user message's content into prompt parts. Inline data (and `data:` URLs) of a supported
- * type becomes media; anything the harness cannot pass to the model (remote URLs, file
- * references, GIF, audio, video) becomes a one-line note, so the model says it could not see it
- * instead of pretending it did. Nothing the user sent is dropped silently.
+ * type becomes media (images, PDF, text, audio, video); anything the harness cannot pass to the
+ * model (remote URLs, file references, GIF, other types) becomes a one-line note, so the model says
+ * it could not see it instead of pretending it did. Nothing the user sent is dropped silently.
  */
 export function promptPartsOf(content: UserContent, brokenAttachment: BrokenAttachment = "refuse"): PromptPart[] {
   if (typeof content === "string") return content.trim().length === 0 ? [] : [{ kind: "text", text: content }];

@@ -75,9 +75,14 @@ export function toRunError(error: unknown): MappedRunError {
       TURN_FAILED: "The model call failed.",
       TURN_BUSY: "A turn is already running on this thread.",
       PROTOCOL_SKEW: "The Antigravity harness runs another protocol version than the server speaks; the server log names the field.",
-      BUDGET_EXCEEDED: "The agent stopped: its budget ran out.",
-      QUOTA_EXHAUSTED: "The model quota is exhausted; try again later.",
+      QUOTA_EXHAUSTED: "The model quota is exhausted; what the agent said so far stays. Try again in a few minutes.",
     };
+    if (error.code === "BUDGET_EXCEEDED") {
+      // The stop reason names the limit (STOP_REASON_MAX_TOOL_CALLS_EXCEEDED: "tool calls"); it is the agent's own configuration.
+      const limit = budgetLimitOf(error.subject);
+      const message = `The agent stopped: its budget${limit === undefined ? "" : ` of ${limit}`} ran out; what it said so far stays.`;
+      return { event: event(error.code, message), correlationId, harnessLost: false };
+    }
     if (error.code === "MCP_LOAD_FAILED") {
       // The server's name is the agent's own configuration; the reason (paths, stderr) stays in the log.
       const message = `The MCP server "${error.subject ?? ""}" could not be loaded, so the turn could not run.`;
@@ -90,4 +95,10 @@ export function toRunError(error: unknown): MappedRunError {
     };
   }
   return { event: event("AGENT_ERROR", "The agent failed unexpectedly."), correlationId, harnessLost: false };
+}
+
+/** The limit a budget stop reason names, in words (`STOP_REASON_MAX_TOOL_CALLS_EXCEEDED`: `tool calls`). */
+function budgetLimitOf(stopReason: string | undefined): string | undefined {
+  const match = /^STOP_REASON_MAX_([A-Z_]+)_EXCEEDED$/.exec(stopReason ?? "");
+  return match?.[1]?.toLowerCase().replace(/_/g, " ");
 }

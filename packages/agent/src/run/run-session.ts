@@ -7,6 +7,7 @@ import { carriesAnswers, planRun, transcriptPlan } from "./run-input.js";
 import { toRunError } from "./run-error.js";
 import { StepFailure } from "./step-failure.js";
 import { AgentError } from "../errors/agent-error.js";
+import { eventsOfHookNote, isHookNote } from "../hooks/hook-notes.js";
 import { contentText } from "../input/prompt-parts.js";
 import { boundedSummary } from "../threads/store/record-policy.js";
 import type { ThreadSummary } from "../threads/store/thread-store.js";
@@ -146,7 +147,7 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
       runFinished({
         threadId: input.threadId,
         runId: input.runId,
-        usage: translator.settleRunUsage(),
+        usage: translator.settleRun(),
         ...(conclusion.type === "interrupt" ? { outcome: { type: "interrupt" as const, interrupts: conclusion.interrupts } } : {}),
       }),
     );
@@ -246,6 +247,10 @@ function emitEventsOf(item: RunItem, session: AntigravitySession, emit: EmitEven
     case "state":
       // The translator owns the base the client was sent, whoever changes the state.
       emitAll(translator.updateState(item.state), emit);
+      return;
+    case "relayed":
+      // What a harness hook told the agent, where it came between the turn's steps.
+      if (isHookNote(item.note)) emitAll(eventsOfHookNote(translator, item.note), emit);
       return;
   }
 }

@@ -37,6 +37,9 @@ function sessionOn(store: WriteLog): AntigravitySession {
     workspaceFor: () => Promise.resolve(undefined),
     warn: () => undefined,
     onBackgroundTurn: () => undefined,
+    observers: { onStop: undefined, maxContinuations: 3, onCompaction: undefined, compactionHook: false, observeTools: false, maxPendingSchedules: 5, maxScheduleDelayMs: 60_000, now: Date.now },
+    subagents: [],
+    onConversationOpened: () => undefined,
   };
   return new AntigravitySession({ threadId: "thread", workspace: undefined }, { conversationId: "conversation", forwarded: [], toolSignature: "tools" }, environment);
 }

@@ -4,6 +4,9 @@ import type { ConversationConfig, Conversation, SubagentEnd, Turn, UserInputPart
 import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
 import { PoolError, type HarnessPool, type PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
+import { randomUUID } from "node:crypto";
+import type { HookNote } from "../hooks/hook-notes.js";
+import { type ObserverSettings, withObservers } from "../hooks/observer-hooks.js";
 import type { ForwardedMessage } from "../input/message-fingerprint.js";
 import { CheckedHistory } from "../input/history-limits.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
@@ -28,7 +31,16 @@ export interface SessionEnvironment {
   warn(details: Record<string, unknown>, message: string): void;
   /** A turn the harness started on its own (a trigger, a background result) on this session's conversation. */
   onBackgroundTurn(session: AntigravitySession, turn: Turn): void;
+  /** What the agent watches in the conversation's hooks (continuations, compactions, tasks, schedules). */
+  observers: ObserverSettings;
+  /** The conversation's custom subagents, whose descriptions the client is told. */
+  subagents: ReadonlyArray<{ name: string; description?: string }>;
+  /** A conversation was opened: what it says about its harness (sandbox availability). */
+  onConversationOpened(conversation: Conversation): void;
 }
+
+/** Hook notes of harness-started turns a session keeps until their relay reads them; the oldest go first past it. */
+const MAX_BACKGROUND_NOTES = 1_000;
 
 export interface SessionSeed {
   conversationId?: string;
@@ -79,6 +91,10 @@ export class AntigravitySession implements ManagedSession {
   /** The lease this session holds its thread by, when the store has leases (an adopted spare gets its thread's). */
   lease: LeaseToken | undefined;
   readonly #createdAt: number | undefined;
+  /** Scheduled turns waiting: `schedule` calls that ran, less the turns the harness started since (see `scheduleLimits`). */
+  pendingSchedules = 0;
+  /** Hook notes of turns the harness started itself, for the relay of those turns (`takeBackgroundNotes`). */
+  readonly #backgroundNotes: HookNote[] = [];
   readonly #environment: SessionEnvironment;
   #lease: PoolLease<Conversation> | undefined;
   #stopBackgroundTurns: (() => void) | undefined;
@@ -114,11 +130,19 @@ export class AntigravitySession implements ManagedSession {
     this.summary = seed.summary;
     this.#createdAt = seed.createdAt;
     this.lease = seed.lease;
-    this.bridge = new HitlBridge(environment.bridgeOptions);
+    this.bridge = new HitlBridge({
+      ...environment.bridgeOptions,
+      // An approval of a built-in or MCP call names the card the client holds for it (one id for both).
+      toolCallIdOf: (call) =>
+        call.trajectoryId === undefined || call.stepIndex === undefined || this.hostToolNames.has(call.toolName)
+          ? undefined
+          : this.translator.callIdForStep({ trajectoryId: call.trajectoryId, stepIndex: call.stepIndex, toolCallId: call.callId ?? randomUUID() }),
+    });
     this.translator = new StepTranslator({
       structuredOutput: environment.structuredOutputAs,
       structuredOutputKey: environment.structuredOutputKey,
       usage: { provider: "google-antigravity", model: environment.model },
+      subagents: environment.subagents,
       onUnmatchedSubagent: (unmatched) =>
         environment.warn(
           { threadId: this.threadId, ...unmatched },
@@ -163,12 +187,17 @@ export class AntigravitySession implements ManagedSession {
       ...base,
       ...(workspaces.length > 0 ? { workspaces } : {}),
       customTools: pieces.customTools,
-      hooks: { ...base.hooks, ...pieces.hooks },
+      hooks: withObservers({ ...base.hooks, ...pieces.hooks }, this.#environment.observers, this),
     };
     const lease = await this.#acquire(config, options.signal);
     this.#lease = lease;
+    this.#environment.onConversationOpened(lease.conversation);
     lease.setReclaimable(this.#reclaim);
-    this.#stopBackgroundTurns = lease.conversation.onTriggerTurn((turn) => this.#environment.onBackgroundTurn(this, turn));
+    this.#stopBackgroundTurns = lease.conversation.onTriggerTurn((turn) => {
+      // A turn the harness starts itself may be a scheduled one coming due: one fewer waits.
+      if (this.pendingSchedules > 0) this.pendingSchedules -= 1;
+      this.#environment.onBackgroundTurn(this, turn);
+    });
     // The session learns that its harness died from the lease, not from the next failing send.
     lease.signal.addEventListener(
       "abort",
@@ -223,6 +252,29 @@ export class AntigravitySession implements ManagedSession {
       if (this.forwarded.length > 0) this.historyLost = true;
       return lease;
     }
+  }
+
+  /**
+   * Delivers a hook note to whoever relays the turn it came from: the client's run (through the
+   * bridge, in order with the turn's steps) while the bridge holds a turn, else the relay of a turn
+   * the harness started itself (`takeBackgroundNotes`).
+   */
+  relay(note: HookNote): void {
+    if (this.bridge.hasTurn) {
+      this.bridge.relay(note);
+      return;
+    }
+    if (this.#backgroundNotes.length >= MAX_BACKGROUND_NOTES) this.#backgroundNotes.shift();
+    this.#backgroundNotes.push(note);
+  }
+
+  /** The hook notes of a turn the harness started itself, oldest first; the queue is emptied. */
+  takeBackgroundNotes(): HookNote[] {
+    return this.#backgroundNotes.splice(0);
+  }
+
+  warn(details: Record<string, unknown>, message: string): void {
+    this.#environment.warn(details, message);
   }
 
   /** Starts a harness turn; what the HITL bridge calls when it starts queued input. */

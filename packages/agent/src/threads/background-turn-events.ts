@@ -1,5 +1,6 @@
 import type { AGUIEvent, RunAgentInput } from "@ag-ui/client";
 import type { Turn } from "@ag-ui-antigravity/harness";
+import { eventsOfHookNote } from "../hooks/hook-notes.js";
 import { cumulativeUsageOf, runFinished, runStarted } from "../run/run-events.js";
 import { toRunError } from "../run/run-error.js";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
@@ -16,16 +17,19 @@ export async function* backgroundTurnEvents(session: AntigravitySession, turn: T
   try {
     for await (const step of turn) {
       yield* translator.translate(step);
+      // What its hooks told the agent since, after the step they followed.
+      for (const note of session.takeBackgroundNotes()) yield* eventsOfHookNote(translator, note);
       for (const end of session.subagentEnds.splice(0)) {
         yield* translator.finishSubagent(end);
       }
     }
     await turn.result;
+    for (const note of session.takeBackgroundNotes()) yield* eventsOfHookNote(translator, note);
     const conversation = session.conversation;
     if (conversation !== undefined) translator.recordUsage(cumulativeUsageOf(conversation.usage));
     translator.reset();
     yield* translator.closeRun();
-    yield runFinished({ threadId: input.threadId, runId: input.runId, usage: translator.settleRunUsage() });
+    yield runFinished({ threadId: input.threadId, runId: input.runId, usage: translator.settleRun() });
   } catch (error) {
     translator.reset();
     yield* translator.closeRun();

@@ -104,6 +104,9 @@ export const TRANSCRIPT_INCOMPLETE_EVENT = "antigravity.transcript_incomplete";
  * never dropped silently (a MESSAGES_SNAPSHOT replaces the client's messages, so it must not
  * shrink them to what the server still holds).
  */
+/** @ag-ui/client's metadata key for which activity types a MESSAGES_SNAPSHOT is the authority on. */
+const ACTIVITY_HISTORY_METADATA = "@ag-ui/client";
+
 function snapshotRun(channel: ThreadChannel, input: RunAgentInput): BaseEvent[] {
   const view = channel.transcript.view;
   const runId = `${SNAPSHOT_RUN_PREFIX}${randomUUID()}`;
@@ -121,7 +124,10 @@ function snapshotRun(channel: ThreadChannel, input: RunAgentInput): BaseEvent[] 
       },
     } as BaseEvent);
   }
-  events.push({ type: EventType.MESSAGES_SNAPSHOT, messages: structuredClone(messages.snapshot) } as BaseEvent);
+  // The transcript is no authority on activity messages: clients never send theirs, so a run's
+  // input lacks the activities of earlier runs. The snapshot says it owns no activity type
+  // (@ag-ui/client's convention), so a client keeps the ones it holds that the snapshot lacks.
+  events.push({ type: EventType.MESSAGES_SNAPSHOT, messages: structuredClone(messages.snapshot), metadata: { [ACTIVITY_HISTORY_METADATA]: { authoritativeActivityTypes: [] } } } as BaseEvent);
   if (view.state !== undefined) events.push({ type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(view.state) } as BaseEvent);
   events.push({
     type: EventType.RUN_FINISHED,
@@ -140,7 +146,9 @@ function snapshotRun(channel: ThreadChannel, input: RunAgentInput): BaseEvent[] 
  */
 function snapshotMessages(kept: Message[], omitted: number, clientMessages: readonly Message[]): { snapshot: Message[]; complete: boolean } {
   if (omitted === 0) return { snapshot: kept, complete: true };
-  const first = kept[0];
+  // Clients never send activity messages (@ag-ui/client leaves them out of a run's input): the
+  // transcript resumes, for them, at its first message of another kind.
+  const first = kept.find((message) => message.role !== "activity");
   const joint = first === undefined ? -1 : clientMessages.findIndex((message) => message.id === first.id);
   if (joint !== -1) return { snapshot: [...clientMessages.slice(0, joint), ...kept], complete: true };
   const keptIds = new Set(kept.map((message) => message.id));

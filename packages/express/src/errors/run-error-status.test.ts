@@ -39,6 +39,7 @@ describe("httpStatusForRunErrorCode", () => {
       SPAWN_FAILED: 503,
       SPAWN_BACKOFF: 503,
       HANDSHAKE_FAILED: 503,
+      CONFIG_INVALID: 503,
       POOL_CLOSED: 503,
       AGENT_CLOSED: 503,
     });

@@ -49,8 +49,15 @@ export interface AgentRouterOptions {
    * default so that code is streamed instead.
    */
   runErrorStatuses?: Record<string, number | null>;
-  /** Path of the health route inside the router, or `false` for none. Default `"/healthz"`. */
+  /** Path of the health route (liveness: the process answers) inside the router, or `false` for none. Default `"/healthz"`. */
   healthPath?: string | false;
+  /**
+   * Path of the readiness route inside the router, or `false` for none. Default `"/readyz"`: 200
+   * while runs would be accepted, 503 with the reason while they would be refused (an agent's
+   * `readiness()`: no harness found, thread store unreachable, closing; or the router closing).
+   * Point load balancers and orchestrators' readiness probes here, liveness probes at `healthPath`.
+   */
+  readyPath?: string | false;
   /**
    * What one client may hold at once: the principal `authorize` names, or without auth the client's
    * address (`request.ip`, so Express's `trust proxy` setting applies behind a proxy). Past a limit
@@ -87,6 +94,7 @@ export interface ResolvedAgentRouterOptions {
   readonly ownershipStore: ThreadOwnershipStore | undefined;
   readonly runErrorStatuses: Readonly<Record<string, number | null>>;
   readonly healthPath: string | undefined;
+  readonly readyPath: string | undefined;
   readonly clientLimits: ClientLimits | undefined;
   readonly logger: ExpressBindingLogger;
   readonly replicaId: string | undefined;
@@ -114,6 +122,7 @@ const optionsSchema = z
       .optional(),
     runErrorStatuses: z.record(z.string(), z.number().int().min(400).max(599).nullable()).optional(),
     healthPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
+    readyPath: z.union([routePath.refine((value) => value.length > 1, "must name a path"), z.literal(false)]).optional(),
     clientLimits: z
       .union([
         z.literal(false),
@@ -146,6 +155,7 @@ export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): Res
     ownershipStore: value.ownershipStore,
     runErrorStatuses: value.runErrorStatuses ?? {},
     healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
+    readyPath: value.readyPath === false ? undefined : trimTrailingSlash(value.readyPath ?? "/readyz"),
     clientLimits: value.clientLimits === undefined || value.clientLimits === false ? undefined : resolveClientLimits(value.clientLimits),
     logger: toBindingLogger(value.logger),
     replicaId: value.replicaId,

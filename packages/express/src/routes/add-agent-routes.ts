@@ -9,6 +9,7 @@ import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import type { AgentTarget, ResolveAgent } from "./authorized-target.js";
 import { createCapabilitiesHandler } from "./capabilities-handler.js";
 import { healthHandler } from "./health-handler.js";
+import { createReadinessHandler } from "./readiness-handler.js";
 import type { RouterLifetime } from "./router-lifetime.js";
 import { createRunHandler } from "./run-handler.js";
 import { createThreadsHandler } from "./threads-handler.js";
@@ -61,6 +62,7 @@ export function addAgentRoutes(
 
   if (resolved.replicaId !== undefined) target.use(replicaHeader(resolved.replicaId));
   if (resolved.healthPath !== undefined) target.get(resolved.healthPath, admit, healthHandler);
+  if (resolved.readyPath !== undefined) target.get(resolved.readyPath, admit, createReadinessHandler(registry));
 
   let resolveAgent: ResolveAgent;
   let runPath: string;

@@ -25,7 +25,7 @@ export function createCapabilitiesHandler(
       const reported: unknown = target.agent.getCapabilities === undefined ? {} : await target.agent.getCapabilities();
       const parsed = AgentCapabilitiesSchema.safeParse(reported);
       if (!parsed.success) throw new TypeError(`getCapabilities() returned an invalid payload: ${parsed.error.message}`);
-      capabilities = parsed.data as AgentCapabilities;
+      capabilities = withBindingTransport(parsed.data as AgentCapabilities);
     } catch (error) {
       const failure = referenceFailure("The agent's capabilities are unavailable.");
       logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "capabilities failed");
@@ -34,4 +34,14 @@ export function createCapabilitiesHandler(
     }
     response.status(200).set("Cache-Control", "no-store").json(capabilities);
   };
+}
+
+/**
+ * What the binding itself serves, said in the agent's capabilities: every route answers a client
+ * that asks for the AG-UI protobuf media type with protobuf (`transport.httpBinary`), whatever the
+ * agent. An agent that says nothing of its transport is still served as a stream.
+ */
+function withBindingTransport(capabilities: AgentCapabilities): AgentCapabilities {
+  if (Object.keys(capabilities).length === 0) return capabilities;
+  return { ...capabilities, transport: { streaming: true, ...capabilities.transport, httpBinary: true } };
 }

@@ -13,7 +13,9 @@ export type AgentRouter = Router & AgentRouterLifetime;
  * - `POST <path>/connect` (or `<path>/<name>/connect`): AG-UI's reconnect, the agent's `connect`
  *   stream, resumed after `Last-Event-ID` (the shape of CopilotKit's runtime v2 connect route);
  * - `GET <path>/capabilities` (or `<path>/<name>/capabilities`): the agent's capabilities;
- * - `GET /healthz`: liveness.
+ * - `GET /healthz`: liveness (the process answers);
+ * - `GET /readyz`: readiness, 200 while runs would be accepted, 503 with the reason while they
+ *   would be refused (an agent's `readiness()`, or the router closing).
  *
  * Mount it anywhere (`app.use("/ag-ui", router)`); paths are relative to the mount point. Do not
  * put response compression in front of it unless it honours `Cache-Control: no-transform`.

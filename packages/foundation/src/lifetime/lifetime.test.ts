@@ -49,3 +49,24 @@ describe("Lifetime", () => {
     expect(lifetime.signal.reason).toBe("done");
   });
 });
+
+describe("Lifetime re-entrancy", () => {
+  it("a closing that calls close() again (from its work or an abort listener) gets the same promise, runs once and throws nothing", async () => {
+    const lifetime = new Lifetime();
+    let runs = 0;
+    const reentered: Promise<void>[] = [];
+    lifetime.signal.addEventListener("abort", () => void reentered.push(lifetime.close(() => "from the listener")));
+    const first = lifetime.close(
+      () => "closing",
+      () => {
+        runs += 1;
+        reentered.push(lifetime.close(() => "from the work"));
+      },
+    );
+    expect(reentered).toEqual([first, first]);
+    await first;
+    await lifetime.closed;
+    expect(runs).toBe(1);
+    expect(lifetime.signal.reason).toBe("closing");
+  });
+});

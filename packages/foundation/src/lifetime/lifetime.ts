@@ -38,10 +38,18 @@ export class Lifetime {
    * arguments are ignored.
    */
   close(reason: () => unknown, work: () => Promise<void> | void = () => undefined): Promise<void> {
-    this.#closing ??= (async () => {
-      this.#controller.abort(reason());
+    if (this.#closing !== undefined) return this.#closing;
+    // Recorded before anything runs: an abort listener or the work itself may call close() again
+    // (a transport closing its server, which closes the transport), and must get this same promise.
+    let settle!: { resolve: () => void; reject: (error: unknown) => void };
+    this.#closing = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    void (async () => {
       try {
+        this.#controller.abort(reason());
         await work();
+        settle.resolve();
+      } catch (error) {
+        settle.reject(error);
       } finally {
         this.#markClosed();
       }

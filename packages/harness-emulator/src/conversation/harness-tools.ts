@@ -38,7 +38,8 @@ async function runHarnessTool(
     toggled?: boolean;
     args: Record<string, unknown>;
     active: Partial<StepUpdate>;
-    settle: () => Promise<Settled>;
+    /** Does the work; `progress` re-sends the ACTIVE step with results so far. */
+    settle: (progress: (fields: Partial<StepUpdate>) => void) => Promise<Settled>;
   },
 ): Promise<void> {
   const context = turn.context;
@@ -58,7 +59,7 @@ async function runHarnessTool(
   }
   let settled: Settled;
   try {
-    settled = await tool.settle();
+    settled = await tool.settle((fields) => context.recorder.publish({ ...base, state: "STATE_ACTIVE", ...tool.active, ...fields }));
   } catch (error) {
     if (turn.signal.aborted) throw error;
     const message = EmulatorError.isInstance(error) ? error.message : (error as Error).message;
@@ -158,10 +159,17 @@ export function runWorkflow(turn: ScriptedTurn, run: TrajectoryRun, action: Acti
     feature: "runWorkflow",
     args: { script_path: scriptPath ?? "", script: script ?? "" },
     active: { runWorkflow },
-    settle: async () => {
+    settle: async (progress) => {
       const commandLine = script ?? (scriptPath === undefined ? undefined : `/bin/sh ${JSON.stringify(context.guard.check(scriptPath))}`);
       if (commandLine === undefined) throw new EmulatorError("TOOL_FAILED", "run_workflow: no script or scriptPath");
-      const { exitCode, output } = await runShell({ commandLine, cwd: workspace, env: context.commandEnv, signal: turn.signal });
+      const { exitCode, output } = await runShell({
+        commandLine,
+        cwd: workspace,
+        env: context.commandEnv,
+        signal: turn.signal,
+        // The workflow's output so far, on its ACTIVE step while it runs [inferred].
+        onProgress: (soFar) => progress({ runWorkflow: { ...runWorkflow, output: soFar } }),
+      });
       if (exitCode !== 0) throw new EmulatorError("TOOL_FAILED", `workflow exited with code ${exitCode}: ${output}`);
       return { fields: { runWorkflow: { ...runWorkflow, output } }, hookResult: output, modelResult: output };
     },

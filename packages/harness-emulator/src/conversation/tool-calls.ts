@@ -147,7 +147,8 @@ async function callBuiltin(turn: ScriptedTurn, run: TrajectoryRun, name: Paramet
   }
   let outcome;
   try {
-    outcome = await plan.run({ signal: turn.signal });
+    // A command's output so far is re-sent on its ACTIVE step while it runs [inferred].
+    outcome = await plan.run({ signal: turn.signal, progress: (action) => context.recorder.publish({ ...base, state: "STATE_ACTIVE", [field]: action }) });
   } catch (error) {
     if (turn.signal.aborted) throw error;
     return failCall(turn, { ...base, [field]: plan.inputs }, call, EmulatorError.isInstance(error) ? error.message : (error as Error).message);

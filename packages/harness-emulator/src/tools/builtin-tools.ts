@@ -45,9 +45,18 @@ export const builtinActionField: Record<BuiltinToolName, string> = {
 export interface BuiltinPlan {
   /** Action sub-message on the first (ACTIVE / WAITING_FOR_USER) update: inputs only. */
   inputs: Record<string, unknown>;
-  /** Runs the tool; resolves with the DONE view. */
-  run(options: { signal: AbortSignal }): Promise<BuiltinOutcome>;
+  /** Runs the tool; resolves with the DONE view. `progress` re-sends the ACTIVE view with results so far (a command's output). */
+  run(options: { signal: AbortSignal; progress?: (action: Record<string, unknown>) => void }): Promise<BuiltinOutcome>;
 }
+
+/**
+ * How often a running command's output so far is re-sent on its ACTIVE step, once it has run for
+ * COMMAND_PROGRESS_AFTER_MS [inferred: nothing public says whether or how the harness streams a
+ * command's output; the client works either way]. A quick command shows its output only at DONE,
+ * so the frames of short commands are the same as ever.
+ */
+export const COMMAND_PROGRESS_INTERVAL_MS = 100;
+export const COMMAND_PROGRESS_AFTER_MS = 250;
 
 export interface BuiltinOutcome {
   /** Inputs plus results, for the DONE update. */
@@ -133,7 +142,14 @@ function decodeUtf8(bytes: Buffer): string {
 }
 
 /** Runs a shell command in its own process group so an abort kills everything it started. */
-export function runShell(options: { commandLine: string; cwd: string; env: Record<string, string>; signal: AbortSignal }): Promise<{ exitCode: number; output: string }> {
+export function runShell(options: {
+  commandLine: string;
+  cwd: string;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  /** Told the output so far every COMMAND_PROGRESS_INTERVAL_MS while it grows, from COMMAND_PROGRESS_AFTER_MS on. */
+  onProgress?: (outputSoFar: string) => void;
+}): Promise<{ exitCode: number; output: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn("/bin/sh", ["-c", options.commandLine], {
       cwd: options.cwd,
@@ -153,6 +169,17 @@ export function runShell(options: { commandLine: string; cwd: string; env: Recor
     };
     child.stdout.on("data", append);
     child.stderr.on("data", append);
+    let reported = 0;
+    const onProgress = options.onProgress;
+    const startedAt = Date.now();
+    const progress =
+      onProgress === undefined
+        ? undefined
+        : setInterval(() => {
+            if (collected === reported || Date.now() - startedAt < COMMAND_PROGRESS_AFTER_MS) return;
+            reported = collected;
+            onProgress(decodeUtf8(Buffer.concat(chunks)));
+          }, COMMAND_PROGRESS_INTERVAL_MS);
     const onAbort = (): void => {
       if (child.pid !== undefined) {
         try {
@@ -164,10 +191,12 @@ export function runShell(options: { commandLine: string; cwd: string; env: Recor
     };
     options.signal.addEventListener("abort", onAbort, { once: true });
     child.on("error", (error) => {
+      clearInterval(progress);
       options.signal.removeEventListener("abort", onAbort);
       reject(new EmulatorError("TOOL_FAILED", `run_command: ${error.message}`, { cause: error }));
     });
     child.on("close", (code, signalName) => {
+      clearInterval(progress);
       options.signal.removeEventListener("abort", onAbort);
       if (options.signal.aborted) {
         reject(options.signal.reason);
@@ -371,8 +400,14 @@ export function planBuiltin(name: BuiltinToolName, args: Record<string, unknown>
       const workingDir = cwdArgument === undefined ? guard.roots[0] ?? process.cwd() : guard.check(cwdArgument);
       return {
         inputs: { commandLine, workingDir },
-        run: async ({ signal }) => {
-          const { exitCode, output } = await runShell({ commandLine, cwd: workingDir, env: context.commandEnv, signal });
+        run: async ({ signal, progress }) => {
+          const { exitCode, output } = await runShell({
+            commandLine,
+            cwd: workingDir,
+            env: context.commandEnv,
+            signal,
+            ...(progress === undefined ? {} : { onProgress: (combinedOutput: string) => progress({ commandLine, workingDir, combinedOutput }) }),
+          });
           return {
             action: { commandLine, workingDir, exitCode, combinedOutput: output },
             hookResult: JSON.stringify({ combined_output: output }),

@@ -148,6 +148,16 @@ function subagents(config: ResolvedConversationConfig, directories: readonly str
   });
 }
 
+/**
+ * The Gemini API key a conversation's models use: the config's own, the gemini endpoint's, then
+ * GEMINI_API_KEY from the process's env option and from this process. Undefined for endpoints that
+ * take none (a local base URL, Vertex with its own credentials).
+ */
+export function geminiApiKeyOf(config: ResolvedConversationConfig, configuredEnvironment: Readonly<Record<string, string>>): string | undefined {
+  if (config.baseUrl !== undefined || config.endpoint?.type === "vertex") return undefined;
+  return config.apiKey ?? config.endpoint?.apiKey ?? configuredEnvironment.GEMINI_API_KEY ?? process.env.GEMINI_API_KEY;
+}
+
 export interface BuildHarnessConfigOptions {
   apiKey: string | undefined;
   /** The harness release spoken: what the config may contain and how it is spelled. */

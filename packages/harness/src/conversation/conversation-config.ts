@@ -1,12 +1,27 @@
 import { z } from "zod/v4";
-import type { NormalizedStep } from "../steps/normalized-step.js";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "./builtin-tools.js";
 import { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_TURN_TIMINGS } from "./conversation-timings.js";
+import { callable, hooksSchema, type ConversationHooks } from "./conversation-hooks.js";
 import { harnessFeatureOptionsSchema, type HarnessFeatureOptions } from "./harness-feature-options.js";
 
-// Handlers and hooks are functions; zod checks that they are callable and nothing more.
-const callable = <Fn>(what: string) =>
-  z.custom<Fn>((value) => typeof value === "function", { message: `${what} must be a function` });
+export type {
+  CompactionHookArgs,
+  ConfirmationHookArgs,
+  ConversationHooks,
+  PostToolHookArgs,
+  PreToolHookArgs,
+  PreToolHookResult,
+  PreTurnDecision,
+  PreTurnHookArgs,
+  QuestionAnswer,
+  QuestionsHookArgs,
+  QuestionsHookResult,
+  StopHookArgs,
+  StopHookResult,
+  ToolErrorHookArgs,
+  ToolHookArgs,
+} from "./conversation-hooks.js";
+
 
 // ------------------------------------------------------------------ custom tools
 
@@ -48,138 +63,6 @@ const customToolSchema = z.object({
   responseSchema: z.record(z.string(), z.unknown()).optional(),
   handler: callable<CustomTool["handler"]>("handler"),
 });
-
-// ------------------------------------------------------------------ hooks
-
-export type PreTurnDecision = { decision: "allow" } | { decision: "deny"; reason?: string };
-
-export interface PreTurnHookArgs {
-  /** The user input parts as the harness reports them. */
-  parts: { text?: string | undefined; media?: { mimeType?: string | undefined; description?: string | undefined } | undefined; slashCommand?: { name?: string | undefined } | undefined }[];
-  /** The text parts joined. */
-  text: string;
-  conversationId: string;
-}
-
-export interface ToolHookArgs {
-  toolName: string;
-  /** The MCP server, for MCP tools. */
-  serverName?: string;
-  callId?: string;
-  conversationId: string;
-  /** The trajectory (main agent or a subagent) making the call, from harness 0.1.13. */
-  trajectoryId?: string;
-  /** The call's step in that trajectory, from harness 0.1.13. */
-  stepIndex?: number;
-}
-
-export interface PreToolHookArgs extends ToolHookArgs {
-  /** Parsed arguments ({} when they are not a JSON object). */
-  arguments: Record<string, unknown>;
-  argumentsJson: string;
-  /** Why the hook is asked: every call, or because a `confirm` policy matched. */
-  reason: "hook" | "policy-confirm";
-}
-
-export type PreToolHookResult =
-  | { decision: "allow"; arguments?: Record<string, unknown> }
-  | { decision: "deny"; reason?: string };
-
-export interface PostToolHookArgs extends ToolHookArgs {
-  result: string;
-  error: string;
-}
-
-export interface ToolErrorHookArgs extends ToolHookArgs {
-  errorMessage: string;
-}
-
-export interface QuestionsHookArgs {
-  conversationId: string;
-  trajectoryId: string;
-  stepIndex: number;
-  questions: { question: string; choices: string[]; isMultiSelect: boolean }[];
-  step: NormalizedStep;
-  signal: AbortSignal;
-}
-
-/** What the STOP hook (harness 0.1.16) is told: the agent is about to stop. */
-export interface StopHookArgs {
-  conversationId: string;
-  trajectoryId: string;
-  /** The text the agent ends with. */
-  responseText: string;
-  /** Why it stops when that is not its own choice: a budget ran out or the quota (a StopReason name). */
-  stopReason?: string;
-  errorMessage: string;
-  /** How many times this hook already made the agent go on in this turn. */
-  continuationCount: number;
-}
-
-/** Let the agent stop, or make it go on: `reason` is what it is told to do next. */
-export type StopHookResult = { decision: "stop" } | { decision: "continue"; reason: string };
-
-/** What the compaction hook (harness 0.1.14) is told: the harness summarised the context. */
-export interface CompactionHookArgs {
-  conversationId: string;
-  trajectoryId: string;
-  stepIndex: number;
-  /** The summary that replaces the compacted context. */
-  summary: string;
-}
-
-/** One answer per question, in order. */
-export type QuestionAnswer = "unanswered" | { selected: number[]; freeform?: string };
-export type QuestionsHookResult = { answers: QuestionAnswer[] } | { cancelled: true };
-
-export interface ConfirmationHookArgs {
-  conversationId: string;
-  step: NormalizedStep;
-  toolName?: string;
-  arguments: Record<string, unknown>;
-  signal: AbortSignal;
-}
-
-/**
- * Callbacks the harness (or the client on its behalf) invokes. All are async and awaited with no
- * timeout; each request is answered exactly once. A hook that throws is reported to the harness as
- * a hook failure and never fails the turn.
- */
-export interface ConversationHooks {
-  preTurn?: ((args: PreTurnHookArgs) => PreTurnDecision | void | Promise<PreTurnDecision | void>) | undefined;
-  postTurn?: ((args: { responseText: string; conversationId: string }) => void | Promise<void>) | undefined;
-  preTool?: ((args: PreToolHookArgs) => PreToolHookResult | void | Promise<PreToolHookResult | void>) | undefined;
-  postTool?: ((args: PostToolHookArgs) => void | Promise<void>) | undefined;
-  /** Return `{ message }` to replace the error text the model sees. */
-  onToolError?: ((args: ToolErrorHookArgs) => { message: string } | void | Promise<{ message: string } | void>) | undefined;
-  sessionStart?: ((args: { conversationId: string }) => void | Promise<void>) | undefined;
-  sessionEnd?: ((args: { conversationId: string }) => void | Promise<void>) | undefined;
-  /** Default when absent: every question is answered "unanswered" and a warning is logged. */
-  onQuestions?: ((args: QuestionsHookArgs) => QuestionsHookResult | Promise<QuestionsHookResult>) | undefined;
-  /** Decides harness tool-confirmation requests; without it, policies decide. */
-  onConfirmation?: ((args: ConfirmationHookArgs) => boolean | Promise<boolean>) | undefined;
-  /** The agent is about to stop (harness 0.1.16+); return `continue` to make it go on. Without it the harness is not asked to call. */
-  stop?: ((args: StopHookArgs) => StopHookResult | void | Promise<StopHookResult | void>) | undefined;
-  /** The harness compacted the context (harness 0.1.14+). */
-  onCompaction?: ((args: CompactionHookArgs) => void | Promise<void>) | undefined;
-}
-
-const hooksSchema = z
-  .object({
-    preTurn: callable<ConversationHooks["preTurn"]>("hooks.preTurn"),
-    postTurn: callable<ConversationHooks["postTurn"]>("hooks.postTurn"),
-    preTool: callable<ConversationHooks["preTool"]>("hooks.preTool"),
-    postTool: callable<ConversationHooks["postTool"]>("hooks.postTool"),
-    onToolError: callable<ConversationHooks["onToolError"]>("hooks.onToolError"),
-    sessionStart: callable<ConversationHooks["sessionStart"]>("hooks.sessionStart"),
-    sessionEnd: callable<ConversationHooks["sessionEnd"]>("hooks.sessionEnd"),
-    onQuestions: callable<ConversationHooks["onQuestions"]>("hooks.onQuestions"),
-    onConfirmation: callable<ConversationHooks["onConfirmation"]>("hooks.onConfirmation"),
-    stop: callable<ConversationHooks["stop"]>("hooks.stop"),
-    onCompaction: callable<ConversationHooks["onCompaction"]>("hooks.onCompaction"),
-  })
-  .partial()
-  .strict();
 
 // ------------------------------------------------------------------ the config
 

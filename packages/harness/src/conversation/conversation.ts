@@ -1,99 +1,47 @@
 import type WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
-import { ProtocolError } from "../protocol/protocol-error.js";
-import { AsyncQueue } from "../internal/async-queue.js";
 import { abortReason, brandClass, hasBrand, linkSignals, throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { settleWithin } from "../internal/settle-within.js";
 import type { HarnessLogger } from "../observability/logger.js";
 import type { Redactor } from "../observability/redactor.js";
 import type { WireTap } from "../observability/wire-tap.js";
 import type {
-  CallHookRequest,
   HarnessConfig,
   InitializeConversationEvent,
   InputEvent,
   OutputEvent,
-  PolicyDecisionRequest,
   SandboxStatus,
   StepUpdate,
-  ToolCall,
-  TrajectoryStateUpdate,
 } from "../protocol/messages.js";
-import { outputEventKind, serializeMessage, usageOf } from "../protocol/output-events.js";
-import type { parseOutputEvent } from "../protocol/parse.js";
+import { serializeMessage, usageOf } from "../protocol/output-events.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { StepNormalizer } from "../steps/step-normalizer.js";
-import { buildHarnessConfig } from "./build-harness-config.js";
+import { buildHarnessConfig, geminiApiKeyOf } from "./build-harness-config.js";
 import { summarizeConversationConfig } from "./config-summary.js";
 import { connectHarnessWebSocket } from "./connect-websocket.js";
-import { CumulativeTextFrames, MIN_CUT_FRAME_BYTES } from "./cumulative-text-frames.js";
-import type { ConversationConfig, CustomTool, ResolvedConversationConfig } from "./conversation-config.js";
+import { HarnessFrames, loadOutputEventParser, type OutputEventParser } from "./harness-frames.js";
+import { SocketLiveness } from "./socket-liveness.js";
+import type { ConversationConfig, ResolvedConversationConfig } from "./conversation-config.js";
 import type { ConversationHost } from "./conversation-host.js";
-import { respondToHook } from "./hook-responder.js";
-import { decidePolicy, runCustomTool } from "./host-callbacks.js";
-import { ToolGate } from "./tool-gate.js";
+import { CallbackAnswerer } from "./callback-answerer.js";
+import { ConversationTurns, type SendOptions } from "./conversation-turns.js";
 import { tokenUsageOf, ZERO_USAGE, type TokenUsage } from "./token-usage.js";
-import { TriggerScheduler, type ScheduledTrigger } from "./trigger-scheduler.js";
 import type { Turn } from "./turn.js";
-import { TurnTracker } from "./turn-tracker.js";
 import { userInputEvent, type UserInputPart } from "./user-input.js";
 import { checkHarnessConfig, validateConversationConfig } from "./validate-config.js";
-import { answerConfirmation, answerQuestions } from "./wait-request-responder.js";
 
 const SESSION_END_TIMEOUT_MS = 10_000;
 /** genai-rs bounds the close handshake at 500 ms; the harness does not always answer it. */
 const SOCKET_CLOSE_GRACE_MS = 500;
 /** After an unexpected close, how long to wait for the process's exit report (which carries the stderr tail). */
 const DEATH_REPORT_WAIT_MS = 400;
-const MAX_BACKGROUND_TURNS = 100;
-/** Steps that arrived after a turn's end, kept for the next turn; past this the oldest are dropped. */
-const MAX_LATE_STEPS = 1_000;
-const MAX_REMEMBERED_REQUESTS = 10_000;
 
 export interface OpenConversationInternalOptions {
   signal?: AbortSignal;
 }
 
-export interface SendOptions {
-  signal?: AbortSignal;
-  /** Overrides the conversation's turnTimeoutMs for this turn; false turns the timeout off. */
-  timeoutMs?: number | false;
-}
+export type { SendOptions } from "./conversation-turns.js";
 
-/** Remembers ids already answered, so re-broadcast requests are answered once; bounded. */
-class AnsweredSet {
-  readonly #ids = new Set<string>();
-
-  /** True the first time an id is seen. */
-  claim(id: string): boolean {
-    if (this.#ids.has(id)) return false;
-    this.#ids.add(id);
-    if (this.#ids.size > MAX_REMEMBERED_REQUESTS) {
-      const oldest = this.#ids.values().next().value;
-      if (oldest !== undefined) this.#ids.delete(oldest);
-    }
-    return true;
-  }
-
-  release(id: string): void {
-    this.#ids.delete(id);
-  }
-}
-
-type OutputEventParser = typeof parseOutputEvent;
-
-let outputEventParser: Promise<OutputEventParser> | undefined;
-
-/**
- * The parser of harness frames, loaded with the first conversation rather than with this module: it
- * brings the protocol's message schemas, zod objects for every message (0.6 MiB of heap once built,
- * measured after full collections) that a server with no conversation open yet never needs
- * (BENCHMARKS.md, section 6: idle RSS). Loaded while the socket connects.
- */
-function loadOutputEventParser(): Promise<OutputEventParser> {
-  outputEventParser ??= import("../protocol/parse.js").then((module) => module.parseOutputEvent);
-  return outputEventParser;
-}
 
 /**
  * One conversation on a harness process: its own WebSocket and HarnessConfig. Send turns with
@@ -125,18 +73,9 @@ export class Conversation {
   readonly #socket: WebSocket;
   readonly #logger: HarnessLogger;
   readonly #wireTap: WireTap;
-  readonly #normalizer = new StepNormalizer();
-  readonly #textFrames = new CumulativeTextFrames();
-  readonly #gate: ToolGate;
-  readonly #tools: ReadonlyMap<string, CustomTool>;
-  readonly #customToolNames: ReadonlySet<string>;
+  readonly #callbacks: CallbackAnswerer;
   readonly #abortController = new AbortController();
-  readonly #answeredHooks = new AnsweredSet();
-  readonly #answeredToolCalls = new AnsweredSet();
-  readonly #answeredWaits = new AnsweredSet();
-  readonly #backgroundTurns: AsyncQueue<Turn>;
-  readonly #backgroundListeners = new Set<(turn: Turn) => void>();
-  readonly #triggers: TriggerScheduler;
+  readonly #turns: ConversationTurns;
   readonly #socketClosed: Promise<void>;
   #resolveClosed!: () => void;
   #id = "";
@@ -146,44 +85,46 @@ export class Conversation {
   #sandboxStatus: SandboxStatus | undefined;
   #initialization: { resolve: () => void; reject: (error: unknown) => void } | undefined;
   #sessionEnd: (() => void) | undefined;
-  #activeTurn: TurnTracker | undefined;
-  #queuedTurn: { tracker: TurnTracker; message: InputEvent } | undefined;
-  #hasCompletedTurn = false;
-  /**
-   * The main trajectory of the last user turn, while steps arriving on it with no turn running are
-   * still that turn's (the harness has not gone RUNNING again): they wait in `#lateSteps` and open
-   * the next user turn, instead of holding every turn open in case they come.
-   */
-  #endedTurnTrajectory: string | undefined;
-  readonly #lateSteps: NormalizedStep[] = [];
   #closing: Promise<void> | undefined;
   #terminated = false;
-  #pingTimer: NodeJS.Timeout | undefined;
-  #pongPending = false;
+  readonly #liveness: SocketLiveness;
   readonly #removeHostListener: () => void;
-  readonly #parseOutputEvent: OutputEventParser;
+  readonly #frames: HarnessFrames;
 
   private constructor(host: ConversationHost, config: ResolvedConversationConfig, socket: WebSocket, redactor: Redactor, parse: OutputEventParser) {
-    this.#parseOutputEvent = parse;
     this.#host = host;
     this.#config = config;
     this.#socket = socket;
     this.#logger = host.logger;
     this.#wireTap = host.wireTap.forConversation(redactor, () => summarizeConversationConfig(config));
+    this.#frames = new HarnessFrames({ parse, drift: host.drift, logger: host.logger, wireTap: this.#wireTap, conversationId: () => this.#id });
     this.signal = this.#abortController.signal;
     this.closed = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
     });
-    this.#tools = new Map(config.customTools.map((tool) => [tool.name, tool]));
-    this.#customToolNames = new Set(this.#tools.keys());
-    this.#gate = new ToolGate({ policies: config.policies, preTool: config.hooks.preTool, conversationId: () => this.#id });
-    this.#backgroundTurns = new AsyncQueue<Turn>({
-      maxItems: MAX_BACKGROUND_TURNS,
-      onDrop: (dropped) => {
-        if (dropped === 1) this.#logger.warn({}, "trigger turns are not being read; dropping the oldest unread ones");
-      },
+    this.#callbacks = new CallbackAnswerer({
+      config,
+      dialect: host.dialect,
+      logger: host.logger,
+      signal: this.signal,
+      conversationId: () => this.#id,
+      turnStopSignal: () => this.#turns.stopSignal,
+      notePostTurnHook: () => this.#turns.notePostTurnHook(),
+      parked: (work) => this.#turns.parked(work),
+      reply: (message, messageKey) => this.#sendQuietly(message, messageKey),
     });
-    this.#triggers = new TriggerScheduler(config.triggers, (trigger) => this.#deliverTrigger(trigger));
+    this.#turns = new ConversationTurns({
+      config,
+      logger: host.logger,
+      conversationId: () => this.#id,
+      currentUsage: () => this.usage,
+      initializing: () => this.#initialization !== undefined,
+      ending: () => this.#terminated || this.#closing !== undefined,
+      terminated: () => this.#terminated,
+      hasHistory: () => this.#history.length > 0,
+      send: (message, messageKey) => this.#send(message, messageKey),
+      onStep: (step) => this.#callbacks.answerWaitRequests(step),
+    });
     this.#socketClosed = new Promise<void>((resolve) => {
       socket.once("close", (code: number, reason: Buffer) => {
         resolve();
@@ -192,30 +133,21 @@ export class Conversation {
     });
     socket.on("message", (data: WebSocket.RawData, isBinary: boolean) => this.#onMessage(data, isBinary));
     socket.on("error", (error: Error) => this.#logger.debug({ error: error.message }, "conversation WebSocket error"));
-    socket.on("pong", () => {
-      this.#pongPending = false;
-    });
     const onHostAbort = (): void => this.#terminate(host.signal.reason);
     host.signal.addEventListener("abort", onHostAbort, { once: true });
     this.#removeHostListener = () => host.signal.removeEventListener("abort", onHostAbort);
-    const pingIntervalMs = config.timings.pingIntervalMs;
-    if (pingIntervalMs !== false) {
-      this.#pingTimer = setInterval(() => this.#checkLiveness(), pingIntervalMs);
-      this.#pingTimer.unref();
-    }
+    this.#liveness = new SocketLiveness(socket, config.timings.pingIntervalMs, () =>
+      this.#logger.warn({ conversationId: this.#id }, "the harness WebSocket missed a pong; closing it"),
+    );
   }
 
   /** @internal Use `HarnessProcess.openConversation`. */
   static async open(host: ConversationHost, config: ConversationConfig, options: OpenConversationInternalOptions = {}): Promise<Conversation> {
     const resolved = validateConversationConfig(config);
     throwIfAborted(options.signal);
-    const apiKey =
-      resolved.apiKey ??
-      (resolved.endpoint?.type === "gemini" ? resolved.endpoint.apiKey : undefined) ??
-      host.configuredEnvironment.GEMINI_API_KEY ??
-      process.env.GEMINI_API_KEY;
+    const apiKey = geminiApiKeyOf(resolved, host.configuredEnvironment);
     const redactor = host.redactor.fork();
-    redactor.addSecret(apiKey);
+    for (const secret of [apiKey, resolved.apiKey, resolved.endpoint?.apiKey]) redactor.addSecret(secret);
     // Whatever an MCP server or the endpoint is given in env or headers may be a key: it is never
     // shown, not in a recording, a trace, nor an error the harness words around it.
     redactor.addSecretsOf(resolved.endpoint?.headers);
@@ -223,10 +155,7 @@ export class Conversation {
       redactor.addSecretsOf(server.env);
       redactor.addSecretsOf(server.headers);
     }
-    const harnessConfig = buildHarnessConfig(resolved, {
-      apiKey: resolved.baseUrl === undefined && resolved.endpoint?.type !== "vertex" ? apiKey : undefined,
-      dialect: host.dialect,
-    });
+    const harnessConfig = buildHarnessConfig(resolved, { apiKey, dialect: host.dialect });
     await checkHarnessConfig(harnessConfig, host.dialect);
     const connectSignal = linkSignals([host.signal, ...(options.signal === undefined ? [] : [options.signal])]);
     const parserLoading = loadOutputEventParser();
@@ -290,7 +219,7 @@ export class Conversation {
 
   /** True while a turn runs or waits to run. */
   get busy(): boolean {
-    return (this.#activeTurn !== undefined && !this.#activeTurn.settled) || this.#queuedTurn !== undefined;
+    return this.#turns.busy;
   }
 
   /**
@@ -298,13 +227,12 @@ export class Conversation {
    * in order. Single consumer; use `onTriggerTurn` for several observers.
    */
   get triggerTurns(): AsyncIterable<Turn> {
-    return this.#backgroundTurns;
+    return this.#turns.background;
   }
 
   /** Calls `listener` with every trigger- or harness-started turn; returns an unsubscribe function. */
   onTriggerTurn(listener: (turn: Turn) => void): () => void {
-    this.#backgroundListeners.add(listener);
-    return () => this.#backgroundListeners.delete(listener);
+    return this.#turns.onBackgroundTurn(listener);
   }
 
   /**
@@ -315,26 +243,14 @@ export class Conversation {
     if (this.#closing !== undefined || this.#terminated) {
       throw new HarnessError("CONNECTION_CLOSED", "the conversation is closed", { stderrTail: this.#host.stderrTail() });
     }
-    const message = userInputEvent(input, this.#host.dialect);
-    const active = this.#activeTurn !== undefined && !this.#activeTurn.settled ? this.#activeTurn : undefined;
-    if (this.#queuedTurn !== undefined || active?.origin === "user") {
-      throw new HarnessError("TURN_BUSY", "a turn is already running on this conversation; await its result (or cancel it) first");
-    }
-    const tracker = this.#newTracker("user", options);
-    if (options.signal?.aborted) {
-      tracker.cancel();
-      return tracker.turn;
-    }
-    if (active?.origin === "harness") active.complete();
-    if (active?.origin === "trigger") this.#queuedTurn = { tracker, message };
-    else this.#startTurn(tracker, message);
-    return tracker.turn;
+    const turn = this.#turns.startUserTurn(userInputEvent(input, this.#host.dialect), options);
+    if (turn === undefined) throw new HarnessError("TURN_BUSY", "a turn is already running on this conversation; await its result (or cancel it) first");
+    return turn;
   }
 
   /** Cancels the running turn (haltRequest); it ends with `cancelled: true` and its partial output. */
   cancel(): void {
-    this.#queuedTurn?.tracker.cancel();
-    this.#activeTurn?.cancel();
+    this.#turns.cancel();
   }
 
   /**
@@ -382,7 +298,7 @@ export class Conversation {
   }
 
   async #shutdown(): Promise<void> {
-    this.#triggers.stop();
+    this.#turns.stopTriggers();
     if (this.#config.hooks.sessionEnd !== undefined && this.#isOpen()) {
       const ended = new Promise<void>((resolve) => {
         this.#sessionEnd = resolve;
@@ -431,165 +347,28 @@ export class Conversation {
   #terminate(error: unknown): void {
     if (this.#terminated) return;
     this.#terminated = true;
-    this.#triggers.stop();
-    clearInterval(this.#pingTimer);
-    this.#pingTimer = undefined;
+    this.#turns.stopTriggers();
+    this.#liveness.stop();
     this.#removeHostListener();
     this.#initialization?.reject(error);
     this.#sessionEnd?.();
-    this.#queuedTurn?.tracker.fail(error);
-    this.#queuedTurn = undefined;
-    this.#activeTurn?.fail(error);
-    this.#activeTurn = undefined;
+    this.#turns.end(error);
     if (!this.#abortController.signal.aborted) this.#abortController.abort(error);
-    this.#backgroundTurns.end();
-    this.#backgroundListeners.clear();
     if (this.#closing === undefined && this.#socket.readyState !== this.#socket.CLOSED) this.#socket.terminate();
     this.#host.forgetConversation(this);
     void this.#socketClosed.then(() => this.#resolveClosed());
-  }
-
-  #checkLiveness(): void {
-    if (!this.#isOpen()) return;
-    if (this.#pongPending) {
-      this.#logger.warn({ conversationId: this.#id }, "the harness WebSocket missed a pong; closing it");
-      this.#socket.terminate();
-      return;
-    }
-    this.#pongPending = true;
-    this.#socket.ping();
   }
 
   #isOpen(): boolean {
     return this.#socket.readyState === this.#socket.OPEN;
   }
 
-  // ------------------------------------------------------------------ turns
-
-  #newTracker(origin: "user" | "trigger" | "harness", options: SendOptions = {}): TurnTracker {
-    return new TurnTracker({
-      origin,
-      logger: this.#logger,
-      conversationId: () => this.#id,
-      // Harness-started turns were not ours to start, so they are not ours to halt on a clock.
-      timeoutMs: origin === "harness" ? false : (options.timeoutMs ?? this.#config.turnTimeoutMs),
-      timings: this.#config.timings,
-      currentUsage: () => this.usage,
-      sendHalt: () => this.#send({ haltRequest: true }, "haltRequest"),
-      onSettled: (tracker) => this.#onTurnSettled(tracker),
-      awaitsPostTurnHook: origin !== "harness" && this.#config.hooks.postTurn !== undefined,
-      signal: options.signal,
-    });
-  }
-
-  #startTurn(tracker: TurnTracker, message: InputEvent | undefined): void {
-    this.#activeTurn = tracker;
-    if (message !== undefined) this.#normalizer.reset();
-    this.#endedTurnTrajectory = undefined;
-    tracker.begin(this.usage);
-    // Steps of the previous turn that came after its end are this run's first.
-    if (tracker.origin === "user") for (const step of this.#lateSteps.splice(0)) tracker.observeStep(step);
-    if (message === undefined || tracker.settled) return;
-    this.#send(message, message.automatedTrigger === undefined ? (message.userInput === undefined ? "complexUserInput" : "userInput") : "automatedTrigger").catch(
-      (error: unknown) => tracker.fail(error),
-    );
-  }
-
-  #onTurnSettled(tracker: TurnTracker): void {
-    if (this.#activeTurn === tracker) this.#activeTurn = undefined;
-    if (tracker.origin === "user" && tracker.started) {
-      this.#hasCompletedTurn = true;
-      // Only a turn the harness finished can have steps still on their way; a halted one's are not wanted.
-      this.#endedTurnTrajectory = tracker.endedOnIdle ? tracker.mainTrajectoryId : undefined;
-    }
-    // Deferred: the next turn must not start inside the previous one's settle path. A resolved
-    // promise's reaction rather than queueMicrotask, which builds an AsyncResource every turn.
-    void Promise.resolve().then(() => {
-      if (this.#terminated || this.#closing !== undefined) return;
-      const queued = this.#queuedTurn;
-      // A queued turn cancelled before it started leaves the queue at once, so `send` is free again.
-      if (queued?.tracker.settled === true) this.#queuedTurn = undefined;
-      else if (queued !== undefined && (this.#activeTurn === undefined || this.#activeTurn.settled)) {
-        this.#queuedTurn = undefined;
-        this.#startTurn(queued.tracker, queued.message);
-        return;
-      }
-      this.#triggers.flush();
-    });
-  }
-
-  #deliverTrigger(trigger: ScheduledTrigger): boolean {
-    // 0.1.10 crashes on a trigger into a conversation with no history, so triggers wait for a first turn.
-    if (this.#terminated || this.#closing !== undefined) return false;
-    if (!this.#hasCompletedTurn && this.#history.length === 0) return false;
-    if (this.#queuedTurn !== undefined) return false;
-    const active = this.#activeTurn;
-    if (active !== undefined && !active.settled) {
-      if (active.origin !== "harness") return false;
-      active.complete();
-    }
-    const tracker = this.#newTracker("trigger");
-    this.#publishBackgroundTurn(tracker.turn);
-    this.#startTurn(tracker, { automatedTrigger: trigger.message });
-    return true;
-  }
-
-  #publishBackgroundTurn(turn: Turn): void {
-    this.#backgroundTurns.push(turn);
-    for (const listener of this.#backgroundListeners) {
-      try {
-        listener(turn);
-      } catch (error) {
-        this.#logger.warn({ error: String(error) }, "onTriggerTurn listener threw; ignoring");
-      }
-    }
-  }
-
-  /** The turn a step belongs to; a step with no turn running starts a harness-originated one, so nothing is lost. */
-  #turnForStep(): TurnTracker | undefined {
-    const active = this.#activeTurn;
-    if (active !== undefined && !active.settled) return active;
-    if (this.#initialization !== undefined || this.#terminated) return undefined;
-    const tracker = this.#newTracker("harness");
-    this.#publishBackgroundTurn(tracker.turn);
-    this.#startTurn(tracker, undefined);
-    return tracker;
-  }
-
-  /** Runs host code that may wait on a human; the turn's timeout does not run meanwhile. */
-  async #parked<T>(work: () => Promise<T>): Promise<T> {
-    const tracker = this.#activeTurn;
-    tracker?.park();
-    try {
-      return await work();
-    } finally {
-      tracker?.unpark();
-    }
-  }
-
   // ------------------------------------------------------------------ inbound
 
   #onMessage(data: WebSocket.RawData, isBinary: boolean): void {
-    // Only text frames carry protocol messages.
-    if (isBinary) return;
-    // ws hands over a Buffer; a long text or thinking frame is decoded from it without building its
-    // cumulative text twice (cumulative-text-frames.ts), anything else is decoded in place (not
-    // `Buffer.from` it, which copies) and parsed in full.
-    let event = Buffer.isBuffer(data) && data.length >= MIN_CUT_FRAME_BYTES ? this.#textFrames.decode(data) : undefined;
-    if (event === undefined) {
-      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.from(data).toString("utf8");
-      try {
-        event = this.#parseOutputEvent(text, { drift: this.#host.drift });
-      } catch (error) {
-        this.#logger.warn({ error: error instanceof Error ? error.message : String(error) }, "ignoring a message from the harness that does not parse");
-        this.#host.drift.record({ kind: "invalid-message", path: "OutputEvent", reason: invalidMessageReason(error) });
-        this.#wireTap.recordUnparsable(text, this.#id || undefined);
-        return;
-      }
-    }
-    const kind = outputEventKind(event);
-    // Checked first so an inactive tap costs no record object per frame.
-    if (this.#wireTap.active) this.#wireTap.record({ channel: "ws", direction: "receive", messageKey: kind, message: event, ...(this.#id ? { conversationId: this.#id } : {}) });
+    const frame = this.#frames.read(data, isBinary);
+    if (frame === undefined) return;
+    const { event, kind } = frame;
     const usage = usageOf(event);
     if (usage !== undefined) this.#usage = tokenUsageOf(usage);
     switch (kind) {
@@ -597,23 +376,19 @@ export class Conversation {
         this.#onInitialized(event);
         break;
       case "stepUpdate":
-        if (event.stepUpdate !== undefined) this.#onStep(event.stepUpdate, event);
+        if (event.stepUpdate !== undefined) this.#turns.observeStep(event.stepUpdate, event);
         break;
       case "trajectoryStateUpdate":
-        if (event.trajectoryStateUpdate !== undefined) {
-          const tracker = this.#activeTurn;
-          if (tracker !== undefined && !tracker.settled) tracker.observeTrajectoryState(event.trajectoryStateUpdate);
-          else this.#onStateBetweenTurns(event.trajectoryStateUpdate);
-        }
+        if (event.trajectoryStateUpdate !== undefined) this.#turns.observeTrajectoryState(event.trajectoryStateUpdate);
         break;
       case "toolCall":
-        if (event.toolCall !== undefined) void this.#answerToolCall(event.toolCall);
+        if (event.toolCall !== undefined) void this.#callbacks.answerToolCall(event.toolCall);
         break;
       case "callHookRequest":
-        if (event.callHookRequest !== undefined) void this.#answerHook(event.callHookRequest);
+        if (event.callHookRequest !== undefined) void this.#callbacks.answerHook(event.callHookRequest);
         break;
       case "policyDecisionRequest":
-        if (event.policyDecisionRequest !== undefined) void this.#answerPolicyDecision(event.policyDecisionRequest);
+        if (event.policyDecisionRequest !== undefined) void this.#callbacks.answerPolicyDecision(event.policyDecisionRequest);
         break;
       case "sessionEndResponse":
         this.#sessionEnd?.();
@@ -636,89 +411,6 @@ export class Conversation {
     if (response.cumulativeUsage !== undefined) this.#usage = tokenUsageOf(response.cumulativeUsage);
     this.#sandboxStatus = response.sandboxStatus;
     this.#initialization.resolve();
-  }
-
-  /** The harness going RUNNING again after a turn ended starts new work: later steps are a turn of their own. */
-  #onStateBetweenTurns(update: TrajectoryStateUpdate): void {
-    const state = update.state;
-    if ((state === "STATE_RUNNING" || state === 1) && update.trajectoryId === this.#endedTurnTrajectory) this.#endedTurnTrajectory = undefined;
-    this.#logger.debug({ update }, "trajectory state with no turn running");
-  }
-
-  #onStep(update: StepUpdate, event: OutputEvent): void {
-    const ended = this.#endedTurnTrajectory;
-    if (ended !== undefined && (update.trajectoryId ?? "") === ended && (this.#activeTurn === undefined || this.#activeTurn.settled)) {
-      const late = this.#normalizer.normalize(update, { mainTrajectoryId: ended, event });
-      if (this.#lateSteps.length >= MAX_LATE_STEPS) this.#lateSteps.shift();
-      this.#lateSteps.push(late);
-      this.#answerWaitRequests(late);
-      return;
-    }
-    const tracker = this.#turnForStep();
-    const mainTrajectoryId = tracker?.adoptMainTrajectory(update) ?? this.#id;
-    const step = this.#normalizer.normalize(update, { mainTrajectoryId, event });
-    tracker?.observeStep(step);
-    this.#answerWaitRequests(step);
-  }
-
-  /** Questions and confirmations are answered once per (trajectoryId, stepIndex, kind) while the step waits. */
-  #answerWaitRequests(step: NormalizedStep): void {
-    const questionKey = `${step.id}:question`;
-    const confirmationKey = `${step.id}:confirmation`;
-    if (step.status !== "waiting") {
-      this.#answeredWaits.release(questionKey);
-      this.#answeredWaits.release(confirmationKey);
-      return;
-    }
-    // Each answer gets its own link to the conversation's and the turn's signals, undone when the
-    // answer settles: the conversation's signal lives as long as the conversation (linkSignals).
-    const turnStop = this.#activeTurn?.stopSignal;
-    if (step.raw.questionsRequest !== undefined && this.#answeredWaits.claim(questionKey)) {
-      const link = linkSignals([this.signal, turnStop]);
-      void this.#parked(() => answerQuestions(step, { hooks: this.#config.hooks, logger: this.#logger, conversationId: this.#id, signal: link.signal }))
-        .finally(link.unlink)
-        .then((response) => this.#sendQuietly({ questionResponse: response }, "questionResponse"));
-    }
-    if (step.raw.toolConfirmationRequest !== undefined && this.#answeredWaits.claim(confirmationKey)) {
-      const link = linkSignals([this.signal, turnStop]);
-      void this.#parked(() => answerConfirmation(step, { hooks: this.#config.hooks, gate: this.#gate, conversationId: this.#id, signal: link.signal }))
-        .finally(link.unlink)
-        .then((confirmation) => this.#sendQuietly({ toolConfirmation: confirmation }, "toolConfirmation"));
-    }
-  }
-
-  async #answerHook(request: CallHookRequest): Promise<void> {
-    if (!this.#answeredHooks.claim(request.requestId ?? "")) return;
-    if (request.type === "LIFECYCLE_HOOK_POST_TURN") this.#activeTurn?.notePostTurnHook();
-    const response = await this.#parked(() =>
-      respondToHook(request, {
-        hooks: this.#config.hooks,
-        gate: this.#gate,
-        dialect: this.#host.dialect,
-        conversationId: () => this.#id,
-        customToolNames: this.#customToolNames,
-      }),
-    );
-    await this.#sendQuietly({ callHookResponse: response }, "callHookResponse");
-  }
-
-  async #answerPolicyDecision(request: PolicyDecisionRequest): Promise<void> {
-    if (!this.#answeredHooks.claim(`policy:${request.requestId ?? ""}`)) return;
-    const response = await decidePolicy(request, {
-      gate: this.#gate,
-      policies: this.#config.policies,
-      customToolNames: this.#customToolNames,
-      parked: (work) => this.#parked(work),
-    });
-    await this.#sendQuietly({ policyDecisionResponse: response }, "policyDecisionResponse");
-  }
-
-  async #answerToolCall(call: ToolCall): Promise<void> {
-    if (!this.#answeredToolCalls.claim(call.id ?? "")) return;
-    const response = await this.#parked(() =>
-      runCustomTool(call, { tools: this.#tools, gate: this.#gate, conversationId: this.#id, signals: [this.signal, this.#activeTurn?.stopSignal] }),
-    );
-    await this.#sendQuietly({ toolResponse: response }, "toolResponse");
   }
 
   // ------------------------------------------------------------------ outbound
@@ -749,9 +441,7 @@ export class Conversation {
       this.#initialization.reject(error);
       return;
     }
-    const tracker = this.#queuedTurn?.tracker ?? this.#activeTurn;
-    if (tracker !== undefined && !tracker.settled) tracker.fail(error);
-    else this.#logger.warn({ conversationId: this.#id, error: error.message }, "the harness could not parse a frame of ours");
+    if (!this.#turns.failCurrent(error)) this.#logger.warn({ conversationId: this.#id, error: error.message }, "the harness could not parse a frame of ours");
   };
 
   /** For replies: a closed connection is reported by the close path, not here. */
@@ -762,14 +452,4 @@ export class Conversation {
       this.#logger.debug({ error: error instanceof Error ? error.message : String(error) }, `could not send ${messageKey}`);
     }
   }
-}
-
-/** A short, stable reason for a dropped message, so drift counts group alike failures. */
-function invalidMessageReason(error: unknown): string {
-  if (!ProtocolError.isInstance(error)) return "unreadable";
-  const issue = error.details.issues?.[0];
-  if (issue === undefined) return error.code;
-  if (issue.message === "invalid JSON") return "not JSON";
-  const path = issue.path.join(".");
-  return `${path === "" ? "(root)" : path}: ${issue.message}`.slice(0, 200);
 }

@@ -81,7 +81,18 @@ export class CumulativeTextFrames {
       if (extension !== undefined) (extensions ??= {})[range.field] = extension;
     }
     if (extensions !== undefined) noteTextExtensions(update, extensions);
+    // A finished step's text will not grow: keeping it would hold a long reply (or a long prompt's
+    // echo) and twice its bytes for as long as the conversation lives.
+    if (update.state === "STATE_DONE" || update.state === "STATE_ERROR") this.#forget(update.trajectoryId ?? "", update.stepIndex ?? 0);
     return event;
+  }
+
+  #forget(trajectoryId: string, stepIndex: number | string): void {
+    for (let index = this.#memory.length - 1; index >= 0; index -= 1) {
+      const memory = this.#memory[index]!;
+      if (memory.stepIndex === stepIndex && memory.trajectoryId === trajectoryId) this.#memory.splice(index, 1);
+    }
+    this.#nextSlot = this.#memory.length < REMEMBERED_FIELDS ? 0 : this.#nextSlot % REMEMBERED_FIELDS;
   }
 
   #remembered(field: CumulativeField, trajectoryId: string, stepIndex: number | string): FieldMemory | undefined {

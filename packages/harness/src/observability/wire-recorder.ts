@@ -1,5 +1,5 @@
 import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { RECORDING_FORMAT, type RecordingConversation, type RecordingFrame, type RecordingHeader } from "../protocol/recording.js";
 import type { HarnessLogger } from "./logger.js";
 
@@ -89,6 +89,15 @@ export class WireRecorder {
       this.#logger.warn({ error: String(error) }, "the wire recording could not be written; recording stops");
     }
   }
+}
+
+let recordingsStarted = 0;
+
+/** A recording target ending in "/" is a directory: each process records to its own file in it. */
+export function recordingFile(target: string | undefined): string | undefined {
+  if (target === undefined || !target.endsWith("/")) return target;
+  recordingsStarted += 1;
+  return join(target, `session-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}-${recordingsStarted}.jsonl`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { setMaxListeners } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,41 +8,38 @@ import { probeHarnessWebSocket } from "../conversation/connect-websocket.js";
 import type { ConversationConfig } from "../conversation/conversation-config.js";
 import type { ConversationHost } from "../conversation/conversation-host.js";
 import { HarnessError } from "../errors/harness-error.js";
-import { abortReason, brandClass, hasBrand, throwIfAborted } from "@ag-ui-antigravity/foundation";
+import { brandClass, hasBrand, throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { settleWithin } from "../internal/settle-within.js";
 import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js";
 import { Redactor } from "../observability/redactor.js";
-import { WireRecorder } from "../observability/wire-recorder.js";
+import { recordingFile, WireRecorder } from "../observability/wire-recorder.js";
 import { WireTap } from "../observability/wire-tap.js";
-import { HarnessDialect } from "../protocol/dialect.js";
-import { DriftRegistry, type DriftEntry, type DriftReport } from "../protocol/drift.js";
-import { encodeFrame, FrameReader } from "../protocol/frames.js";
-import { decodeOutputConfig, encodeInputConfig, type InputConfig } from "../protocol/handshake.js";
-import { signalProcessGroup, trackProcessGroup, untrackProcessGroup } from "./child-reaper.js";
+import { DriftRegistry, type DriftReport } from "../protocol/drift.js";
+import { encodeFrame } from "../protocol/frames.js";
+import { encodeInputConfig, type InputConfig } from "../protocol/handshake.js";
+import { signalProcessGroup, untrackProcessGroup } from "./child-reaper.js";
 import { typescriptClientInfo } from "./client-info.js";
 import { findHarnessBinary } from "./find-harness-binary.js";
-import { describeHarnessBinary, describeSource, EMULATOR_VERSION_VARIABLE, resolveHarnessVersion, type ResolvedHarnessVersion } from "./harness-version.js";
+import { describeHarnessBinary, describeSource, EMULATOR_VERSION_VARIABLE } from "./harness-version.js";
+import { firstSightingForLogger } from "./drift-warnings.js";
 import { ProtocolSkewWatcher } from "./protocol-skew.js";
+import { announceProtocol, protocolFor, type HarnessProtocolInfo } from "./harness-protocol.js";
+import { readOutputConfig, STDERR_SETTLE_MS, writeWithBackpressure } from "./stdio-handshake.js";
 import type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./harness-process-options.js";
 import { minimalEnvironment } from "./minimal-environment.js";
-import { StderrRing } from "./stderr-ring.js";
+import type { StderrRing } from "./stderr-ring.js";
+import { spawnHarness, type SpawnedHarness } from "./spawn-harness.js";
 
 const DEFAULT_HANDSHAKE_TIMEOUT_MS = 60_000;
 const DEFAULT_GRACE_PERIOD_MS = 5_000;
 /** How long SIGTERM gets before SIGKILL, and SIGKILL before we stop waiting. */
 const SIGNAL_GRACE_MS = 1_000;
-/** After an exit, how long to wait for the last stderr bytes before reporting the tail. */
-const STDERR_SETTLE_MS = 250;
 
 export interface OpenConversationOptions {
   signal?: AbortSignal;
 }
 
-/** Which harness release a process is spoken to as, and why (docs/protocol.md, "Versions"). */
-export interface HarnessProtocolInfo extends ResolvedHarnessVersion {
-  /** How frames are built and checked for it: `dialect.version` is the release spoken. */
-  readonly dialect: HarnessDialect;
-}
+export type { HarnessProtocolInfo } from "./harness-protocol.js";
 
 /**
  * One running localharness process. It hosts any number of conversations, each on its own
@@ -196,45 +193,24 @@ export class HarnessProcess {
     });
     const environment = minimalEnvironment({ ...(options.inheritEnv ? { inherit: options.inheritEnv } : {}), overrides: configuredEnvironment });
 
-    // The emulator ships as a Node script; run it with this Node rather than relying on a shebang.
-    const isScript = /\.(c|m)?js$/.test(binaryPath);
-    const command = isScript ? process.execPath : binaryPath;
-    const args = isScript ? [binaryPath] : [];
-    let child: ChildProcessWithoutNullStreams;
+    let spawned: SpawnedHarness;
     try {
-      child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32", env: environment, shell: false, windowsHide: true });
-    } catch (error) {
-      if (ownsStorageDirectory) await rm(storageDirectory, { recursive: true, force: true });
-      await recorder?.close();
-      throw new HarnessError("SPAWN_FAILED", `could not spawn ${binaryPath}: ${String(error)}`, { cause: error });
-    }
-    const stderr = new StderrRing(options.stderrLines);
-    const stderrEnded = new Promise<void>((resolve) => {
-      child.stderr.on("data", (chunk: Buffer) => {
-        for (const line of stderr.push(chunk)) {
+      spawned = spawnHarness(binaryPath, {
+        environment,
+        stderrLines: options.stderrLines,
+        logger,
+        onStderrLine: (line) => {
           logger.debug({}, `harness stderr: ${redactor.redactText(line)}`);
           const skewed = skew.onStderrLine(redactor.redactText(line));
           if (skewed !== undefined) logger.error({ error: skewed.message }, "the harness could not parse a frame of ours (protocol skew)");
-        }
+        },
       });
-      child.stderr.once("end", () => {
-        stderr.end();
-        resolve();
-      });
-      child.stderr.once("error", () => resolve());
-    });
-    const exited = new Promise<HarnessProcessExit>((resolve) => {
-      child.once("exit", (code, signal) => resolve({ code, signal }));
-      // A spawn failure (ENOENT, EACCES) emits 'error' and never 'exit'.
-      child.once("error", () => resolve({ code: null, signal: null }));
-    });
-    if (child.pid !== undefined) trackProcessGroup(child.pid);
-    const spawnError = new Promise<never>((_resolve, reject) => {
-      child.once("error", (error) => reject(new HarnessError("SPAWN_FAILED", `could not spawn ${binaryPath}: ${error.message}`, { cause: error })));
-    });
-    spawnError.catch(() => undefined);
-    // Writes to a dead child's stdin raise EPIPE asynchronously; the exit path reports the real cause.
-    child.stdin.on("error", (error) => logger.debug({ error: error.message }, "harness stdin error"));
+    } catch (error) {
+      if (ownsStorageDirectory) await rm(storageDirectory, { recursive: true, force: true });
+      await recorder?.close();
+      throw error;
+    }
+    const { child, stderr, stderrEnded, exited, spawnError } = spawned;
 
     const cleanupFailedStart = async (): Promise<void> => {
       if (child.pid !== undefined) {
@@ -447,134 +423,4 @@ export class HarnessProcess {
       },
     };
   }
-}
-
-/** The harness version to speak and its dialect; a version that is not one is a configuration error. */
-function protocolFor(options: HarnessProcessOptions, binaryPath: string): HarnessProtocolInfo {
-  try {
-    const resolved = resolveHarnessVersion({ explicit: options.harnessVersion, env: options.env, binaryPath });
-    return { ...resolved, dialect: new HarnessDialect(resolved.version) };
-  } catch (error) {
-    throw new HarnessError("CONFIG_INVALID", error instanceof Error ? error.message : String(error), { cause: error });
-  }
-}
-
-/** Versions already announced per logger: a pool starts many processes, and one line each is enough. */
-const announcedProtocols = new WeakMap<object, Set<string>>();
-
-/** Says once per logger which protocol is spoken and why; a harness newer than every known release is a warning. */
-function announceProtocol(logger: HarnessLogger, loggerIdentity: object, protocol: HarnessProtocolInfo): void {
-  const key = `${protocol.version}:${protocol.source}`;
-  let announced = announcedProtocols.get(loggerIdentity);
-  if (announced === undefined) announcedProtocols.set(loggerIdentity, (announced = new Set()));
-  if (announced.has(key)) return;
-  announced.add(key);
-  const fields = { harnessVersion: protocol.version, protocol: protocol.dialect.version, dialect: protocol.dialect.dialect, source: protocol.source };
-  if (protocol.newerThanKnown) {
-    logger.warn(
-      fields,
-      `harness ${protocol.version} is newer than ${protocol.dialect.version}, the newest release this client knows; speaking ${protocol.dialect.version}'s protocol (from ${describeSource(protocol.source)})`,
-    );
-  } else {
-    logger.info(fields, `speaking harness protocol ${protocol.dialect.version} (from ${describeSource(protocol.source)})`);
-  }
-}
-
-let recordingsStarted = 0;
-
-/** A recording target ending in "/" is a directory: each process records to its own file in it. */
-function recordingFile(target: string | undefined): string | undefined {
-  if (target === undefined || !target.endsWith("/")) return target;
-  recordingsStarted += 1;
-  return join(target, `session-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}-${recordingsStarted}.jsonl`);
-}
-
-/**
- * Drift kinds already warned about, per logger the caller gave: a pool passes one logger to its
- * many processes, and each new kind should reach it once, not once per process. Bounded.
- */
-const warnedDriftKinds = new WeakMap<object, Set<string>>();
-const MAX_WARNED_DRIFT_KINDS = 1_000;
-
-function firstSightingForLogger(logger: object, entry: DriftEntry, harnessVersion: string): boolean {
-  let warned = warnedDriftKinds.get(logger);
-  if (warned === undefined) {
-    warned = new Set();
-    warnedDriftKinds.set(logger, warned);
-  }
-  const key = JSON.stringify([harnessVersion, entry]);
-  if (warned.has(key) || warned.size >= MAX_WARNED_DRIFT_KINDS) return false;
-  warned.add(key);
-  return true;
-}
-
-function writeWithBackpressure(child: ChildProcessWithoutNullStreams, bytes: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error): void => reject(error);
-    child.stdin.once("error", onError);
-    const flushed = child.stdin.write(bytes, (error) => {
-      child.stdin.off("error", onError);
-      if (error) reject(error);
-      else if (flushed) resolve();
-    });
-    if (!flushed) child.stdin.once("drain", () => resolve());
-  });
-}
-
-function readOutputConfig(
-  child: ChildProcessWithoutNullStreams,
-  options: {
-    timeoutMs: number;
-    signal: AbortSignal | undefined;
-    stderrTail: () => string[];
-    stderrEnded: Promise<void>;
-    exited: Promise<HarnessProcessExit>;
-  },
-): Promise<{ port: number; apiKey: string }> {
-  return new Promise((resolve, reject) => {
-    const reader = new FrameReader();
-    let settled = false;
-    const finish = (outcome: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      child.stdout.off("data", onData);
-      options.signal?.removeEventListener("abort", onAbort);
-      outcome();
-    };
-    const failAfterStderr = (message: string, cause?: unknown): void => {
-      // The reason is almost always on stderr; give the last bytes a moment to arrive.
-      void settleWithin(options.stderrEnded, STDERR_SETTLE_MS).then(() =>
-        finish(() => {
-          const tail = options.stderrTail();
-          reject(
-            new HarnessError("HANDSHAKE_FAILED", `${message}${tail.length > 0 ? `:\n${tail.join("\n")}` : ""}`, {
-              stderrTail: tail,
-              ...(cause === undefined ? {} : { cause }),
-            }),
-          );
-        }),
-      );
-    };
-    const onData = (chunk: Buffer): void => {
-      try {
-        const frames = reader.push(chunk);
-        const first = frames[0];
-        if (first !== undefined) {
-          const config = decodeOutputConfig(first);
-          finish(() => resolve(config));
-        }
-      } catch (error) {
-        failAfterStderr("harness sent an invalid OutputConfig frame", error);
-      }
-    };
-    const onAbort = (): void => finish(() => reject(abortReason(options.signal as AbortSignal)));
-    const timer = setTimeout(() => failAfterStderr(`harness did not complete the handshake within ${options.timeoutMs} ms`), options.timeoutMs);
-    timer.unref();
-    child.stdout.on("data", onData);
-    child.stdout.once("end", () => failAfterStderr("harness closed stdout before sending its OutputConfig"));
-    void options.exited.then((exit) => failAfterStderr(`harness exited during the handshake (code ${String(exit.code)}, signal ${String(exit.signal)})`));
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -12,6 +12,11 @@ import { HarnessError } from "../errors/harness-error.js";
 export const SKEW_ATTRIBUTION_WINDOW_MS = 2_000;
 /** Recent sends kept for attribution; enough for every conversation of a busy process to have one. */
 const RECENT_SENDS = 64;
+/**
+ * How much of a sent frame is kept to find the field a parse error names. Frames can be megabytes
+ * (a long history, a tool result); a field the harness refuses sits near the start of what we send.
+ */
+const KEPT_FRAME_CHARACTERS = 4_096;
 
 /** Phrases of Go protojson's errors (`proto: (line 1:12): unknown field "x"`, `invalid value for enum field y: "Z"`). */
 const parseErrorLine = /\bproto:.*?(unknown field|invalid value|syntax error|unexpected token|is already set|duplicate field|mismatched|cannot parse)/i;
@@ -47,6 +52,11 @@ interface SentFrame {
   readonly onSkew: (error: HarnessError) => void;
 }
 
+/** A flat copy: a slice of a large string may keep the whole string alive. */
+function copyOf(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
+}
+
 /** One per harness process: remembers recent sends and blames each parse error on one of them. */
 export class ProtocolSkewWatcher {
   readonly #describe: () => string;
@@ -67,8 +77,10 @@ export class ProtocolSkewWatcher {
 
   /** A conversation sent `text`; `onSkew` is told if the harness cannot parse it. */
   noteSent(text: string, onSkew: (error: HarnessError) => void): void {
-    this.#sent.push({ at: this.#now(), text, onSkew });
-    if (this.#sent.length > RECENT_SENDS) this.#sent.shift();
+    const at = this.#now();
+    // Only frames of the last moments can be blamed; older ones go at once rather than holding memory.
+    while (this.#sent.length > 0 && (this.#sent.length >= RECENT_SENDS || (this.#sent[0]?.at ?? at) < at - SKEW_ATTRIBUTION_WINDOW_MS)) this.#sent.shift();
+    this.#sent.push({ at, text: text.length <= KEPT_FRAME_CHARACTERS ? text : copyOf(text.slice(0, KEPT_FRAME_CHARACTERS)), onSkew });
   }
 
   /**

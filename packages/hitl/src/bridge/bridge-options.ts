@@ -12,6 +12,13 @@ export interface HitlBridgeOptions {
   toolApproval?: boolean;
   /** Tools that run without asking when `toolApproval` is on. Frontend tools never ask: the client runs them. */
   autoApproveTools?: readonly string[];
+  /**
+   * The id the client's card of a call has, for an approval's `toolCallId` (default: the harness's
+   * call id). A host whose cards of harness calls carry other ids (the translator's card of a
+   * built-in call) answers with the card's id, so the approval and the card the client holds are one
+   * id; undefined keeps the default.
+   */
+  toolCallIdOf?: (call: ApprovedCall) => string | undefined;
   /** Turn the harness's `ask_question` requests into interrupts (default true). */
   questions?: boolean;
   /** Offer the run's `RunAgentInput.tools` to the model as harness custom tools (default true). */
@@ -47,6 +54,18 @@ export interface HitlBridgeOptions {
   now?: () => number;
   /** Id source for interrupts and tool calls without a harness id (default `crypto.randomUUID`). */
   createId?: () => string;
+}
+
+/** The call an approval is about, as the pre-tool hook names it. */
+export interface ApprovedCall {
+  toolName: string;
+  /** The harness's id of the call (harness 0.1.10+). */
+  callId?: string;
+  /** The MCP server, for an MCP tool. */
+  serverName?: string;
+  /** The call's step (harness 0.1.13+). */
+  trajectoryId?: string;
+  stepIndex?: number;
 }
 
 export const defaultParkTimeoutMs = 2 * 60 * 60 * 1_000;

@@ -242,6 +242,25 @@ describe("tool approval", () => {
     expect(bridge.hasParked).toBe(false);
   });
 
+  it("binds the approval to the id the host's card of the call has, and denies under that id", async () => {
+    const asked: unknown[] = [];
+    const toolCallIdOf = (call: unknown) => {
+      asked.push(call);
+      return "card-7";
+    };
+    const { first, second } = await approvalFor({ approved: false, reason: "no" }, "resolved", { toolCallIdOf });
+    expect(asked).toEqual([{ toolName: "run_command", callId: "harness-call-1" }]);
+    const interrupt = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts[0] : undefined;
+    expect(interrupt).toMatchObject({ toolCallId: "card-7" });
+    expect(second.items.filter((item) => item.type === "tool-denied")).toEqual([expect.objectContaining({ toolCallId: "card-7" })]);
+  });
+
+  it("keeps the harness's call id when the host has no card id for the call", async () => {
+    const { first } = await approvalFor(true, "resolved", { toolCallIdOf: () => undefined });
+    const interrupt = first.conclusion?.type === "interrupt" ? first.conclusion.interrupts[0] : undefined;
+    expect(interrupt).toMatchObject({ toolCallId: "harness-call-1" });
+  });
+
   it("registers no pre-tool hook without toolApproval", () => {
     expect(new HitlBridge().harnessPieces([]).hooks.preTool).toBeUndefined();
   });

@@ -148,6 +148,38 @@ describe("turn scope", () => {
   });
 });
 
+describe("relayed notes", () => {
+  it("reach the run between the steps they came between, and wait for the next run when none is attached", async () => {
+    const host: { bridge?: HitlBridge } = {};
+    const { bridge, harness } = setup([
+      async (turn) => {
+        turn.say("First answer.");
+        // The host learned something from a hook after that step (a continuation, say).
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        host.bridge?.relay({ kind: "continuation", count: 1 });
+        // The harness goes on only once the hook's answer reached it.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        turn.say("Second answer.");
+      },
+    ]);
+    host.bridge = bridge;
+    const run = await driveRun(bridge, runInput(), { newInput: "go", startTurn: harness.startTurn });
+    expect(run.items.map((item) => (item.type === "step" ? item.step.text : item.type === "relayed" ? item.note : item.type))).toEqual([
+      "First answer.",
+      { kind: "continuation", count: 1 },
+      "Second answer.",
+      "turn-ended",
+    ]);
+
+    bridge.relay("after the run");
+    const later = bridge.beginRun(runInput(), { startTurn: harness.startTurn });
+    const items = [];
+    for await (const item of later.items()) items.push(item);
+    later.finish();
+    expect(items).toEqual([{ type: "relayed", note: "after the run" }]);
+  });
+});
+
 describe("starting the turn before the first pull", () => {
   const textsOf = (items: { type: string; step?: { text: string } }[]): string[] => items.flatMap((item) => (item.type === "step" && item.step !== undefined ? [item.step.text] : []));
 

@@ -236,6 +236,17 @@ export class HitlBridge {
   }
 
   /**
+   * Delivers a note of the host's own to the run, in order with the turn's steps (a RunItem
+   * `{ type: "relayed", note }`): after the steps already buffered, before later ones. With no run
+   * attached it waits for the next run, like every notification. What a host learns from harness
+   * hooks while a turn runs (a continuation, a compaction's summary, a tool's arguments) thus reaches
+   * the client where it happened.
+   */
+  relay(note: unknown): void {
+    this.#notify({ type: "relayed", note });
+  }
+
+  /**
    * Releases every parked caller with CLOSED, halts the turn, and stops all timers at once; resolves
    * (as `closed` does) when the halted turn has drained. Idempotent.
    */
@@ -435,7 +446,15 @@ export class HitlBridge {
   async #preTool(args: PreToolHookArgs, silentToolNames: ReadonlySet<string>): Promise<PreToolHookResult> {
     const exempt = this.#frontendTools.has(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
     if (exempt) return { decision: "allow" };
-    const toolCallId = args.callId === undefined || args.callId === "" ? this.#createId() : args.callId;
+    const callId = args.callId === undefined || args.callId === "" ? undefined : args.callId;
+    const resolved = this.#options.toolCallIdOf?.({
+      toolName: args.toolName,
+      ...(callId === undefined ? {} : { callId }),
+      ...(args.serverName === undefined ? {} : { serverName: args.serverName }),
+      ...(args.trajectoryId === undefined ? {} : { trajectoryId: args.trajectoryId }),
+      ...(args.stepIndex === undefined ? {} : { stepIndex: args.stepIndex }),
+    });
+    const toolCallId = resolved ?? callId ?? this.#createId();
     const argumentsSchema = this.#serverTools.get(args.toolName)?.parameters;
     const { expiresAt, expiresAtMs } = this.#deadline();
     const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });

@@ -27,7 +27,13 @@ export type HitlNotification =
    * client was sent: the translator's `updateState(state)` owns that base and says it as a
    * STATE_SNAPSHOT (first in a run) or a STATE_DELTA against the last state sent.
    */
-  | { type: "state"; state: Record<string, unknown> };
+  | { type: "state"; state: Record<string, unknown> }
+  /**
+   * A note of the host's own, given to `HitlBridge.relay()` (something it learned from a harness
+   * hook, say), delivered in order with the turn's steps: after the steps that were already buffered
+   * when it was relayed. The bridge never reads it.
+   */
+  | { type: "relayed"; note: unknown };
 
 /** What `HitlRun.items()` yields: harness steps for the translator, interleaved with notifications. */
 export type RunItem =

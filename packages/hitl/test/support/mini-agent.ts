@@ -89,10 +89,12 @@ function eventsFor(item: RunItem, openMessages: Map<string, string>): BaseEvent[
     // snapshot of every write is the same state for the client.
     case "state":
       return [{ type: EventType.STATE_SNAPSHOT, snapshot: item.state } as BaseEvent];
-    // This loop shows no card for an approval's call, so a denial has nothing to close.
+    // This loop shows no card for an approval's call, so a denial has nothing to close; the host's
+    // own notes (relayed) are the host's to show.
     case "tool-denied":
     case "interrupt":
     case "turn-ended":
+    case "relayed":
       return [];
   }
 }

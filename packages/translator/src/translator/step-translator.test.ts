@@ -420,7 +420,7 @@ describe("subagents", () => {
     ];
     events.push(...subject.closeRun());
     const started = events.find((event) => event.type === EventType.SUBAGENT_STARTED);
-    expect(started).toEqual({ type: EventType.SUBAGENT_STARTED, subagentRunId: "id-3", name: "subagent", parentToolCallId: "id-2", parentMessageId: "id-1" });
+    expect(started).toEqual({ type: EventType.SUBAGENT_STARTED, subagentRunId: "id-3", name: "subagent", metadata: { antigravity: { depth: 1 } }, parentToolCallId: "id-2", parentMessageId: "id-1" });
     const subEvents = events.filter((event) => event["subagentRunId"] === "id-3" && !event.type.startsWith("SUBAGENT"));
     expect(subEvents.length).toBeGreaterThan(0);
     expect(events.filter((event) => event.type === EventType.SUBAGENT_FINISHED)).toEqual([
@@ -494,7 +494,7 @@ describe("subagents", () => {
   it("announces a subagent trajectory seen before any call spawned it", async () => {
     const subject = translator();
     const events = [...subject.translate(step({ trajectoryId: "sub", text: "early", status: "done" })), ...subject.translate(invoke("active")), ...subject.translate(invoke("done"))];
-    expect(events[0]).toEqual({ type: EventType.SUBAGENT_STARTED, subagentRunId: "id-1", name: "subagent" });
+    expect(events[0]).toEqual({ type: EventType.SUBAGENT_STARTED, subagentRunId: "id-1", name: "subagent", metadata: { antigravity: { depth: 1 } } });
     expect(events.filter((event) => event.type === EventType.SUBAGENT_STARTED)).toHaveLength(1);
     events.push(...subject.closeRun());
     await replayThroughClient(asRun(events));
@@ -519,7 +519,7 @@ describe("subagents", () => {
     const subject = translator({ builtinToolCalls: "hide" });
     const events = [...subject.translate(invoke("active")), ...subject.translate(invoke("done")), ...subject.closeRun()];
     expect(events.filter((event) => event.type.startsWith("SUBAGENT"))).toEqual([
-      { type: EventType.SUBAGENT_STARTED, subagentRunId: "id-3", name: "subagent" },
+      { type: EventType.SUBAGENT_STARTED, subagentRunId: "id-3", name: "subagent", metadata: { antigravity: { depth: 1 } } },
       { type: EventType.SUBAGENT_FINISHED, subagentRunId: "id-3" },
     ]);
     expect(events.some((event) => event.type === EventType.TOOL_CALL_START)).toBe(false);

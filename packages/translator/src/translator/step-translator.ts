@@ -1,19 +1,35 @@
 import type { AGUIEvent, SubagentStartedEvent, TokenUsage } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import type { NormalizedStep, StepToolCall, SubagentEnd } from "@ag-ui-antigravity/harness";
+import { HarnessActivity } from "../activity/harness-activity.js";
+import type { CompactionNote, ContinuationNote, ToolHookNote } from "../activity/harness-notes.js";
 import { TranslatorError } from "../errors/translator-error.js";
 import { StateChannel } from "../state/state-channel.js";
 import { argumentDeltas } from "../tools/tool-arguments.js";
 import { type ToolOutcome, toolResultContent } from "../tools/tool-result.js";
-import { type CumulativeUsage, RunUsageMeter } from "../usage/run-usage.js";
-import { type OpenBlock, RunMemory } from "./run-memory.js";
+import { type CumulativeUsage, type RunUsage, RunUsageMeter } from "../usage/run-usage.js";
+import { RunMemory } from "./run-memory.js";
 import {
   type ResolvedOptions,
   STRUCTURED_OUTPUT_EVENT_NAME,
   type StepTranslatorOptions,
   resolveOptions,
 } from "./translator-options.js";
-import { type CallRecord, type Scope, type StepRecord, type SubagentInvocation, TurnMemory } from "./turn-memory.js";
+import {
+  addedFields,
+  isInputEcho,
+  isUnnamedCall,
+  keyOf,
+  namedToolCall,
+  pushReasoningEnd,
+  pushTextEnd,
+  RETIRED_STEP_KEY,
+  subagentNameOf,
+  unseen,
+  withAttribution,
+} from "./step-helpers.js";
+import { SubagentLinks } from "./subagent-links.js";
+import { type CallRecord, type NamedCall, type Scope, type StepRecord, type SubagentInvocation, TurnMemory } from "./turn-memory.js";
 
 /** A tool call the host executes (a server tool or a frontend tool), which the harness reports no result for. */
 export interface HostToolCall {
@@ -33,8 +49,6 @@ export type HostToolResult =
 /** Where a delivery leaves its step: still going, finished, or failed. */
 type StepProgress = "open" | "done" | "failed";
 
-/** Names a subagent's invocation may carry in its arguments, most specific first. */
-const SUBAGENT_NAME_ARGUMENTS = ["name", "subagent", "subagentName", "subagent_name", "agent", "agentName", "agent_name"];
 
 /**
  * Translates the harness's normalized steps into AG-UI 1.0 events, for one conversation.
@@ -57,11 +71,15 @@ export class StepTranslator {
   // Cleared rather than replaced when a turn or a run ends: nothing outside this class holds them.
   readonly #turn = new TurnMemory();
   readonly #run = new RunMemory();
+  readonly #activity: HarnessActivity;
+  readonly #links: SubagentLinks;
 
   constructor(options: StepTranslatorOptions = {}) {
     this.#options = resolveOptions(options);
     const { baseline, ...labels } = options.usage ?? {};
     this.#usage = new RunUsageMeter(labels, baseline);
+    this.#activity = new HarnessActivity(this.#options.ids);
+    this.#links = new SubagentLinks(this.#turn, this.#options);
   }
 
   /**
@@ -69,29 +87,41 @@ export class StepTranslator {
    * turns error steps into RUN_ERROR); a step that already finished in this turn gives none again.
    */
   translate(step: NormalizedStep): AGUIEvent[] {
-    if (isInputEcho(step)) return [];
+    // A compaction is the system's, whoever it is addressed to: never taken for an input echo.
+    if (isInputEcho(step) && step.kind !== "compaction") return [];
     const stepKey = keyOf(step.trajectoryId, step.stepIndex);
     const known = this.#turn.steps.get(stepKey);
     if (known?.finished) return [];
+    if (step.kind === "compaction") return this.#translateCompaction(step, stepKey, known);
+    const unnamedCall = isUnnamedCall(step);
+    const stepTool = step.tool ?? (unnamedCall ? this.#namedCallOf(step, stepKey) : undefined);
     const failed = step.status === "error" || step.kind === "error";
     // An error step says nothing here, except to settle a call it already started with a failure.
-    if (failed && (known?.toolCallId === undefined || step.tool === undefined)) return [];
+    if (failed && (known?.toolCallId === undefined || stepTool === undefined)) return [];
     const record = known ?? this.#remember(stepKey);
+    if (unnamedCall) record.unnamedCall = true;
     const scope = this.#scopeOf(step);
     const events: AGUIEvent[] = [];
     if (!failed) {
       this.#translateThinking(step, stepKey, record, scope, events);
-      // An MCP step's text is what the call returned: it becomes the call's result, not assistant text.
-      if (step.tool?.kind !== "mcp") this.#translateText(step, stepKey, record, scope, events);
+      // An MCP step's text is what the call returned: it becomes the call's result, not assistant
+      // text; so is the text of a call whose action the client does not know (`manage_task`, ...).
+      if (step.tool?.kind !== "mcp" && !unnamedCall) this.#translateText(step, stepKey, record, scope, events);
     }
     const progress: StepProgress = failed ? "failed" : step.status === "done" ? "done" : "open";
     // Host-side (custom) tools are emitted by the host through toolCall(); their mirror steps are not.
-    const tool = step.tool !== undefined && step.tool.kind !== "custom" ? step.tool : undefined;
-    const call = tool === undefined ? undefined : this.#callOfStep(tool, record, scope, events);
-    if (progress === "open") return events;
+    const tool = stepTool !== undefined && stepTool.kind !== "custom" ? stepTool : undefined;
+    const call = tool === undefined ? undefined : this.#callOfStep(tool, record, scope, events, stepKey);
+    if (progress === "open") {
+      if (call?.shown === true && tool !== undefined) events.push(...this.#activity.commandProgress(call.toolCallId, tool, this.#attribution(scope, events)));
+      return events;
+    }
     // The step's own words end before what it settles: its call's result, its structured output.
     this.#closeStepBlocks(stepKey, scope, events);
-    if (call !== undefined && tool !== undefined && !call.settled) this.#settleHarnessCall(step, tool, progress, record, call, events);
+    if (call !== undefined && tool !== undefined && !call.settled) {
+      if (call.shown) events.push(...this.#activity.commandEnded(call.toolCallId, tool, this.#attribution(scope, events)));
+      this.#settleHarnessCall(step, tool, progress, record, call, events);
+    }
     if (step.finish !== undefined && progress === "done" && !record.outputHandled) {
       record.outputHandled = true;
       this.#translateStructuredOutput(step.finish, scope, events);
@@ -157,6 +187,54 @@ export class StepTranslator {
   }
 
   /**
+   * What a tool hook said about a harness call (the agent relays the pre-tool and post-tool hooks):
+   * the pre-tool hook names a call whose step names no action the client knows (`manage_task`,
+   * `schedule`), which then gets a tool card, and an `invoke_subagent` call's subagent; the
+   * post-tool hook of a `manage_task` call changes the task list (ACTIVITY `antigravity.tasks`), of
+   * a `schedule` call announces it (ACTIVITY `antigravity.schedule`).
+   */
+  toolHook(note: ToolHookNote): AGUIEvent[] {
+    const events: AGUIEvent[] = [];
+    const stepKey = note.trajectoryId !== undefined && note.stepIndex !== undefined ? keyOf(note.trajectoryId, note.stepIndex) : undefined;
+    if (note.phase === "pre" && stepKey !== undefined) {
+      if (note.callId !== undefined && note.callId !== "") this.#bindCallId(stepKey, note.callId);
+      if (note.toolName === "invoke_subagent") {
+        const name = subagentNameOf(note.arguments ?? {});
+        if (name !== undefined) this.#turn.subagentNames.set(stepKey, name);
+      } else {
+        this.#nameCall(stepKey, note, events);
+      }
+    }
+    const toolCallId = stepKey === undefined ? undefined : this.#turn.steps.get(stepKey)?.toolCallId;
+    events.push(...this.#activity.toolHook(note, toolCallId));
+    return events;
+  }
+
+  /**
+   * The id the client's card of a harness call step has, or will have: the id its card was given,
+   * else `toolCallId`, which its card then takes. An approval asked about a built-in or MCP call
+   * (the pre-tool hook names the call's step, harness 0.1.13+) uses it as its `toolCallId`, so the
+   * client finds the card it holds. Emits nothing.
+   */
+  callIdForStep(call: { trajectoryId: string; stepIndex: number; toolCallId: string }): string {
+    return this.#bindCallId(keyOf(call.trajectoryId, call.stepIndex), call.toolCallId);
+  }
+
+  /** The STOP hook made the agent go on: ACTIVITY_SNAPSHOT `antigravity.continuation`. */
+  continuation(note: ContinuationNote): AGUIEvent[] {
+    return this.#activity.continuation(note);
+  }
+
+  /** The ON_COMPACTION hook's summary: the compaction's activity (`antigravity.compaction`) gains it. */
+  compactionSummary(note: CompactionNote): AGUIEvent[] {
+    const events: AGUIEvent[] = [];
+    const scope = this.#turn.scopes.get(note.trajectoryId);
+    const subagentRunId = scope === undefined ? undefined : this.#attribution(scope, events);
+    events.push(...this.#activity.compactionSummary(keyOf(note.trajectoryId, note.stepIndex), note.summary, subagentRunId));
+    return events;
+  }
+
+  /**
    * Call when the harness turn has ended, before `reset()`: closes the harness's own calls
    * (built-in, MCP, subagent) it never reported an end for, so no card waits forever. A call the
    * harness refused and reported in a shape we do not read, or not at all, ends up here
@@ -201,6 +279,15 @@ export class StepTranslator {
    * the start of the next run's accounting. Call it once per run.
    */
   settleRunUsage(): TokenUsage[] {
+    return this.#usage.settle().usage;
+  }
+
+  /**
+   * `settleRunUsage()` with the run's tokens split by modality where the harness reports that
+   * (harness 0.1.12+): `{ usage, byModality? }`, `byModality` a record of modality name (`TEXT`,
+   * `IMAGE`, ...) to tokens for each of `input`, `output` and `cachedInput`. Call one of the two once per run.
+   */
+  settleRun(): RunUsage {
     return this.#usage.settle();
   }
 
@@ -240,6 +327,7 @@ export class StepTranslator {
    */
   reset(): void {
     this.#turn.clear();
+    this.#activity.resetTurn();
     // A block left open belongs to the retired turn: a new step reusing its index must not continue it.
     for (const block of this.#run.openText.values()) block.stepKey = RETIRED_STEP_KEY;
     for (const block of this.#run.openReasoning.values()) block.stepKey = RETIRED_STEP_KEY;
@@ -248,6 +336,7 @@ export class StepTranslator {
   #beginRun(): void {
     this.#run.clear();
     this.#state.startRun();
+    this.#activity.startRun();
   }
 
   #remember(stepKey: string): StepRecord {
@@ -264,7 +353,7 @@ export class StepTranslator {
       // The main scope may already exist, opened by a host call before the first main step.
       scope = this.#turn.mainScope ??= { trajectoryId: step.trajectoryId };
     } else {
-      scope = { trajectoryId: step.trajectoryId, invocation: this.#invocationOfTrajectory(step.trajectoryId) };
+      scope = { trajectoryId: step.trajectoryId, invocation: this.#links.ofTrajectory(step.trajectoryId, step.parentTrajectoryId) };
     }
     this.#turn.scopes.set(step.trajectoryId, scope);
     return scope;
@@ -278,42 +367,51 @@ export class StepTranslator {
     return (this.#turn.mainScope ??= { trajectoryId: "" });
   }
 
+
+  /** A compaction step: an activity (never assistant text), with the summary once the hook tells it. */
+  #translateCompaction(step: NormalizedStep, stepKey: string, known: StepRecord | undefined): AGUIEvent[] {
+    const record = known ?? this.#remember(stepKey);
+    const scope = this.#scopeOf(step);
+    const events: AGUIEvent[] = [];
+    const subagentRunId = this.#attribution(scope, events);
+    this.#closeReasoning(scope, events);
+    this.#closeText(scope, events);
+    events.push(...this.#activity.compactionStep(stepKey, step.text, subagentRunId));
+    if (step.status === "done" || step.status === "error") record.finished = true;
+    return events;
+  }
+
+  /** The call a pre-tool hook named for this unnamed call step, as a tool call the card shows. */
+  #namedCallOf(step: NormalizedStep, stepKey: string): StepToolCall | undefined {
+    const named = this.#turn.namedCalls.get(stepKey);
+    if (named === undefined) return undefined;
+    return namedToolCall(named, step.status === "done" ? step.text : "");
+  }
+
   /**
-   * The invocation a new subagent trajectory belongs to. The harness does not link a trajectory to
-   * the call that spawned it, so the oldest call still waiting for its trajectory gets it; a
-   * trajectory with no such call is announced on its own.
+   * A pre-tool hook named a call: an unnamed call step seen already gets its card now; one not
+   * seen yet gets it when it shows. Calls whose step names its action have their card already.
    */
-  #invocationOfTrajectory(trajectoryId: string): SubagentInvocation {
-    const waiting = this.#turn.invocations.filter((invocation) => invocation.trajectoryId === undefined && !invocation.finished && !invocation.announcedByTrajectory);
-    const [only] = waiting;
-    if (only !== undefined && waiting.length === 1 && only.unmatched !== true) {
-      only.trajectoryId = trajectoryId;
-      return only;
+  #nameCall(stepKey: string, note: ToolHookNote, events: AGUIEvent[]): void {
+    const named: NamedCall = { toolName: note.toolName, arguments: note.arguments ?? {}, ...(note.callId === undefined || note.callId === "" ? {} : { callId: note.callId }) };
+    const record = this.#turn.steps.get(stepKey);
+    if (record === undefined) {
+      this.#turn.namedCalls.set(stepKey, named);
+      return;
     }
-    // Several calls wait (subagents run in parallel) and nothing on the wire says which started this
-    // trajectory (docs/protocol.md, "Assumptions and how we hedge them"): no guess, which could show
-    // one subagent's answer as another's. The calls settle from their own steps; this trajectory is
-    // announced on its own, and the host is told.
-    const ambiguous = waiting.length > 1 || only?.unmatched === true;
-    if (ambiguous) {
-      for (const candidate of waiting) candidate.unmatched = true;
-      this.#options.onUnmatchedSubagent?.({
-        trajectoryId,
-        candidateToolCallIds: waiting.flatMap((candidate) => (candidate.parentToolCallId === undefined ? [] : [candidate.parentToolCallId])),
-      });
-    }
-    const subagentRunId = this.#options.ids();
-    const invocation: SubagentInvocation = {
-      subagentRunId,
-      name: "subagent",
-      stepName: this.#uniqueStepName(`subagent:${trajectoryId}`),
-      trajectoryId,
-      announcedByTrajectory: true,
-      finished: false,
-      ...(ambiguous ? { unmatched: true } : {}),
-    };
-    this.#turn.invocations.push(invocation);
-    return invocation;
+    if (record.unnamedCall !== true || record.finished || record.toolCallId !== undefined || note.trajectoryId === undefined) return;
+    this.#turn.namedCalls.set(stepKey, named);
+    const scope = this.#turn.scopes.get(note.trajectoryId);
+    if (scope === undefined) return;
+    this.#startHarnessCall(namedToolCall(named, ""), record, scope, events, stepKey);
+  }
+
+  /** The card id of a call step: the one it has, else the one promised, else `toolCallId` (now promised). */
+  #bindCallId(stepKey: string, toolCallId: string): string {
+    const existing = this.#turn.steps.get(stepKey)?.toolCallId ?? this.#turn.boundCallIds.get(stepKey);
+    if (existing !== undefined) return existing;
+    this.#turn.boundCallIds.set(stepKey, toolCallId);
+    return toolCallId;
   }
 
   #translateThinking(step: NormalizedStep, stepKey: string, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
@@ -357,12 +455,12 @@ export class StepTranslator {
   }
 
   /** The call a step made, started on its first sight (undefined when the host owns it). */
-  #callOfStep(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[]): CallRecord | undefined {
+  #callOfStep(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[], stepKey: string): CallRecord | undefined {
     const known = record.toolCallId === undefined ? undefined : this.#turn.calls.get(record.toolCallId);
     if (known !== undefined) return known;
     // A call the host already emitted under the harness's own id is not emitted twice.
     if (tool.callId !== undefined && this.#turn.calls.has(tool.callId)) return undefined;
-    return this.#startHarnessCall(tool, record, scope, events);
+    return this.#startHarnessCall(tool, record, scope, events, stepKey);
   }
 
   #settleHarnessCall(step: NormalizedStep, tool: StepToolCall, progress: StepProgress, record: StepRecord, call: CallRecord, events: AGUIEvent[]): void {
@@ -379,8 +477,10 @@ export class StepTranslator {
     this.#settleCall(call, outcome, events);
   }
 
-  #startHarnessCall(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[]): CallRecord {
-    const toolCallId = tool.callId ?? this.#options.ids();
+  #startHarnessCall(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[], stepKey: string): CallRecord {
+    // The id an approval of this call already gave the client, when one did (`callIdForStep`).
+    const bound = this.#turn.boundCallIds.get(stepKey);
+    const toolCallId = tool.callId ?? (bound !== undefined && !this.#turn.calls.has(bound) ? bound : this.#options.ids());
     record.toolCallId = toolCallId;
     record.argumentKeys = Object.keys(tool.arguments);
     // `invoke_subagent` is a built-in too: hiding built-ins hides its card, not its subagent's bracket.
@@ -393,7 +493,7 @@ export class StepTranslator {
     }
     // The reference's step bracket opens before the call it wraps; a 1.0 subagent is announced by
     // the call, so it comes after the call's arguments are complete.
-    const invocation = this.#invocationOfCall(tool, scope, shown ? toolCallId : undefined);
+    const invocation = this.#links.ofCall(tool, scope, shown ? toolCallId : undefined, stepKey);
     if (this.#options.subagentEvents === "step") this.#activate(invocation, events);
     const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
     call.fromHarness = true;
@@ -403,35 +503,7 @@ export class StepTranslator {
     return call;
   }
 
-  #invocationOfCall(tool: StepToolCall, scope: Scope, toolCallId: string | undefined): SubagentInvocation {
-    // A subagent trajectory seen before the call that spawned it is that call's subagent.
-    const orphan = this.#turn.invocations.find((invocation) => invocation.announcedByTrajectory && invocation.parentToolCallId === undefined && !invocation.finished && invocation.unmatched !== true);
-    const argumentName = SUBAGENT_NAME_ARGUMENTS.map((key) => tool.arguments[key]).find((value): value is string => typeof value === "string" && value !== "");
-    if (orphan !== undefined) {
-      if (toolCallId !== undefined) orphan.parentToolCallId = toolCallId;
-      return orphan;
-    }
-    const subagentRunId = this.#options.ids();
-    const invocation: SubagentInvocation = {
-      subagentRunId,
-      name: argumentName ?? "subagent",
-      stepName: this.#uniqueStepName(argumentName ?? `subagent:${subagentRunId}`),
-      announcedByTrajectory: false,
-      finished: false,
-    };
-    if (toolCallId !== undefined) invocation.parentToolCallId = toolCallId;
-    if (scope.invocation !== undefined) invocation.parentSubagentRunId = scope.invocation.subagentRunId;
-    this.#turn.invocations.push(invocation);
-    return invocation;
-  }
 
-  #uniqueStepName(name: string): string {
-    const taken = new Set(this.#turn.invocations.filter((invocation) => !invocation.finished).map((invocation) => invocation.stepName));
-    if (!taken.has(name)) return name;
-    let suffix = 2;
-    while (taken.has(`${name} #${suffix}`)) suffix += 1;
-    return `${name} #${suffix}`;
-  }
 
   #startCall(
     start: { toolCallId: string; toolCallName: string; argumentsOf: Record<string, unknown>; scope: Scope; shown: boolean; mcpServer?: string },
@@ -538,7 +610,10 @@ export class StepTranslator {
     // A nested subagent names its parent, which therefore has to be announced in this run too.
     if (parent !== undefined && !parent.finished) this.#activate(parent, events);
     this.#run.activeSubagents.add(invocation);
-    const started: SubagentStartedEvent = { type: EventType.SUBAGENT_STARTED, subagentRunId: invocation.subagentRunId, name: invocation.name };
+    // AG-UI has no field for the nesting depth: it rides in the event's metadata.
+    const started: SubagentStartedEvent = { type: EventType.SUBAGENT_STARTED, subagentRunId: invocation.subagentRunId, name: invocation.name, metadata: { antigravity: { depth: invocation.depth } } };
+    const description = this.#options.subagentDescriptions.get(invocation.name);
+    if (description !== undefined) started.description = description;
     if (invocation.parentToolCallId !== undefined) started.parentToolCallId = invocation.parentToolCallId;
     if (invocation.parentMessageId !== undefined) started.parentMessageId = invocation.parentMessageId;
     if (parent !== undefined && (this.#run.activeSubagents.has(parent) || this.#run.finishedSubagents.has(parent))) {
@@ -565,60 +640,4 @@ export class StepTranslator {
     this.#run.openText.delete(scope.trajectoryId);
     pushTextEnd(open, events);
   }
-}
-
-/** A step key no step has (every real key holds a NUL separator). */
-const RETIRED_STEP_KEY = "retired";
-
-/** The step key: the pair itself, since a trajectory id may contain the `:` of the wire step id. */
-function keyOf(trajectoryId: string, stepIndex: number): string {
-  return `${stepIndex}\u0000${trajectoryId}`;
-}
-
-/**
- * What a delivery adds to what was emitted. The cumulative field is the authority, so a repeated
- * or stale delivery adds nothing; the delta counts alone only from a producer that sends no
- * cumulative text.
- */
-function unseen(cumulative: string, delta: string, seen: number): string {
-  // The delta is what the update appended (NormalizedStep): when it is exactly the unseen part, it
-  // is taken as is, since slicing a text built by appending makes V8 copy it whole.
-  if (cumulative.length > seen) return cumulative.length - seen === delta.length ? delta : cumulative.slice(seen);
-  if (cumulative === "") return delta;
-  return "";
-}
-
-/** Fields present now that were not arguments at the call's first sight: the call's result. */
-function addedFields(current: Record<string, unknown>, argumentKeys: readonly string[] | undefined): Record<string, unknown> | undefined {
-  if (argumentKeys === undefined) return undefined;
-  let added: Record<string, unknown> | undefined;
-  for (const key of Object.keys(current)) {
-    if (argumentKeys.includes(key)) continue;
-    added ??= {};
-    added[key] = current[key];
-  }
-  return added;
-}
-
-function withAttribution<Target extends object>(target: Target, subagentRunId: string | undefined): Target {
-  if (subagentRunId !== undefined) (target as { subagentRunId?: string }).subagentRunId = subagentRunId;
-  return target;
-}
-
-function pushReasoningEnd(block: OpenBlock, events: AGUIEvent[]): void {
-  events.push(withAttribution({ type: EventType.REASONING_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
-  events.push(withAttribution({ type: EventType.REASONING_END, messageId: block.messageId }, block.subagentRunId));
-}
-
-function pushTextEnd(block: OpenBlock, events: AGUIEvent[]): void {
-  events.push(withAttribution({ type: EventType.TEXT_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
-}
-
-/**
- * The harness's echo of a turn's input: the user's prompt, or an automated trigger's message (from
- * the system, addressed to the model). Neither is something the assistant said.
- */
-function isInputEcho(step: NormalizedStep): boolean {
-  if (step.source === "user") return true;
-  return step.source === "system" && step.target === "model" && step.tool === undefined;
 }

@@ -33,6 +33,11 @@ export interface StepTranslatorOptions {
    * trajectory is announced on its own. Meant for a warning in the host's log.
    */
   onUnmatchedSubagent?: (unmatched: UnmatchedSubagent) => void;
+  /**
+   * The conversation's custom subagents: SUBAGENT_STARTED of one of them carries its `description`
+   * (its `name` is the one its invocation gives).
+   */
+  subagents?: ReadonlyArray<{ name: string; description?: string | undefined }>;
 }
 
 /** A subagent trajectory that could not be matched to the call that started it. */
@@ -58,6 +63,8 @@ export interface ResolvedOptions {
   showBuiltinToolCalls: boolean;
   maxArgumentDeltaLength: number;
   onUnmatchedSubagent: ((unmatched: UnmatchedSubagent) => void) | undefined;
+  /** Descriptions of the custom subagents, by name. */
+  subagentDescriptions: ReadonlyMap<string, string>;
 }
 
 /** Options come from JavaScript callers and configuration files too, so every value is checked. */
@@ -88,7 +95,19 @@ export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions 
     showBuiltinToolCalls: builtinToolCalls === "show",
     maxArgumentDeltaLength,
     onUnmatchedSubagent: options.onUnmatchedSubagent,
+    subagentDescriptions: subagentDescriptionsOf(options.subagents),
   };
+}
+
+function subagentDescriptionsOf(subagents: StepTranslatorOptions["subagents"]): ReadonlyMap<string, string> {
+  if (subagents === undefined) return new Map();
+  if (!Array.isArray(subagents)) throw new TranslatorError("INVALID_OPTION", "subagents must be an array of { name, description }.");
+  const descriptions = new Map<string, string>();
+  for (const subagent of subagents) {
+    if (typeof subagent?.name !== "string") throw new TranslatorError("INVALID_OPTION", "every subagent needs a string name.");
+    if (typeof subagent.description === "string" && subagent.description !== "") descriptions.set(subagent.name, subagent.description);
+  }
+  return descriptions;
 }
 
 function oneOf<Value extends string>(name: string, value: Value | undefined, allowed: readonly Value[]): Value {

@@ -12,6 +12,15 @@ export interface StepRecord {
   outputHandled: boolean;
   /** The step reached DONE or ERROR and everything it had to say was said: redeliveries are ignored. */
   finished: boolean;
+  /** A call of the model's that names no action the client knows (`manage_task`, `schedule`): its text is the call, not an answer. */
+  unnamedCall?: boolean;
+}
+
+/** What a pre-tool hook said about a call whose step names no action: enough for a tool card. */
+export interface NamedCall {
+  toolName: string;
+  callId?: string;
+  arguments: Record<string, unknown>;
 }
 
 /** One subagent invocation: one `subagentRunId`, whether it is announced from a call or a trajectory. */
@@ -23,6 +32,10 @@ export interface SubagentInvocation {
   parentToolCallId?: string;
   parentMessageId?: string;
   parentSubagentRunId?: string;
+  /** The trajectory whose call started it, when known: a subagent's `parentTrajectoryId` names it (harness 0.1.11+). */
+  callTrajectoryId?: string;
+  /** 1 for a subagent of the main agent, 2 for one of its subagents, ... */
+  depth: number;
   /** The subagent's trajectory, once its first step has been seen. */
   trajectoryId?: string;
   /** Its trajectory showed up before any call spawned it; the next call that does is linked to it. */
@@ -70,6 +83,12 @@ export class TurnMemory {
   mainScope: Scope | undefined = undefined;
   readonly calls = new Map<string, CallRecord>();
   readonly invocations: SubagentInvocation[] = [];
+  /** Call steps a pre-tool hook named before (or after) the step showed, by step key. */
+  readonly namedCalls = new Map<string, NamedCall>();
+  /** Card ids promised for call steps not seen yet (an approval asked about the call first), by step key. */
+  readonly boundCallIds = new Map<string, string>();
+  /** Subagent names a pre-tool hook gave an `invoke_subagent` call, by its step key. */
+  readonly subagentNames = new Map<string, string>();
 
   /** Forgets the turn, keeping the collections (only a non-empty one is cleared: clearing allocates a new table). */
   clear(): void {
@@ -78,5 +97,8 @@ export class TurnMemory {
     this.mainScope = undefined;
     if (this.calls.size > 0) this.calls.clear();
     this.invocations.length = 0;
+    if (this.namedCalls.size > 0) this.namedCalls.clear();
+    if (this.boundCallIds.size > 0) this.boundCallIds.clear();
+    if (this.subagentNames.size > 0) this.subagentNames.clear();
   }
 }

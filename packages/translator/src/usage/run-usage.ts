@@ -11,6 +11,39 @@ export interface CumulativeUsage {
   totalTokenCount?: string | number | undefined;
   thoughtsTokenCount?: string | number | undefined;
   cachedContentTokenCount?: string | number | undefined;
+  /** The prompt's tokens by modality (harness 0.1.12+). */
+  promptTokensDetails?: readonly ModalityTokenCount[] | undefined;
+  /** The answer's tokens by modality (harness 0.1.12+). */
+  candidatesTokensDetails?: readonly ModalityTokenCount[] | undefined;
+  /** The cached prompt tokens by modality (harness 0.1.12+). */
+  cacheTokensDetails?: readonly ModalityTokenCount[] | undefined;
+}
+
+/** One modality's count, as the wire's `ModalityTokenCount` has it (`TEXT`, `IMAGE`, `AUDIO`, `VIDEO`, `DOCUMENT`). */
+export interface ModalityTokenCount {
+  modality?: string | number | undefined;
+  tokenCount?: string | number | undefined;
+}
+
+/**
+ * A run's token counts split by modality name (`TEXT`, `IMAGE`, ...), where the harness reports them:
+ * `input` parts `inputTokens`, `output` parts `outputTokens`, `cachedInput` parts `cachedInputTokens`.
+ */
+export interface TokensByModality {
+  input?: Record<string, number>;
+  output?: Record<string, number>;
+  cachedInput?: Record<string, number>;
+}
+
+/**
+ * A run's share of the usage: AG-UI TokenUsage entries (for RUN_FINISHED's `usage`) and, where the
+ * harness splits its counts by modality, the split. TokenUsage has no field for it and
+ * `@ag-ui/client` removes fields the protocol does not define, so it travels apart (the agent puts
+ * it in RUN_FINISHED's `metadata`).
+ */
+export interface RunUsage {
+  usage: TokenUsage[];
+  byModality?: TokensByModality;
 }
 
 export interface UsageLabels {
@@ -20,8 +53,9 @@ export interface UsageLabels {
   model?: string;
 }
 
-type Counts = Pick<TokenUsage, "inputTokens" | "outputTokens" | "totalTokens" | "reasoningTokens" | "cachedInputTokens">;
-type CountField = keyof Counts;
+type Counts = Pick<TokenUsage, "inputTokens" | "outputTokens" | "totalTokens" | "reasoningTokens" | "cachedInputTokens"> & { byModality?: TokensByModality };
+const MODALITY_FIELDS: readonly (keyof TokensByModality)[] = ["input", "output", "cachedInput"];
+type CountField = Exclude<keyof Counts, "byModality">;
 const COUNT_FIELDS: readonly CountField[] = ["inputTokens", "outputTokens", "totalTokens", "reasoningTokens", "cachedInputTokens"];
 
 /**
@@ -45,7 +79,7 @@ export class RunUsageMeter {
   }
 
   /** This run's usage (empty when nothing was spent), and the start of the next run's accounting. */
-  settle(): TokenUsage[] {
+  settle(): RunUsage {
     // Built in place, labels first, with an indexed loop: this runs once per run, too rarely to be
     // optimised, where spreads and an array iterator each allocate.
     const entry: TokenUsage = labelsOf(this.#labels);
@@ -61,8 +95,10 @@ export class RunUsageMeter {
       entry[field] = difference;
       if (difference > 0) spent = true;
     }
+    const byModality = spent ? modalityDifference(this.#latest.byModality, this.#settled.byModality) : undefined;
     this.#settled = this.#latest;
-    return spent ? [entry] : [];
+    const usage = spent ? [entry] : [];
+    return byModality === undefined ? { usage } : { usage, byModality };
   }
 }
 
@@ -82,7 +118,53 @@ function countsOf(usage: CumulativeUsage): Counts {
   if (total !== undefined) counts.totalTokens = total;
   if (thoughts !== undefined) counts.reasoningTokens = thoughts;
   if (cached !== undefined) counts.cachedInputTokens = cached;
+  const byModality: TokensByModality = {};
+  const inputByModality = modalityCounts(usage.promptTokensDetails);
+  const outputByModality = modalityCounts(usage.candidatesTokensDetails);
+  const cachedByModality = modalityCounts(usage.cacheTokensDetails);
+  if (inputByModality !== undefined) byModality.input = inputByModality;
+  if (outputByModality !== undefined) byModality.output = outputByModality;
+  if (cachedByModality !== undefined) byModality.cachedInput = cachedByModality;
+  if (Object.keys(byModality).length > 0) counts.byModality = byModality;
   return counts;
+}
+
+function modalityCounts(details: readonly ModalityTokenCount[] | undefined): Record<string, number> | undefined {
+  if (details === undefined || details.length === 0) return undefined;
+  const counts: Record<string, number> = {};
+  for (const detail of details) {
+    const tokens = count(detail.tokenCount);
+    if (tokens === undefined) continue;
+    // Modality names are the harness's enum names, without the prefix (`MODALITY_TEXT` or `TEXT`: `TEXT`).
+    const modality = String(detail.modality ?? "MODALITY_UNSPECIFIED").replace(/^MODALITY_/, "");
+    // Only an enum-shaped name becomes a key (never `__proto__` from a hostile or broken frame).
+    if (!/^[A-Z][A-Z0-9_]{0,31}$/.test(modality)) continue;
+    counts[modality] = (counts[modality] ?? 0) + tokens;
+  }
+  return Object.keys(counts).length === 0 ? undefined : counts;
+}
+
+/** Per-modality differences of two cumulative splits; a restart (a smaller total) counts as new. */
+function modalityDifference(latest: TokensByModality | undefined, settled: TokensByModality | undefined): TokensByModality | undefined {
+  if (latest === undefined) return undefined;
+  const difference: TokensByModality = {};
+  let any = false;
+  for (const field of MODALITY_FIELDS) {
+    const now = latest[field];
+    if (now === undefined) continue;
+    const before = settled?.[field] ?? {};
+    const counts: Record<string, number> = {};
+    for (const [modality, tokens] of Object.entries(now)) {
+      const earlier = before[modality] ?? 0;
+      const spent = tokens >= earlier ? tokens - earlier : tokens;
+      if (spent > 0) counts[modality] = spent;
+    }
+    if (Object.keys(counts).length > 0) {
+      difference[field] = counts;
+      any = true;
+    }
+  }
+  return any ? difference : undefined;
 }
 
 function count(value: string | number | undefined): number | undefined {

@@ -43,6 +43,18 @@ export class RecordingTranslator extends StepTranslator {
     return this.#record(super.finishSubagent(...parameters));
   }
 
+  override toolHook(...parameters: Parameters<StepTranslator["toolHook"]>): AGUIEvent[] {
+    return this.#record(super.toolHook(...parameters));
+  }
+
+  override continuation(...parameters: Parameters<StepTranslator["continuation"]>): AGUIEvent[] {
+    return this.#record(super.continuation(...parameters));
+  }
+
+  override compactionSummary(...parameters: Parameters<StepTranslator["compactionSummary"]>): AGUIEvent[] {
+    return this.#record(super.compactionSummary(...parameters));
+  }
+
   override updateState(...parameters: Parameters<StepTranslator["updateState"]>): AGUIEvent[] {
     return this.#record(super.updateState(...parameters));
   }

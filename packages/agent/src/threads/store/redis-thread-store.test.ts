@@ -1,6 +1,7 @@
 import { expectClosesOnce, redisSkipReason, startRedisServer, type RedisServer } from "@ag-ui-antigravity/testing";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AntigravityAgent } from "../../antigravity-agent.js";
 import { fingerprintMessage } from "../../input/message-fingerprint.js";
 import { RedisThreadStore } from "./redis-thread-store.js";
 import { threadNames } from "./thread-digest.js";
@@ -74,6 +75,22 @@ describe.skipIf(skipReason !== undefined)(`RedisThreadStore (a real redis-server
     const reader = await store({ keyPrefix: "retry" });
     expect(await reader.get(key("t1"))).toMatchObject({ conversationId: "c1" });
     expect(await reader.get(key("t2"))).toMatchObject({ conversationId: "c2" });
+  });
+
+  it("ping() answers while Redis does, and an agent on the store is not ready while Redis is stalled", async () => {
+    const admin = await connect();
+    const threads = await store({ keyPrefix: "ready", commandTimeoutMs: 200 });
+    const agent = new AntigravityAgent({ harness: "emulator", threadStore: threads });
+    try {
+      await expect(threads.ping()).resolves.toBeUndefined();
+      expect(await agent.readiness()).toEqual({ ready: true });
+      await admin.sendCommand(["CLIENT", "PAUSE", "1000", "ALL"]);
+      expect(await agent.readiness()).toEqual({ ready: false, code: "THREAD_STORE_UNAVAILABLE", reason: "The agent's redis thread store cannot be reached." });
+      await admin.sendCommand(["CLIENT", "UNPAUSE"]);
+      expect(await agent.readiness()).toEqual({ ready: true });
+    } finally {
+      await agent.close();
+    }
   });
 
   it("leases: one live replica holds a thread with a fencing token that grows with every acquisition; a replica that is gone (closed, or silent past its TTL) loses it", async () => {

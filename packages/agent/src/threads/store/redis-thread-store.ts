@@ -190,6 +190,11 @@ export class RedisThreadStore implements ThreadStore {
     await this.#writer.submit(`${this.#recordKey(key)}#delete`, null);
   }
 
+  /** One PING, within the command deadline; rejects when Redis does not answer it. */
+  async ping(): Promise<void> {
+    await this.#send(["PING"]);
+  }
+
   stats(): ThreadStoreStats {
     return {
       kind: "redis",

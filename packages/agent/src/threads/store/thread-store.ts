@@ -167,6 +167,12 @@ export interface ThreadStore {
   readonly keepsTranscripts: boolean;
   /** Present when the store can say which replica holds a thread's live session (Redis). */
   readonly leases?: ThreadLeases;
+  /**
+   * Present when the store lives elsewhere (Redis): resolves when it answers, rejects when it cannot
+   * be reached. The agent's `readiness()` calls it, so a replica whose store is gone stops being
+   * sent runs it would refuse.
+   */
+  ping?(): Promise<void>;
   /** Finishes pending work (a last write attempt) and stops timers. Idempotent. */
   close(): Promise<void>;
 }
