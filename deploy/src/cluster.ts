@@ -185,8 +185,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
             REDIS_URL: redisUrl,
             // HAProxy on loopback forwards each client's address (option forwardfor): client limits count per client, not per proxy.
             TRUST_PROXY: options.replicaEnv?.["TRUST_PROXY"] ?? "loopback",
-            // A replica silent for this long is dead and its threads' leases are free: a crashed
-            // replica's threads wait at most this long (HTTP 409 THREAD_ELSEWHERE meanwhile).
+            // A replica silent for this long is dead and its threads' leases are free: a run for a
+            // crashed replica's thread waits at most about this long, then takes the thread over.
             REPLICA_TTL_MS: options.replicaEnv?.["REPLICA_TTL_MS"] ?? String(defaultReplicaTtlMs),
           },
           readyWhen: (line) => {

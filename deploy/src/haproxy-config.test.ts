@@ -27,7 +27,7 @@ describe("the HAProxy configuration", () => {
     const config = renderHaproxyConfig({ bindHost: "127.0.0.1", bindPort: 9000, servers: defaultServers.slice(0, 1) });
     expect(config).toContain("bind 127.0.0.1:9000");
     expect(config).toContain("server replica-1 127.0.0.1:8041");
-    expect(config).toMatch(/req\.hdr\(x-ag-ui-thread-id\)[\s\S]*json_query\('\$\.threadId'\)[\s\S]*regsub/);
+    expect(config).toMatch(/req\.fhdr\(x-ag-ui-thread-id\)[\s\S]*json_query\('\$\.threadId'\)[\s\S]*regsub/);
     expect(config).toContain("hash-type consistent");
     expect(config).toContain("option httpchk GET /readyz");
     expect(config).toContain("option http-buffer-request");

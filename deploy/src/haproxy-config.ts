@@ -59,9 +59,12 @@ defaults
   timeout tunnel 5m
   timeout client-fin 5s
   timeout server-fin 5s
-  # A replica that refuses the connection (dead) is retried, and the last retry goes to another
-  # replica: nothing has been sent yet, so no run is started twice.
+  # A replica that refuses the connection (dead) is retried on another replica: nothing has been
+  # sent yet, so no run is started twice. So is a 503: a replica refuses a run with it before
+  # running anything (a thread another live replica holds: THREAD_ELSEWHERE; a full or closing
+  # replica), and the retry goes to the next replica on the hash ring (option redispatch).
   retries 2
+  retry-on conn-failure 503
   option redispatch 1
   # Each replica counts what a client holds per client address (without AUTH_TOKENS): it must see
   # the client's, not HAProxy's (the replicas run with TRUST_PROXY=loopback).
@@ -72,9 +75,14 @@ frontend ag_ui
   # Wait for the body (up to the buffer) so sample fetches can read it.
   option http-buffer-request
   # 1. A client (or an edge proxy) may name the thread in a header; the binding refuses a run whose
-  #    header differs from its body, so trusting it here never misroutes a run.
-  http-request set-var(txn.thread_id) req.hdr(${THREAD_ID_HEADER}) if { req.hdr(${THREAD_ID_HEADER}) -m len gt 0 }
-  # 2. Otherwise the body's top-level threadId, when the buffered body is complete JSON.
+  #    header differs from its body, so trusting it here never misroutes a run. The whole value is
+  #    read (req.fhdr: req.hdr would split a thread id at its commas), and a request that sends the
+  #    header twice is refused here, as the binding would refuse it.
+  http-request deny deny_status 400 if { req.fhdr_cnt(${THREAD_ID_HEADER}) gt 1 }
+  http-request set-var(txn.thread_id) req.fhdr(${THREAD_ID_HEADER}) if { req.fhdr(${THREAD_ID_HEADER}) -m len gt 0 }
+  # 2. Otherwise the body's top-level threadId, when the buffered body is complete JSON. A body
+  #    that names threadId twice (or with escapes) is refused by the binding, so which one a
+  #    parser would take never decides where a run is served.
   http-request set-var(txn.thread_id) req.body,json_query('$.threadId') if METH_POST !{ var(txn.thread_id) -m found }
   # 3. A body larger than the buffer is cut, and json_query cannot read cut JSON: take the first
   #    "threadId" key of the buffered start instead (HttpAgent writes it first, so it is there).

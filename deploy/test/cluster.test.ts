@@ -1,12 +1,15 @@
 // Acceptance of the multi-replica deployment (deploy/README.md), against the real thing: Debian's
 // redis-server and haproxy, three replicas of apps/server on the emulator, and @ag-ui/client's
 // HttpAgent talking to the proxy as a browser app would.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Tool } from "@ag-ui/core";
 import { descendantPids, isProcessAlive, servicesRequired } from "@ag-ui-antigravity/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startCluster, type Cluster, type ClusterReplica } from "../src/cluster.js";
 import { findExecutable } from "../src/system-packages.js";
 import { ClusterThread, type TurnResult } from "./support/cluster-client.js";
@@ -32,6 +35,35 @@ function expectSuccess(result: TurnResult, label: string): void {
   expect(result.events.at(-1)?.type, label).toBe("RUN_FINISHED");
 }
 
+/** A thread's record in Redis (one hash: record, transcript, owner, holder, fence), read with redis-cli. */
+function redisHash(redisUrl: string, agentId: string, threadId: string): Record<string, string> {
+  const port = new URL(redisUrl).port;
+  const thread = createHash("sha256").update(threadId).digest("base64url");
+  const keys = spawnSync("redis-cli", ["-p", port, "--scan", "--pattern", `ag-ui:record:${agentId}-*:${thread}`], { encoding: "utf8" }).stdout.trim().split("\n").filter((key) => key !== "");
+  expect(keys).toHaveLength(1);
+  const fields = spawnSync("redis-cli", ["-p", port, "--raw", "HGETALL", keys[0]!], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).stdout.split("\n");
+  const hash: Record<string, string> = {};
+  for (let index = 0; index + 1 < fields.length; index += 2) hash[fields[index]!] = fields[index + 1]!;
+  return hash;
+}
+
+/** One run of `thread` posted to a replica directly (past HAProxy), with the thread's history. */
+async function postTurn(url: string, thread: ClusterThread, text: string): Promise<{ status: number; text: string; retryAfter: string | null }> {
+  const messages = [...thread.agent.messages, { id: `${thread.threadId}-direct-${Date.now()}`, role: "user", content: text }];
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ threadId: thread.threadId, runId: `direct-${Date.now()}`, state: {}, messages, tools: [], context: [], forwardedProps: {} }),
+  });
+  return { status: response.status, text: await response.text(), retryAfter: response.headers.get("retry-after") };
+}
+
+/** How many writes a replica's agentic_chat thread store refused as stale (its /metrics). */
+async function staleWritesRefused(url: string): Promise<number> {
+  const metrics = (await (await fetch(`${url}/metrics`)).json()) as { agents: { agentic_chat: { threadStore: { staleWritesRefused?: number } } } };
+  return metrics.agents.agentic_chat.threadStore.staleWritesRefused ?? 0;
+}
+
 /** Runs `work` over `items`, `width` at a time: 2 cores do not gain from more. */
 async function inBatches<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
@@ -46,6 +78,8 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
   let parkedCallId: string;
   let killed: ClusterReplica;
   let orphans: number[] = [];
+  /** Where each thread lives after the kill. */
+  const newHome = new Map<string, string | null>();
 
   // Kept after stop(), as `pnpm cluster` keeps it; this suite removes it itself.
   const logDirectory = mkdtempSync(join(tmpdir(), "cluster-test-logs-"));
@@ -55,7 +89,9 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
       replicas: 3,
       port: 0,
       logDirectory,
-      replicaEnv: { ANTIGRAVITY_DEMO_HARNESS: "emulator", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "1", REPLICA_TTL_MS: String(replicaTtlMs), LOG_LEVEL: "info" },
+      // CLIENT_LIMITS off: this one test process is every thread's client (one address) and runs
+      // all 30 threads' turns at once, past one client's share (8 runs) on purpose.
+      replicaEnv: { ANTIGRAVITY_DEMO_HARNESS: "emulator", ANTIGRAVITY_EMULATOR_TOKEN_DELAY_MS: "1", REPLICA_TTL_MS: String(replicaTtlMs), LOG_LEVEL: "info", CLIENT_LIMITS: "off" },
     });
     route = `${cluster.url}/agentic_chat`;
   });
@@ -109,6 +145,34 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
     expect(await response.text()).toContain("RUN_FINISHED");
   });
 
+  it("routes a thread the same with and without the header, commas and all, and refuses a body that names threadId twice", async () => {
+    const post = (body: string, headers: Record<string, string> = {}) => fetch(route, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...headers }, body });
+    const threadId = "a,b,c thread with commas";
+    const input = (text: string) => ({ threadId, runId: `run-${text}`, state: {}, messages: [{ id: `m-${text}`, role: "user", content: text }], tools: [], context: [], forwardedProps: {} });
+    // One run after the other: a thread runs one run at a time (a second one meanwhile is refused).
+    const plain = await post(JSON.stringify(input("one")));
+    expect(await plain.text()).toContain("RUN_FINISHED");
+    const withHeader = await post(JSON.stringify(input("two")), { "x-ag-ui-thread-id": threadId });
+    expect([plain.status, withHeader.status]).toEqual([200, 200]);
+    expect(withHeader.headers.get("x-ag-ui-antigravity-replica")).toBe(plain.headers.get("x-ag-ui-antigravity-replica"));
+    expect(await withHeader.text()).toContain("RUN_FINISHED");
+    // Routed on the first threadId, run on the last: refused (400) before anything runs, wherever it lands.
+    const twice = JSON.stringify(input("three")).replace(`"threadId":${JSON.stringify(threadId)}`, `"threadId":"someone-elses","threadId":${JSON.stringify(threadId)}`);
+    const refused = await post(twice);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("INVALID_INPUT");
+    // The header sent twice is refused by the proxy itself.
+    const doubled = await new Promise<number>((resolve, reject) => {
+      const outgoing = request(route, { method: "POST", headers: ["content-type", "application/json", "x-ag-ui-thread-id", threadId, "x-ag-ui-thread-id", "another"] }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      outgoing.on("error", reject);
+      outgoing.end(JSON.stringify(input("four")));
+    });
+    expect(doubled).toBe(400);
+  });
+
   it("parks a turn on a frontend tool call (the run ends with the call open)", async () => {
     parked = new ClusterThread(route, "parked-thread");
     const result = await parked.turn("Please change the background to blue.", { tools: [changeBackground] });
@@ -120,26 +184,38 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
     expect(killed).toBeDefined();
   });
 
-  it("after kill -9 of that replica, every thread's next turn succeeds and recaps all its earlier messages", async () => {
+  it("kill -9 of that replica during 30 threads' turns: every thread's next run succeeds through HAProxy, no 4xx or 5xx reaching a client", async () => {
     const movedThreads = threads.filter((thread) => firstReplica.get(thread.threadId) === killed.id);
     expect(movedThreads.length).toBeGreaterThan(0);
     orphans = descendantPids(killed.pid);
+    // 30 turns at once; the replica dies while they stream (those on it are cut: their clients see
+    // the stream break, as when a server crashes mid-reply).
+    const begun = threads.map((thread) => thread.statuses.length);
+    const during = Promise.all(threads.map((thread) => thread.turn(`A third message from thread ${thread.threadId.split("-").at(-1)}.`)));
+    // Killed once a moved thread's reply has begun: the kill lands while runs are under way.
+    await vi.waitFor(() => expect(movedThreads.some((thread) => thread.statuses.length > begun[threads.indexOf(thread)]!)).toBe(true), { timeout: 10_000, interval: 5 });
     process.kill(killed.pid, "SIGKILL");
     await killed.process.exited;
-    // A dead replica's leases lapse with its heartbeat (REPLICA_TTL_MS); HAProxy marks it down on
-    // the first refused connection. Past that, no run has to be retried.
-    await new Promise((resolve) => setTimeout(resolve, replicaTtlMs + 1_000));
+    const cut = await during;
+    for (const [index, thread] of threads.entries()) if (firstReplica.get(thread.threadId) !== killed.id) expectSuccess(cut[index]!, `${thread.threadId} (not on the killed replica)`);
 
-    const recaps = await inBatches(threads, 10, (thread) => thread.turn("Please recap."));
+    // No wait: each moved thread's next run reaches a live replica (HAProxy retries the refused
+    // connection elsewhere), which waits for the dead replica's lease to lapse and takes the thread over.
+    const statusesBefore = threads.map((thread) => thread.statuses.length);
+    const recaps = await Promise.all(threads.map((thread) => thread.turn("Please recap.")));
     for (const [index, thread] of threads.entries()) {
       const result = recaps[index]!;
       const number = thread.threadId.split("-").at(-1);
       expectSuccess(result, `${thread.threadId} after the kill`);
+      expect(thread.statuses.slice(statusesBefore[index]).filter((status) => status >= 400), thread.threadId).toEqual([]);
       expect(result.replica, thread.threadId).not.toBe(killed.id);
       // Consistent hashing: only the dead replica's threads move.
       if (firstReplica.get(thread.threadId) !== killed.id) expect(result.replica, thread.threadId).toBe(firstReplica.get(thread.threadId));
-      const earlier = [`My favourite number is ${number}.`, `I live in city ${number}.`, ...(index === 0 ? ["A long one."] : [])];
-      expect(result.reply, thread.threadId).toBe(`Recap of your earlier messages:\n${earlier.map((text, position) => `${position + 1}. ${JSON.stringify(text)}`).join("\n")}`);
+      // Its own earlier messages, never another thread's.
+      expect(result.reply, thread.threadId).toContain(`1. ${JSON.stringify(`My favourite number is ${number}.`)}`);
+      expect(result.reply, thread.threadId).toContain(`2. ${JSON.stringify(`I live in city ${number}.`)}`);
+      expect(result.reply.match(/favourite number is \d+/g), thread.threadId).toEqual([`favourite number is ${number}`]);
+      newHome.set(thread.threadId, result.replica);
     }
   });
 
@@ -155,5 +231,37 @@ describe.skipIf(skipReason !== undefined)(`cluster: redis-server + haproxy + 3 r
     const next = await parked.turn("Please recap.", { tools: [changeBackground] });
     expectSuccess(next, "the parked thread's next message");
     expect(next.reply).toBe('Recap of your earlier messages:\n1. "Please change the background to blue."');
+  });
+
+  it("a replica paused past its heartbeat (SIGSTOP) loses its thread to another, and after SIGCONT answers 503 THREAD_ELSEWHERE: only one replica ever writes the thread", async () => {
+    const live = cluster.replicas.filter((replica) => replica.id !== killed.id);
+    const thread = threads.find((candidate) => newHome.get(candidate.threadId) === live[0]!.id)!;
+    const [paused, other] = [live[0]!, live[1]!];
+    const record = () => redisHash(cluster.redisUrl, "agentic_chat", thread.threadId);
+    const before = record();
+    expect(before["holder"]).toBe(paused.id);
+    process.kill(paused.pid, "SIGSTOP");
+    try {
+      await new Promise((resolve) => setTimeout(resolve, replicaTtlMs + 700));
+      // The thread's next run, on another replica: it takes the thread over (a new fencing token).
+      const movedOn = await postTurn(`${other.url}/agentic_chat`, thread, "While the first one sleeps.");
+      expect(movedOn.status).toBe(200);
+      expect(movedOn.text).toContain("RUN_FINISHED");
+    } finally {
+      process.kill(paused.pid, "SIGCONT");
+    }
+    const taken = record();
+    expect(taken["holder"]).toBe(other.id);
+    expect(Number(taken["fence"])).toBeGreaterThan(Number(before["fence"]));
+    // Awake again, the stale replica drops its sessions and does not serve the thread: 503 with Retry-After.
+    const stale = await postTurn(`${paused.url}/agentic_chat`, thread, "Am I still here?");
+    expect(stale.status).toBe(503);
+    expect(stale.retryAfter).toBe("1");
+    expect(JSON.parse(stale.text).error.code).toBe("THREAD_ELSEWHERE");
+    // Its one attempt to write the thread (closing the session it held) was refused: the record is the other replica's.
+    await vi.waitFor(async () => expect(await staleWritesRefused(paused.url)).toBeGreaterThanOrEqual(1), { timeout: 10_000 });
+    const after = record();
+    expect(after["holder"]).toBe(other.id);
+    expect(after["record"]).toBe(taken["record"]);
   });
 });

@@ -14,6 +14,7 @@ import { defaultTaskStepDelayMs } from "./server-environment.js";
 import { createDojoRouter } from "./http/dojo-routes.js";
 import { createErrorHandler, notFoundHandler } from "./http/json-errors.js";
 import { createMetricsHandler } from "./http/metrics-route.js";
+import { requirePrincipal } from "./http/require-principal.js";
 import { PrometheusMetrics } from "./metrics/prometheus-metrics.js";
 import { publicPoolMetrics, publicReason } from "./http/public-metrics.js";
 import { bearerTokenAuthorize } from "./auth/bearer-tokens.js";
@@ -121,14 +122,17 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
   app.use(createDojoRouter(config.dojoDistDirectory));
+  const authorize = config.authTokens === undefined ? undefined : bearerTokenAuthorize(config.authTokens);
   app.get(
     "/metrics",
+    // With AUTH_TOKENS, the metrics ask for a token as the agents do.
+    ...(authorize === undefined ? [] : [requirePrincipal(authorize)]),
     createMetricsHandler(() => ({
       harness: { kind: harness.kind, reason: publicReason(harness.reason) },
       uptimeMs: Date.now() - startedAt,
       pool: publicPoolMetrics(pool.metrics()),
       agents: Object.fromEntries(demoFeatures.map((feature) => [feature, agents[feature].stats()])),
-      state: { kind: stateStores.kind, ownership: stateStores.ownershipStore?.stats() },
+      state: { kind: stateStores.kind },
     }), prometheus.registry),
   );
   const router = createAgentRouter(agents, {
@@ -137,8 +141,7 @@ export async function createDemoServer(config: DemoServerConfig): Promise<DemoSe
     // questions, runs, open streams. On unless the operator turns it off.
     clientLimits: config.clientLimits ?? {},
     // With AUTH_TOKENS, every run needs a bearer token and threads belong to the token's name.
-    ...(config.authTokens === undefined ? {} : { authorize: bearerTokenAuthorize(config.authTokens) }),
-    ...(stateStores.ownershipStore === undefined ? {} : { ownershipStore: stateStores.ownershipStore }),
+    ...(authorize === undefined ? {} : { authorize }),
     // Replicas say who served each response (x-ag-ui-antigravity-replica); a lone server does not.
     ...(config.state?.replicaId === undefined ? {} : { replicaId: config.state.replicaId }),
   });

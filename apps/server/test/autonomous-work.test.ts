@@ -64,8 +64,9 @@ describe("autonomous_work over HTTP", () => {
     const events = await send(agent, "Remind me to check on the release");
     expect(ofType(events, "ACTIVITY_SNAPSHOT").find((event) => event["activityType"] === "antigravity.schedule")?.["content"]).toMatchObject({ prompt: "check on the release", delayMs: 1500 });
 
-    // Followed live, or (had it come due before the page connected) in the connect's snapshot.
-    const follower = new AntigravityHttpAgent({ url: `${server.url}/autonomous_work`, threadId });
+    // Followed live, or (had it come due before the page connected) in the connect's snapshot. The
+    // demo has no authorize: a page connects by showing the thread's transcript (its newest user message).
+    const follower = new AntigravityHttpAgent({ url: `${server.url}/autonomous_work`, threadId, initialMessages: [...agent.messages] });
     let sawReminder = false;
     const following = follower.connectAgent(
       { forwardedProps: { stayOpen: true } },
@@ -83,7 +84,7 @@ describe("autonomous_work over HTTP", () => {
     // The harness-started turn's own manage_task call reached the page as its task list.
     expect(activities(follower.messages, "antigravity.tasks").at(-1)?.content).toEqual({ tasks: expect.arrayContaining([{ id: expect.any(String), title: "Check on the release", status: "done" }]) });
 
-    const later = new AntigravityHttpAgent({ url: `${server.url}/autonomous_work`, threadId });
+    const later = new AntigravityHttpAgent({ url: `${server.url}/autonomous_work`, threadId, initialMessages: [...agent.messages] });
     await later.connectAgent();
     expect(answers(later.messages)).toContain("Reminder, as you asked: check on the release. I checked: the release is on track.");
   });

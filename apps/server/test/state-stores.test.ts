@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { descendantPids, expectClosesOnce, expectNoChildProcesses, isProcessAlive, redisSkipReason, startRedisServer } from "@ag-ui-antigravity/testing";
 import { HttpAgent } from "@ag-ui/client";
 import { createClient } from "redis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { clientFor, say, userMessage } from "./support/agent-runs.js";
 import { startDemoServer } from "./support/demo-server.js";
 import { mainPath, waitForOutput } from "./support/server-process.js";
@@ -163,7 +163,7 @@ describe("SAVE_DIR after kill -9", () => {
 
 const skipReason = redisSkipReason();
 describe.skipIf(skipReason !== undefined)(`REDIS_URL (a real redis-server)${skipReason === undefined ? "" : `: skipped, ${skipReason}`}`, () => {
-  it("keeps the thread map and this replica's thread leases in Redis, and removes its heartbeat on close", async () => {
+  it("keeps each thread's record (conversation, transcript, lease) in one Redis hash, and removes this replica's heartbeat on close", async () => {
     const redis = await startRedisServer();
     const inspector = createClient({ url: redis.url });
     await inspector.connect();
@@ -171,9 +171,12 @@ describe.skipIf(skipReason !== undefined)(`REDIS_URL (a real redis-server)${skip
       const server = await startDemoServer({ state: { redisUrl: redis.url, replicaId: "replica-under-test" } });
       try {
         await say(clientFor(server.url, "agentic_chat"), "Hello");
-        expect(await inspector.keys("ag-ui:thread:agentic_chat-*")).toHaveLength(1);
-        const [lease] = await inspector.keys("ag-ui:lease:agentic_chat-*");
-        expect(await inspector.get(lease ?? "")).toBe("replica-under-test");
+        const records = await inspector.keys("ag-ui:record:agentic_chat-*");
+        expect(records).toHaveLength(1);
+        expect(await inspector.hGet(records[0] ?? "", "holder")).toBe("replica-under-test");
+        expect(await inspector.hGet(records[0] ?? "", "record")).toContain('"conversationId"');
+        // The transcript is written a moment after the run's end.
+        await vi.waitFor(async () => expect(await inspector.hGet(records[0] ?? "", "transcript")).toContain("Hello"));
         expect(await inspector.exists("ag-ui:replica:replica-under-test")).toBe(1);
         const metrics = (await (await fetch(`${server.url}/metrics`)).json()) as { state: { kind: string }; agents: { agentic_chat: { threadStore: { kind: string; writeFailures: number } } } };
         expect(metrics.state.kind).toBe("redis");

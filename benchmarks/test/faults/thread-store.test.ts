@@ -16,7 +16,7 @@ import {
   type ThreadRecordInput,
   type ThreadStore,
 } from "@ag-ui-antigravity/agent";
-import { createAntigravityApp, FileOwnershipStore } from "@ag-ui-antigravity/express";
+import { createAntigravityApp } from "@ag-ui-antigravity/express";
 import { expectNoChildProcesses, listenOnEphemeralPort } from "@ag-ui-antigravity/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { postRaw, RecordingLogger, runInput, settledHeapBytes, userMessage, waitFor } from "../support/stack.js";
@@ -140,9 +140,9 @@ describe("the thread map", () => {
     }
     expect(lost).toBe(0);
     expect(crossed).toBe(0);
-    // One record per (agent, thread): one or two slot files each, no temporary file left.
+    // One record per (agent, thread): one or two slot files each (and its transcript's), no temporary file left.
     expect(threadFiles(saveDir).filter((path) => path.endsWith(".tmp"))).toEqual([]);
-    expect(new Set(threadFiles(saveDir).map((path) => path.replace(/\.1$/, ""))).size).toBe(200);
+    expect(new Set(threadFiles(saveDir).filter((path) => !path.includes(".transcript.")).map((path) => path.replace(/\.1$/, ""))).size).toBe(200);
 
     // Cold resumes (new agent objects, new harness processes) of alpha's threads, from the map: the
     // recap lists alpha's message, never beta's.
@@ -172,6 +172,12 @@ describe("the thread map", () => {
         writeTimes.push(performance.now() - started);
       },
       delete: (key: ThreadKey) => files.delete(key),
+      getTranscript: (key: ThreadKey) => files.getTranscript(key),
+      setTranscript: (key, transcript) => files.setTranscript(key, transcript),
+      claim: (key, owner) => files.claim(key, owner),
+      releaseClaim: (key, owner) => files.releaseClaim(key, owner),
+      listByOwner: (agentId, owner, options) => files.listByOwner(agentId, owner, options),
+      keepsTranscripts: files.keepsTranscripts,
       stats: () => files.stats(),
       close: () => files.close(),
     };
@@ -191,9 +197,13 @@ describe("the thread map", () => {
     expect([...warmup, ...rest].filter(succeeded)).toHaveLength(600);
     expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(10 * 1024 * 1024);
     await waitFor(() => files.stats().pendingWrites === 0, { what: "every change to be written" });
-    const sizes = threadFiles(saveDir).filter((path) => path.endsWith(".json")).map((path) => readFileSync(path).length);
+    await waitFor(() => files.stats().pendingWrites === 0, { what: "every transcript to be written" });
+    // Records hold digests, not text; transcripts hold what fits their bound (a 900 kB message does not).
+    const sizes = threadFiles(saveDir).filter((path) => path.endsWith(".json") && !path.endsWith(".transcript.json")).map((path) => readFileSync(path).length);
     expect(sizes).toHaveLength(600);
     expect(Math.max(...sizes)).toBeLessThan(1_024);
+    const transcripts = threadFiles(saveDir).filter((path) => path.endsWith(".transcript.json")).map((path) => readFileSync(path).length);
+    expect(Math.max(...transcripts)).toBeLessThan(300 * 1024);
     const median = (values: number[]): number => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? 0;
     const first = median(writeTimes.slice(0, earlyWrites));
     const last = median(writeTimes.slice(-earlyWrites));
@@ -243,7 +253,8 @@ describe("thread ownership", () => {
     const authorize = (request: { header(name: string): string | undefined }) => request.header("x-user") ?? null;
     const start = async () => {
       const agent = new AntigravityAgent({ agentId: "chat", harness: "emulator", model: "emulator:demo", saveDir, logger: {} });
-      const server = await listenOnEphemeralPort(createAntigravityApp({ chat: agent }, { authorize, ownershipStore: new FileOwnershipStore({ directory: saveDir }) }));
+      // Default settings: the agent keeps its threads' owners in their records, in the save dir.
+      const server = await listenOnEphemeralPort(createAntigravityApp({ chat: agent }, { authorize }));
       const close = async () => {
         await server.close();
         await agent.close({ deadlineMs: 10_000 });
@@ -269,9 +280,10 @@ describe("thread ownership", () => {
       statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
     });
     expect(Object.fromEntries(statuses)).toEqual({ 400: 1_000, 403: 9_000 });
-    const owners = new FileOwnershipStore({ directory: saveDir });
-    expect(await owners.ownerOf({ agentId: "chat", threadId: "alices" })).toBe("alice");
-    expect(await owners.ownerOf({ agentId: "chat", threadId: "refused-0" })).toBeUndefined();
+    const records = new FileThreadStore({ directory: saveDir });
+    closers.push(() => records.close());
+    expect((await records.get({ agentId: "chat", threadId: "alices" }))?.owner).toBe("alice");
+    expect(await records.get({ agentId: "chat", threadId: "refused-0" })).toBeUndefined();
 
     await server.close();
     server = await start();

@@ -18,6 +18,11 @@ export interface TurnResult {
 export class ClusterThread {
   readonly agent: HttpAgent;
   readonly #served: { replica: string | null; status: number }[] = [];
+
+  /** The HTTP status of every response the thread's client got, in order. */
+  get statuses(): number[] {
+    return this.#served.map((served) => served.status);
+  }
   #nextId = 0;
 
   constructor(url: string, threadId: string) {

@@ -16,7 +16,7 @@ import {
 import { checkFrontendTools } from "@ag-ui-antigravity/hitl";
 import { catchError, type Observable, of } from "rxjs";
 import { HarnessPool } from "@ag-ui-antigravity/pool";
-import { Lifetime, type ThreadHolding } from "@ag-ui-antigravity/foundation";
+import { Lifetime, shieldLogger, type ThreadHolding } from "@ag-ui-antigravity/foundation";
 import { agentOptionsSchema, type AntigravityAgentLogger, type AntigravityAgentOptions } from "./agent-options.js";
 import { StartupFailureWarning } from "./logging/startup-failure-warning.js";
 import { capabilitiesOf, type HarnessFacts } from "./capabilities.js";
@@ -29,10 +29,13 @@ import { type EmitEvent, runSession } from "./run/run-session.js";
 import { toRunError } from "./run/run-error.js";
 import { AntigravitySession, type SessionEnvironment, type SessionIdentity, type SessionSeed } from "./sessions/antigravity-session.js";
 import { SessionManager, type SessionStats } from "./sessions/session-manager.js";
+import { ThreadLeaseGuard } from "./sessions/thread-lease-guard.js";
 import { REFILL_DELAY_MS, SpareSessions } from "./sessions/spare-sessions.js";
-import { FileThreadStore } from "./threads/file-thread-store.js";
-import { MemoryThreadStore } from "./threads/memory-thread-store.js";
-import type { ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/thread-store.js";
+import { AgentIdentity } from "./threads/agent-identity.js";
+import { FileThreadStore } from "./threads/store/file-thread-store.js";
+import { MemoryThreadStore } from "./threads/store/memory-thread-store.js";
+import type { LeaseToken, ThreadKey, ThreadStore, ThreadStoreStats } from "./threads/store/thread-store.js";
+import { ThreadRecordKeeper } from "./threads/thread-record-keeper.js";
 import { ensureThreadWorkspace, threadWorkspacePath } from "./sessions/thread-workspace.js";
 import { toolSignature } from "./sessions/tool-signature.js";
 import { connectStream } from "./threads/connect-stream.js";
@@ -72,8 +75,7 @@ export interface AgentStats {
 export const DEFAULT_PREWARM_SPARES = 1;
 export const DEFAULT_PREWARM_IDLE_TIMEOUT_MS = 5 * 60_000;
 
-/** The agent id threads are stored under when the agent has none. */
-export const DEFAULT_AGENT_ID = "agent";
+export { DEFAULT_AGENT_ID } from "./threads/agent-identity.js";
 
 /**
  * What every clone of an AntigravityAgent shares: the validated options, the session manager, the
@@ -87,7 +89,12 @@ export class AgentCore {
   readonly #threads: ThreadStore;
   readonly #channels: ThreadChannels;
   readonly #ownsThreadStore: boolean;
-  readonly #agentId: string;
+  /** The id the agent keeps its threads under (its own, its route name, or "agent"). */
+  readonly #identity: AgentIdentity;
+  /** What the HTTP binding asks of the threads' records, and the transcripts kept in the store. */
+  readonly #records: ThreadRecordKeeper;
+  /** Thread leases (a store that has them): taken, confirmed every run, and watched for loss. */
+  readonly #leases: ThreadLeaseGuard;
   readonly #ownsPool: boolean;
   readonly #spares: SpareSessions | undefined;
   /** Threads whose session is a spare taken for this run, and the contract to refill once the run ends. */
@@ -115,7 +122,8 @@ export class AgentCore {
     }
     if (options.harnessTimings !== undefined) assertHarnessTimings(options.harnessTimings);
     this.options = options;
-    this.#logger = options.logger ?? {};
+    // Shielded: a throwing sink never fails a run, and ids a client chose are logged cut to a bounded length.
+    this.#logger = shieldLogger(options.logger);
     this.#startupFailure = new StartupFailureWarning(options.logger);
     // Invalid fields and the safety gate refuse the agent here, at once; an option the harness's
     // release lacks is checked asynchronously and refuses every run (`checkConfiguration`).
@@ -136,8 +144,11 @@ export class AgentCore {
     });
     const endpointKey = options.endpoint !== undefined && "apiKey" in options.endpoint ? options.endpoint.apiKey : undefined;
     this.#redactor = OutboundRedactor.fromEnvironment([options.apiKey, endpointKey]);
-    this.#agentId = options.agentId ?? DEFAULT_AGENT_ID;
     this.#ownsThreadStore = options.threadStore === undefined;
+    this.#identity = new AgentIdentity({
+      agentId: options.agentId,
+      store: options.threadStore !== undefined ? { object: options.threadStore } : options.saveDir !== undefined ? { saveDir: options.saveDir } : { private: true },
+    });
     this.#threads = options.threadStore ?? defaultThreadStore(options, this.#logger);
     this.#sessions = new SessionManager<AntigravitySession>({
       ...(options.sessions?.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.sessions.idleTimeoutMs }),
@@ -147,7 +158,20 @@ export class AgentCore {
         info: (details, message) => this.#logger.info?.(details, message),
         warn: (details, message) => this.#logger.warn?.(details, message),
       },
-      create: async (threadId) => this.#createSession(threadId, this.#pendingSignature.get(threadId) ?? { signature: "", tools: [] }),
+      create: async (threadId, { signal }) => this.#createSession(threadId, this.#pendingSignature.get(threadId) ?? { signature: "", tools: [] }, signal),
+    });
+    this.#records = new ThreadRecordKeeper({
+      store: this.#threads,
+      agentId: () => this.#identity.id,
+      channels: this.#channels,
+      leaseOf: (threadId) => this.#sessions.sessionOf(threadId)?.lease,
+      warn: (details, message) => this.#logger.warn?.(details, message),
+    });
+    this.#leases = new ThreadLeaseGuard({
+      leases: this.#threads.leases,
+      sessions: this.#sessions,
+      agentId: () => this.#identity.id,
+      warn: (details, message) => this.#logger.warn?.(details, message),
     });
     this.#triggerTurns = new TriggerTurns({
       sessions: this.#sessions,
@@ -206,6 +230,16 @@ export class AgentCore {
     return this.#sessions.holding(threadId);
   }
 
+  /** The agent's side of its threads' records that the HTTP binding asks for (`ThreadRecords`: owners, lists, the connect proof). */
+  get records(): ThreadRecordKeeper {
+    return this.#records;
+  }
+
+  /** The id the agent keeps its threads under; the binding names it (`useRouteName`). */
+  get identity(): AgentIdentity {
+    return this.#identity;
+  }
+
   /** Whether a run would be accepted now (see `agentReadiness`). */
   readiness(): Promise<AgentReadiness> {
     return agentReadiness({ closing: this.#lifetime.isClosing, pool: () => this.pool(), threadStore: this.#threads });
@@ -239,7 +273,7 @@ export class AgentCore {
 
   /** The thread's stream for a client that (re)connects; see `connectStream`. */
   connect(input: RunAgentInput): Observable<BaseEvent> {
-    return connectStream(this.#channels, input).pipe(
+    return connectStream(this.#channels, input, (threadId) => this.#records.transcript(threadId)).pipe(
       catchError((error: unknown) => {
         const mapped = toRunError(error);
         this.#logger.warn?.({ threadId: input.threadId, correlationId: mapped.correlationId, error }, "connect refused");
@@ -286,7 +320,11 @@ export class AgentCore {
       await this.#run(input, signal, origin, forward);
     } finally {
       spareHold?.release();
-      if (recorded !== undefined) channel().finish(recorded);
+      if (recorded !== undefined) {
+        channel().finish(recorded);
+        // The thread as its clients saw it outlives this process (a store that keeps transcripts).
+        this.#records.scheduleTranscript(input.threadId);
+      }
     }
   }
 
@@ -360,14 +398,16 @@ export class AgentCore {
       // A run with no frontend tools (most) has the server tools' signature, hashed once.
       signature = input.tools.length === 0 ? (this.#serverToolsSignature ??= toolSignature(this.options.serverTools ?? [])) : toolSignature([...(this.options.serverTools ?? []), ...input.tools]);
       this.#pendingSignature.set(input.threadId, { signature, tools: input.tools });
-      lease = await this.#sessions.acquire(input.threadId, {
-        signal,
+      // A replica whose heartbeat lapsed (a pause, a partition) drops its sessions before serving again.
+      this.#leases.checkLapse();
+      const acquire = { signal,
         // A changed tool contract or a lost harness rebuilds the session (cold resume by conversation
         // id); a session waiting on a human keeps its tools, since its parked calls cannot move.
-        reuse: (session) => !session.harnessLost && (session.toolSignature === signature || session.hasTurn),
+        reuse: (session: AntigravitySession) => !session.harnessLost && (session.toolSignature === signature || session.hasTurn),
         // A notification is not the thread's use: a thread nobody uses still retires when idle.
         refreshesIdle: origin.serverInitiated !== true,
-      });
+      };
+      lease = await this.#leases.confirmed(input.threadId, () => this.#sessions.acquire(input.threadId, acquire));
       lease.session.offerToPool(undefined);
       if (origin.serverInitiated !== true) lease.session.triggerTurnsSinceClientRun = 0;
     } catch (error) {
@@ -412,10 +452,14 @@ export class AgentCore {
     return this.#lifetime.close(
       () => new AgentError("AGENT_CLOSED", "The agent was closed."),
       async () => {
+        // The transcripts due are written while the channels still hold them.
+        await this.#records.flush();
+        this.#leases.close();
         this.#channels.close();
         await Promise.all([this.#spares?.close(), this.#sessions.close()]);
         // After the sessions, whose closing records their threads.
         if (this.#ownsThreadStore) await this.#threads.close();
+        this.#identity.release();
         if (this.#ownsPool && this.#pool !== undefined) {
           const pool = await this.#pool.catch(() => undefined);
           await pool?.close({ deadlineMs: options.deadlineMs ?? 10_000 });
@@ -424,39 +468,33 @@ export class AgentCore {
     );
   }
 
-  async #createSession(threadId: string, contract: { signature: string; tools: readonly Tool[] }): Promise<AntigravitySession> {
-    const key: ThreadKey = { agentId: this.#agentId, threadId };
-    const leases = this.#threads.leases;
-    if (leases !== undefined) {
-      const lease = await this.#readStore(() => leases.acquire(key));
-      if (!lease.acquired) {
-        throw new AgentError("THREAD_ELSEWHERE", "Another replica holds this thread's live session; the request should be routed there (or retried once it is gone).");
-      }
-      if (lease.previousHolder !== undefined) {
-        this.#logger.warn?.({ threadId, previousReplica: lease.previousHolder, replica: leases.replicaId }, "thread moved here from a replica that is gone; resuming it from the shared store");
-      }
-    }
+  async #createSession(threadId: string, contract: { signature: string; tools: readonly Tool[] }, signal: AbortSignal): Promise<AntigravitySession> {
+    const key: ThreadKey = { agentId: this.#identity.id, threadId };
+    const lease = await this.#leases.take(threadId, signal);
     let record;
     try {
       record = await this.#readStore(() => this.#threads.get(key));
     } catch (error) {
-      await leases?.release(key);
+      await this.#leases.giveBack(threadId, lease);
       throw error;
     }
-    // A new thread takes a spare whose conversation is already open, when there is one.
-    if (record === undefined && this.#spares !== undefined) {
+    // A new thread (no conversation yet) takes a spare whose conversation is already open, when there is one.
+    if (record?.conversationId === undefined && this.#spares !== undefined) {
       const spare = this.#spares.take(contract.signature, contract.tools);
       if (spare !== undefined) this.#sparesToRefill.set(threadId, contract.signature);
-      if (spare !== undefined && (await this.#adoptSpare(spare, threadId))) return spare;
+      if (spare !== undefined && (await this.#adoptSpare(spare, threadId, lease))) return spare;
     }
-    const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId, this.#agentId);
+    const workspace = this.options.workspaceRoot === undefined ? undefined : await ensureThreadWorkspace(this.options.workspaceRoot, threadId, this.#identity.id);
     // A thread whose tool contract changed resumes its conversation but rebuilds it with the new tools.
     return this.#newSession(
       { threadId, workspace },
       {
-        ...(record === undefined ? {} : { conversationId: record.conversationId }),
+        ...(record?.conversationId === undefined ? {} : { conversationId: record.conversationId }),
         forwarded: record?.forwarded ?? [],
         toolSignature: contract.signature,
+        ...(record?.summary === undefined ? {} : { summary: record.summary }),
+        ...(record === undefined ? {} : { createdAt: record.createdAt }),
+        ...(lease === undefined ? {} : { lease }),
       },
     );
   }
@@ -486,12 +524,12 @@ export class AgentCore {
   }
 
   /** Gives a spare to a new thread; false (and the spare closed) when the thread's workspace path is taken. */
-  async #adoptSpare(spare: AntigravitySession, threadId: string): Promise<boolean> {
+  async #adoptSpare(spare: AntigravitySession, threadId: string, lease: LeaseToken | undefined): Promise<boolean> {
     const root = this.options.workspaceRoot;
     const spareWorkspace = spare.identity.workspace;
     let workspace: string | undefined;
     if (root !== undefined && spareWorkspace !== undefined) {
-      workspace = threadWorkspacePath(root, threadId, this.#agentId);
+      workspace = threadWorkspacePath(root, threadId, this.#identity.id);
       try {
         await symlink(spareWorkspace, workspace, "dir");
       } catch (error) {
@@ -500,7 +538,7 @@ export class AgentCore {
         return false;
       }
     }
-    spare.adopt(threadId, workspace);
+    spare.adopt(threadId, workspace, lease);
     return true;
   }
 
@@ -516,7 +554,7 @@ export class AgentCore {
     const environment: SessionEnvironment = {
       pool,
       threadStore: this.#threads,
-      threadKey: { agentId: this.#agentId, threadId: identity.threadId },
+      threadKey: { agentId: this.#identity.id, threadId: identity.threadId },
       baseConfig: this.#baseConfig(),
       partition: this.#partition(),
       bridgeOptions: {

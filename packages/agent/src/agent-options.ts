@@ -3,7 +3,7 @@ import type { AgentCapabilities } from "@ag-ui/client";
 import type { ConversationConfig, ConversationHooks, CustomTool, StopHookResult, ToolCallContext } from "@ag-ui-antigravity/harness";
 import type { HarnessPool, HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { z } from "zod/v4";
-import type { ThreadStore } from "./threads/thread-store.js";
+import type { ThreadStore } from "./threads/store/thread-store.js";
 
 /**
  * Where the harness comes from. Never chosen silently: `"discover"` (the default) looks for the real

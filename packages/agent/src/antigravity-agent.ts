@@ -1,4 +1,4 @@
-import { brandClass, hasBrand, type ThreadHolding, type ThreadHoldings } from "@ag-ui-antigravity/foundation";
+import { brandClass, hasBrand, type ListedThread, type ThreadClaim, type ThreadHolding, type ThreadHoldings, type ThreadRecords, type TranscriptMessage } from "@ag-ui-antigravity/foundation";
 import { AbstractAgent, type AgentCapabilities, type BaseEvent, type RunAgentInput } from "@ag-ui/client";
 import type { PoolMetrics } from "@ag-ui-antigravity/pool";
 import { Observable } from "rxjs";
@@ -15,7 +15,7 @@ import type { AgentReadiness } from "./readiness.js";
  * const agent = new AntigravityAgent({ harness: "emulator", model: "emulator:demo" });
  * const app = createAntigravityApp({ chat: agent });
  */
-export class AntigravityAgent extends AbstractAgent implements ThreadHoldings {
+export class AntigravityAgent extends AbstractAgent implements ThreadHoldings, ThreadRecords {
   static {
     brandClass(this, "AntigravityAgent");
   }
@@ -96,6 +96,50 @@ export class AntigravityAgent extends AbstractAgent implements ThreadHoldings {
    */
   threadHolding(threadId: string): ThreadHolding {
     return this.core.threadHolding(threadId);
+  }
+
+  /**
+   * Gives a thread to `owner` (the principal the HTTP binding's `authorize` named) if nobody owns
+   * it; `owned` when it is theirs already, `refused` when it is another's, `full` when the store can
+   * take no new owner. The owner lives in the thread's record, beside its conversation and
+   * transcript: a store that outlives a restart (a save dir, Redis) keeps it too. The binding asks
+   * this (`ThreadRecords`); rejects with `AgentError` `THREAD_STORE_UNAVAILABLE`.
+   */
+  claimThread(threadId: string, owner: string): Promise<ThreadClaim> {
+    return this.core.records.claim(threadId, owner);
+  }
+
+  /** Undoes a claim whose run was refused before it ran (only while the thread has no conversation yet). */
+  releaseThreadClaim(threadId: string, owner: string): Promise<void> {
+    return this.core.records.releaseClaim(threadId, owner);
+  }
+
+  /** The thread's owner, if it has one. */
+  threadOwner(threadId: string): Promise<string | undefined> {
+    return this.core.records.owner(threadId);
+  }
+
+  /** The threads `owner` owns on this agent, the most recently active first (at most `limit`, at most 200): id, last activity, first user message. */
+  listThreads(owner: string, options: { limit: number }): Promise<ListedThread[]> {
+    return this.core.records.list(owner, options);
+  }
+
+  /**
+   * Whether `messages` show the thread's transcript: its newest user message (by id and text), the
+   * proof a `connect` without a principal must give. True for a thread the agent knows nothing of.
+   */
+  showsTranscript(threadId: string, messages: readonly TranscriptMessage[]): Promise<boolean> {
+    return this.core.records.showsTranscript(threadId, messages);
+  }
+
+  /**
+   * Told the name the HTTP binding serves the agent under: without an `agentId`, its threads are
+   * kept under that name, so two agents bound under two names never share records. Throws
+   * `AgentError` `CONFIG_INVALID` when that would make two live agents share records on one store
+   * (or this agent was already served under another name), naming the clash.
+   */
+  useRouteName(name: string): void {
+    this.core.identity.useRouteName(name);
   }
 
   override async getCapabilities(): Promise<AgentCapabilities> {

@@ -18,23 +18,29 @@ export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/founda
 export type { ClientErrorCode, ClientErrorCodeInfo } from "@ag-ui-antigravity/foundation";
 export type { SessionStats } from "./sessions/session-manager.js";
 export type { ThreadHolding, ThreadHoldings } from "@ag-ui-antigravity/foundation";
-export { FileThreadStore } from "./threads/file-thread-store.js";
-export type { FileThreadStoreOptions } from "./threads/file-thread-store.js";
-export { MemoryThreadStore } from "./threads/memory-thread-store.js";
-export type { MemoryThreadStoreOptions } from "./threads/memory-thread-store.js";
-export { RedisThreadStore } from "./threads/redis-thread-store.js";
-export type { RedisThreadStoreOptions } from "./threads/redis-thread-store.js";
+export { FileThreadStore } from "./threads/store/file-thread-store.js";
+export type { FileThreadStoreOptions } from "./threads/store/file-thread-store.js";
+export { MemoryThreadStore } from "./threads/store/memory-thread-store.js";
+export type { MemoryThreadStoreOptions } from "./threads/store/memory-thread-store.js";
+export { RedisThreadStore } from "./threads/store/redis-thread-store.js";
+export type { RedisThreadStoreOptions } from "./threads/store/redis-thread-store.js";
 export type { RedisCommandClient } from "@ag-ui-antigravity/foundation";
+export { DEFAULT_MAX_OWNED_THREADS } from "./threads/store/memory-thread-store.js";
 export type {
   LeaseOutcome,
+  LeaseToken,
+  StoredTranscript,
   ThreadKey,
   ThreadLeases,
+  ThreadListing,
   ThreadRecord,
   ThreadRecordInput,
   ThreadStore,
   ThreadStoreCommonOptions,
   ThreadStoreLogger,
   ThreadStoreStats,
-} from "./threads/thread-store.js";
+  ThreadSummary,
+} from "./threads/store/thread-store.js";
+export type { ListedThread, ThreadClaim, ThreadRecords, TranscriptMessage } from "@ag-ui-antigravity/foundation";
 export type { ForwardedMessage } from "./input/message-fingerprint.js";
 export { threadWorkspacePath } from "./sessions/thread-workspace.js";

@@ -1,7 +1,7 @@
 import type { AgentReadiness } from "@ag-ui-antigravity/foundation";
 import type { HarnessPool } from "@ag-ui-antigravity/pool";
 import { toRunError } from "./run/run-error.js";
-import type { ThreadStore } from "./threads/thread-store.js";
+import type { ThreadStore } from "./threads/store/thread-store.js";
 
 export type { AgentReadiness };
 

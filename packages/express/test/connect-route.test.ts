@@ -38,7 +38,7 @@ describe("the connect route", () => {
   it("numbers events per run and sends only those after Last-Event-ID", async () => {
     const server = await serveAgents({ chat: new ReplayingAgent(echoScript) });
     const whole = await (await postJson(`${server.url}/chat/connect`, runInputBody())).text();
-    expect([...whole.matchAll(/^id: (.*)$/gm)].map((match) => match[1])).toEqual(["r:0", "r:1", "r:2", "r:3", "r:4", "r:5"]);
+    expect([...whole.matchAll(/^id: (.*)$/gm)].map((match) => match[1])).toEqual(["r:0", "r:1", "r:2", "r:3", "r:4", "r:5:end"]);
     const rest = await postJson(`${server.url}/chat/connect`, runInputBody(), { "last-event-id": "r:2" });
     expect(parseSseFrames(await rest.text()).map((event: { type: string; delta?: string }) => event.delta ?? event.type)).toEqual(["two", EventType.TEXT_MESSAGE_END, EventType.RUN_FINISHED]);
   });

@@ -180,3 +180,20 @@ describe("agent failures never leak details", () => {
     expect(probe.teardowns).toBe(1);
   });
 });
+
+describe("logs of a request with a huge id", () => {
+  it("a refused run with a 900 kB thread id writes a few kB of log, not megabytes", async () => {
+    let logged = 0;
+    const count = (fields: Record<string, unknown>, message?: string): void => void (logged += JSON.stringify(fields).length + (message?.length ?? 0));
+    const busy = new ScriptedAgent((_input, subscriber) => {
+      subscriber.next({ type: EventType.RUN_ERROR, code: "THREAD_BUSY", message: "This thread already has a run in progress." } as never);
+      subscriber.complete();
+    });
+    const server = await serveAgents(busy, { logger: { debug: count, info: count, warn: count, error: count } });
+    const response = await postJson(server.url, runInputBody({ threadId: "t".repeat(900_000), runId: "r".repeat(100_000) }));
+    expect(response.status).toBe(409);
+    await response.text();
+    expect(logged).toBeGreaterThan(0);
+    expect(logged).toBeLessThan(4_096);
+  });
+});

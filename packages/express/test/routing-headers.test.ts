@@ -50,3 +50,34 @@ describe("x-ag-ui-thread-id", () => {
     expect(probe.subscriptions).toBe(0);
   });
 });
+
+describe("a body that names its thread ambiguously", () => {
+  it("is refused with 400 INVALID_INPUT when threadId is a top-level key twice, or written with escapes, before the agent runs", async () => {
+    const probe = new AgentProbe();
+    const server = await serveAgents(new ScriptedAgent(echoScript, { probe }));
+    const plain = JSON.stringify(runInputBody({ threadId: "thread-7" }));
+    const twice = plain.replace('"threadId":"thread-7"', '"threadId":"thread-7","threadId":"someone-elses-thread"');
+    expect(twice).not.toBe(plain);
+    const escaped = plain.replace('"threadId"', '"thread\\u0049d"');
+    for (const body of [twice, escaped]) {
+      const response = await postJson(server.url, body);
+      expect(response.status, body.slice(0, 80)).toBe(400);
+      const reply = await readJson(response);
+      expect(reply.error.code).toBe("INVALID_INPUT");
+      expect(JSON.stringify(reply)).not.toContain("someone-elses-thread");
+    }
+    expect(probe.subscriptions).toBe(0);
+    // The same key inside a nested object, or the word in a message, is no ambiguity.
+    const nested = JSON.stringify({ ...JSON.parse(plain), forwardedProps: { threadId: "elsewhere", note: '"threadId"' } });
+    const response = await postJson(server.url, nested);
+    expect(response.status).toBe(200);
+    await response.text();
+  });
+
+  it("a header holding a comma is one value: it runs when it equals the body", async () => {
+    const server = await serveAgents(new ScriptedAgent(echoScript));
+    const response = await postJson(server.url, runInputBody({ threadId: "a,b" }), { "x-ag-ui-thread-id": "a,b" });
+    expect(response.status).toBe(200);
+    await response.text();
+  });
+});

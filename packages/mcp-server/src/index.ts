@@ -5,6 +5,7 @@ export type { SessionSummary, TurnOutcome } from "./sessions/session.js";
 export { McpServerError } from "./sessions/mcp-server-error.js";
 export type { McpServerErrorCode } from "./sessions/mcp-server-error.js";
 export { createAntigravityMcpServer } from "./mcp/create-mcp-server.js";
+export type { AntigravityMcpServerOptions } from "./mcp/create-mcp-server.js";
 export { serveStdio } from "./transports/serve-stdio.js";
 export type { StdioMcpServer } from "./transports/serve-stdio.js";
 export { DEFAULT_CLIENT_IDLE_TIMEOUT_MS, serveHttp } from "./transports/serve-http.js";

@@ -22,6 +22,12 @@ export interface McpServerSettings {
   turnTimeoutMs: number;
   /** Where harness processes keep conversations; a temporary directory per process when absent. */
   storageDirectory: string | undefined;
+  /**
+   * Every MCP client sees, continues and closes every session (`--share-sessions`). Default false:
+   * a session belongs to the client that opened it (or to its `--auth-token`), and other clients
+   * neither list it nor reach it by id.
+   */
+  shareSessions?: boolean | undefined;
 }
 
 /** Default `sessionIdleTimeoutMs`: 30 minutes. */
@@ -41,6 +47,7 @@ export const mcpServerSettingsSchema = z
     sessionIdleTimeoutMs: z.number().int().min(100).optional(),
     turnTimeoutMs: z.number().int().min(1_000),
     storageDirectory: z.string().min(1).optional(),
+    shareSessions: z.boolean().optional(),
   })
   .strict();
 

@@ -25,7 +25,7 @@ afterAll(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-async function startServer(settings: { maxSessions?: number; sessionIdleTimeoutMs?: number } = {}, options: ServeHttpOptions = {}): Promise<{ registry: SessionRegistry; http: HttpMcpServer }> {
+async function startServer(settings: { maxSessions?: number; sessionIdleTimeoutMs?: number; shareSessions?: boolean } = {}, options: ServeHttpOptions = {}): Promise<{ registry: SessionRegistry; http: HttpMcpServer }> {
   const registry = new SessionRegistry({
     settings: {
       model: "emulator:demo",
@@ -37,6 +37,7 @@ async function startServer(settings: { maxSessions?: number; sessionIdleTimeoutM
       turnTimeoutMs: 120_000,
       storageDirectory: undefined,
       ...(settings.sessionIdleTimeoutMs === undefined ? {} : { sessionIdleTimeoutMs: settings.sessionIdleTimeoutMs }),
+      ...(settings.shareSessions === undefined ? {} : { shareSessions: settings.shareSessions }),
     },
     binaryPath: emulatorBinPath,
   });
@@ -87,20 +88,21 @@ describe("streamable HTTP clients that go away", () => {
   });
 
   it("a client that goes away takes the sessions it opened, except those it asked to keep", async () => {
-    const { http } = await startServer({}, { clientIdleTimeoutMs: 300 });
+    const { registry, http } = await startServer({}, { clientIdleTimeoutMs: 300 });
+    // The server's own view: a client sees only its own sessions.
+    const open = (): string[] => registry.list().map((session) => session.id);
     const first = await connect(http.url);
     const dropped = await runTurn(first.client, { message: "hello there" });
     const kept = await runTurn(first.client, { message: "hello again", keepSession: true });
-    const other = await connect(http.url);
-    expect((await sessionIds(other.client)).sort()).toEqual([dropped.sessionId, kept.sessionId].sort());
+    expect(open().sort()).toEqual([dropped.sessionId, kept.sessionId].sort());
     // Closed without a DELETE: its transport expires, and its sessions with it.
     await first.client.close();
-    await expect.poll(async () => sessionIds(other.client), { timeout: 10_000 }).toEqual([kept.sessionId]);
+    await expect.poll(open, { timeout: 10_000 }).toEqual([kept.sessionId]);
     // A DELETE (terminateSession) ends them at once.
     const third = await connect(http.url);
     const ended = await runTurn(third.client, { message: "hello there" });
     await third.transport.terminateSession();
-    await expect.poll(async () => sessionIds(other.client), { timeout: 10_000 }).not.toContain(ended.sessionId);
+    await expect.poll(open, { timeout: 10_000 }).not.toContain(ended.sessionId);
   });
 });
 
@@ -113,7 +115,8 @@ describe("idle sessions", () => {
   });
 
   it("at --max-sessions, the session idle longest makes room; only when every session is busy is a new one refused", async () => {
-    const { http } = await startServer({ maxSessions: 1 });
+    // Shared, so a second client (one that answers questions) can run a turn on the first one's session.
+    const { http } = await startServer({ maxSessions: 1, shareSessions: true });
     const { client } = await connect(http.url);
     const older = await runTurn(client, { message: "hello there", keepSession: true });
     const newer = await runTurn(client, { message: "hello again" });

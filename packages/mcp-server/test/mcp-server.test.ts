@@ -156,7 +156,7 @@ describe("over stdio, connect and disconnect", () => {
 });
 
 describe("over streamable HTTP", () => {
-  async function startServer(options: { maxSessions?: number } = {}): Promise<{ registry: SessionRegistry; http: HttpMcpServer }> {
+  async function startServer(options: { maxSessions?: number; shareSessions?: boolean; authTokens?: string[]; allowedOrigins?: string[] } = {}): Promise<{ registry: SessionRegistry; http: HttpMcpServer }> {
     const registry = new SessionRegistry({
       settings: {
         model: "emulator:demo",
@@ -167,11 +167,15 @@ describe("over streamable HTTP", () => {
         maxSessions: options.maxSessions ?? 8,
         turnTimeoutMs: 120_000,
         storageDirectory: undefined,
+        ...(options.shareSessions === undefined ? {} : { shareSessions: options.shareSessions }),
       },
       binaryPath: emulatorBinPath,
     });
     closers.push(() => registry.close());
-    const http = await serveHttp(registry);
+    const http = await serveHttp(registry, {
+      ...(options.authTokens === undefined ? {} : { authTokens: options.authTokens }),
+      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+    });
     closers.push(() => http.close());
     return { registry, http };
   }
@@ -181,8 +185,57 @@ describe("over streamable HTTP", () => {
     await driveSessionLifecycle(await connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee));
   });
 
-  it("serves two clients at once from one pool: each sees the other's sessions, all on one harness process", async () => {
+  it("two clients cannot see, continue or close each other's sessions; their conversations share one harness process", async () => {
     const { registry, http } = await startServer();
+    const [alice, bob] = await Promise.all([
+      connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee),
+      connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee),
+    ]);
+    const [fromAlice, fromBob] = await Promise.all([runTurn(alice, { message: "alice here" }), runTurn(bob, { message: "bob here" })]);
+    const listedBy = async (client: Client) =>
+      ((await client.callTool({ name: "list_sessions", arguments: {} })).structuredContent as { sessions: { sessionId: string; lastReply: string }[] }).sessions;
+    expect((await listedBy(alice)).map((session) => session.sessionId)).toEqual([fromAlice.sessionId]);
+    expect((await listedBy(bob)).map((session) => session.sessionId)).toEqual([fromBob.sessionId]);
+    for (const [name, args] of [["run_turn", { sessionId: fromAlice.sessionId, message: "recap" }], ["close_session", { sessionId: fromAlice.sessionId }]] as const) {
+      const refused = await bob.callTool({ name, arguments: args });
+      expect(refused.isError, name).toBe(true);
+      // The same answer as for a session that does not exist: an id says nothing of whose it is.
+      expect(JSON.stringify(refused.content), name).toContain("SESSION_NOT_FOUND");
+      expect(JSON.stringify(refused.content), name).not.toContain("alice here");
+    }
+    expect(registry.get(fromAlice.sessionId).summary().turns).toBe(1);
+    const metrics = registry.pool.metrics();
+    expect(metrics.conversations).toBe(2);
+    expect(metrics.processes).toBe(1);
+  });
+
+  it("clients with the same auth token share their sessions, other tokens and no token get nothing", async () => {
+    const [aliceToken, malloryToken] = ["alice-token-0123456789", "mallory-token-012345678"];
+    const { http } = await startServer({ authTokens: [aliceToken, malloryToken] });
+    const withToken = (token: string) => new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    const first = await connectClient(withToken(aliceToken));
+    const opened = await runTurn(first, { message: "alice here", keepSession: true });
+    const second = await connectClient(withToken(aliceToken));
+    expect(((await second.callTool({ name: "list_sessions", arguments: {} })).structuredContent as { sessions: { sessionId: string }[] }).sessions.map((session) => session.sessionId)).toEqual([opened.sessionId]);
+    expect((await runTurn(second, { sessionId: opened.sessionId, message: "recap" })).reply).toContain('1. "alice here"');
+    const mallory = await connectClient(withToken(malloryToken));
+    expect(((await mallory.callTool({ name: "list_sessions", arguments: {} })).structuredContent as { sessions: unknown[] }).sessions).toEqual([]);
+    expect((await mallory.callTool({ name: "run_turn", arguments: { sessionId: opened.sessionId, message: "recap" } })).isError).toBe(true);
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    expect(await postStatus(http.url, initialize, {})).toBe(401);
+    expect(await postStatus(http.url, initialize, { authorization: "Bearer not-a-token-of-this-server" })).toBe(401);
+  });
+
+  it("refuses a browser Origin it was not told of (403), and serves its own and the allowed ones", async () => {
+    const { http } = await startServer({ allowedOrigins: ["https://app.example"] });
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    expect(await postStatus(http.url, initialize, { origin: "https://evil.example" })).toBe(403);
+    expect(await postStatus(http.url, initialize, { origin: "https://app.example" })).toBe(200);
+    expect(await postStatus(http.url, initialize, { origin: new URL(http.url).origin })).toBe(200);
+  });
+
+  it("with shareSessions, two clients at once from one pool see each other's sessions, all on one harness process", async () => {
+    const { registry, http } = await startServer({ shareSessions: true });
     const [alice, bob] = await Promise.all([
       connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee),
       connectClient(new StreamableHTTPClientTransport(new URL(http.url)), pickCoffee),

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FileThreadStore } from "@ag-ui-antigravity/agent";
-import type { FileOwnershipStore } from "@ag-ui-antigravity/express";
 import { expectClosesOnce } from "@ag-ui-antigravity/testing";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -19,16 +18,14 @@ describe("createStateStores", () => {
     await expectClosesOnce(stores, () => stores.close());
   });
 
-  it("SAVE_DIR: closing them closes both file stores, once", async () => {
+  it("SAVE_DIR: closing them closes the file thread store (records, owners and transcripts in one place), once", async () => {
     const saveDir = mkdtempSync(join(tmpdir(), "agd-stores-"));
     directories.push(saveDir);
     const stores = await createStateStores({ saveDir }, pino({ level: "silent" }));
     expect(stores.kind).toBe("file");
     await expectClosesOnce(stores, () => stores.close());
     const threadStore = stores.threadStore as FileThreadStore;
-    const ownershipStore = stores.ownershipStore as FileOwnershipStore;
     expect(threadStore.signal.aborted).toBe(true);
-    expect(ownershipStore.signal.aborted).toBe(true);
-    await Promise.all([threadStore.closed, ownershipStore.closed]);
+    await threadStore.closed;
   });
 });

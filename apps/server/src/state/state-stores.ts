@@ -1,13 +1,12 @@
 import { FileThreadStore, RedisThreadStore, type ThreadStore } from "@ag-ui-antigravity/agent";
-import { FileOwnershipStore, RedisOwnershipStore, type ThreadOwnershipStore } from "@ag-ui-antigravity/express";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
 import type { Logger } from "pino";
 
 /** Where the demo keeps thread state: nothing (memory, the default), a save dir, or Redis. */
 export interface StateStoreConfig {
-  /** Conversations persist here; without Redis, the thread map and owners too. */
+  /** Conversations persist here; without Redis, the thread records (owners and transcripts with them) too. */
   saveDir?: string | undefined;
-  /** Thread map, owners and thread leases in Redis (replicas sharing one save dir). */
+  /** Thread records (owners, transcripts, leases) in Redis (replicas sharing one save dir). */
   redisUrl?: string | undefined;
   /** This replica's name in thread leases. */
   replicaId?: string | undefined;
@@ -16,10 +15,11 @@ export interface StateStoreConfig {
 }
 
 export interface StateStores {
-  /** Shared by every demo agent (entries are keyed by agent id); undefined: each agent's default. */
+  /**
+   * Shared by every demo agent (entries are keyed by agent id); undefined: each agent's default. A
+   * thread's one record: conversation, owner, transcript and lease; the binding asks the agents.
+   */
   threadStore: ThreadStore | undefined;
-  /** Undefined: the binding's in-memory default. */
-  ownershipStore: ThreadOwnershipStore | undefined;
   kind: "memory" | "file" | "redis";
   /** Closes the stores (a last write attempt) and the Redis connection. Idempotent. */
   close(): Promise<void>;
@@ -30,7 +30,7 @@ export interface StateStores {
 }
 
 /** The stores, closed once by `closeAll` when their owner closes them. */
-function ownedStores(stores: Pick<StateStores, "threadStore" | "ownershipStore" | "kind">, closeAll: () => Promise<void> = () => Promise.resolve()): StateStores {
+function ownedStores(stores: Pick<StateStores, "threadStore" | "kind">, closeAll: () => Promise<void> = () => Promise.resolve()): StateStores {
   const lifetime = new Lifetime();
   return {
     ...stores,
@@ -58,18 +58,14 @@ export async function createStateStores(config: StateStoreConfig, logger: Logger
       ...(config.replicaTtlMs === undefined ? {} : { replicaTtlMs: config.replicaTtlMs }),
     });
     await threadStore.startHeartbeat();
-    const ownershipStore = new RedisOwnershipStore({ client });
-    return ownedStores({ threadStore, ownershipStore, kind: "redis" }, async () => {
-      await Promise.all([threadStore.close(), ownershipStore.close()]);
+    return ownedStores({ threadStore, kind: "redis" }, async () => {
+      await threadStore.close();
       await client.close().catch(() => undefined);
     });
   }
   if (config.saveDir !== undefined) {
     const threadStore = new FileThreadStore({ directory: config.saveDir, logger: storeLogger });
-    const ownershipStore = new FileOwnershipStore({ directory: config.saveDir });
-    return ownedStores({ threadStore, ownershipStore, kind: "file" }, async () => {
-      await Promise.all([threadStore.close(), ownershipStore.close()]);
-    });
+    return ownedStores({ threadStore, kind: "file" }, () => threadStore.close());
   }
-  return ownedStores({ threadStore: undefined, ownershipStore: undefined, kind: "memory" });
+  return ownedStores({ threadStore: undefined, kind: "memory" });
 }

@@ -23,7 +23,7 @@ export const testDojoPage = "<!doctype html><title>dojo under test</title>";
  * The real server (src/app.ts) on port 0, with the emulator and each feature's scenario. Logs stay
  * quiet unless TEST_LOG_LEVEL asks for them; task steps are short so runs stay quick.
  */
-export async function startDemoServer(options: { state?: StateStoreConfig; pool?: Partial<HarnessPoolSettings> } = {}): Promise<RunningDemoServer> {
+export async function startDemoServer(options: { state?: StateStoreConfig; pool?: Partial<HarnessPoolSettings>; authTokens?: ReadonlyMap<string, string> } = {}): Promise<RunningDemoServer> {
   const dojoDistDirectory = await mkdtemp(join(tmpdir(), "agd-dojo-"));
   await writeFile(join(dojoDistDirectory, "index.html"), testDojoPage);
   const demo = await createDemoServer({
@@ -33,6 +33,7 @@ export async function startDemoServer(options: { state?: StateStoreConfig; pool?
     taskStepDelayMs: 60,
     ...(options.state === undefined ? {} : { state: options.state }),
     ...(options.pool === undefined ? {} : { pool: options.pool }),
+    ...(options.authTokens === undefined ? {} : { authTokens: options.authTokens }),
   });
   const server = await listenOnEphemeralPort(demo.app);
   return {

@@ -2,13 +2,6 @@ import type { Message, UserMessage } from "@ag-ui/client";
 import { AgentError } from "../errors/agent-error.js";
 
 /**
- * User messages one thread's history may hold. The thread map remembers the ids of this many
- * forwarded messages, so a longer history could no longer be matched against what the harness has
- * seen and would be rebuilt on every run; it is refused instead, with the reason.
- */
-export const maxUserMessages = 500;
-
-/**
  * The ids `checkHistory` has seen, each with the number of the check that saw it last: a thread's
  * history comes back whole every run, so its ids are mostly there already and a check only
  * overwrites their numbers, where a new set per run allocated and grew a table the size of the
@@ -29,9 +22,10 @@ const idsSeen = {
 
 /**
  * Refuses a history the agent cannot read unambiguously: two messages with one id (which one did
- * the harness see?), or more user messages than a thread can hold. Throws INVALID_INPUT naming the
- * problem, before anything touches the thread. Returns the user messages, oldest first, read in the
- * same pass (every run carries the whole history, and reading it again cost a second array).
+ * the harness see?). Throws INVALID_INPUT naming the problem, before anything touches the thread.
+ * Returns the user messages, oldest first, read in the same pass (every run carries the whole
+ * history, and reading it again cost a second array). A thread may hold any number of messages: the
+ * body size limit bounds a history, and the thread remembers the newest it forwarded.
  */
 export function checkHistory(messages: readonly Message[]): UserMessage[] {
   const seen = idsSeen.begin();
@@ -53,14 +47,17 @@ export function checkHistory(messages: readonly Message[]): UserMessage[] {
     if (repeated) throw repeatedId(index, id);
     if (message.role === "user") userMessages.push(message);
   }
-  if (userMessages.length > maxUserMessages) throw tooManyUserMessages(userMessages.length);
   return userMessages;
 }
 
 /** Messages a run may add to the history its thread's last run brought and still be checked against it. */
 const maxAddedMessages = 16;
-/** The longest history whose ids a thread keeps for the next run's check. */
-const maxKeptHistory = 2_000;
+/**
+ * The longest history whose ids a thread keeps for the next run's check: well past what the body
+ * size limit lets a run bring (1 MiB holds some 20 000 of the smallest messages), so a long thread's
+ * run is checked against its last one, not whole again.
+ */
+const maxKeptHistory = 50_000;
 
 /**
  * `checkHistory` for one thread's runs, each of which brings the thread's whole history again with a
@@ -107,7 +104,6 @@ export class CheckedHistory {
       }
       if (message.role === "user") userMessages.push(message);
     }
-    if (userMessages.length > maxUserMessages) throw tooManyUserMessages(userMessages.length);
     if (messages.length > maxKeptHistory) this.#ids = [];
     else for (let index = kept; index < messages.length; index += 1) ids.push((messages[index] as Message).id);
     return userMessages;
@@ -124,8 +120,4 @@ export class CheckedHistory {
 
 function repeatedId(index: number, id: string): AgentError {
   return new AgentError("INVALID_INPUT", `Message ${index} repeats the id ${JSON.stringify(id.slice(0, 80))} of an earlier message; every message needs its own id.`);
-}
-
-function tooManyUserMessages(count: number): AgentError {
-  return new AgentError("INVALID_INPUT", `The history holds ${count} user messages; a thread holds at most ${maxUserMessages}. Start a new thread.`);
 }

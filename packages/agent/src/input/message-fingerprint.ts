@@ -12,6 +12,18 @@ export interface ForwardedMessage {
   digest: string;
 }
 
+/**
+ * User messages a thread remembers having forwarded: the newest this many. A longer thread lives on:
+ * the messages before the window are taken as forwarded (see new-user-messages.ts), so a run costs
+ * what its new messages cost, however long the thread.
+ */
+export const FORWARDED_WINDOW = 500;
+
+/** The newest `FORWARDED_WINDOW` of a forwarded list (the list itself when it is within it). */
+export function forwardedWindow(forwarded: ForwardedMessage[]): ForwardedMessage[] {
+  return forwarded.length > FORWARDED_WINDOW ? forwarded.slice(-FORWARDED_WINDOW) : forwarded;
+}
+
 /** Ids up to this length are kept as sent (readable in the store); longer ones are digested. */
 export const maxKeptIdLength = 128;
 /** How a digested id starts. */

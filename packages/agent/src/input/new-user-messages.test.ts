@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import { describe, expect, it } from "vitest";
-import { fingerprintMessage } from "./message-fingerprint.js";
+import { FORWARDED_WINDOW, fingerprintMessage } from "./message-fingerprint.js";
 import { readHistory, transcriptUpTo } from "./new-user-messages.js";
 
 const user = (id: string, content: string): Message => ({ id, role: "user", content });
@@ -67,6 +67,29 @@ describe("readHistory", () => {
     expect(spoof.startsWith("sha256:")).toBe(true);
     // The digest of the long id, sent as an id of its own, is that forwarded message as the thread stores it.
     expect(readHistory({ messages: [user(spoof, "one"), user("u2", "two")], forwarded, carriesAnswers: false })).toEqual({ kind: "continue", newUserMessages: [user("u2", "two")] });
+  });
+});
+
+describe("readHistory of a thread longer than its forwarded window", () => {
+  const history = (count: number): Message[] => Array.from({ length: count }, (_, index) => user(`u${index}`, `message ${index}`));
+  const window = (messages: Message[]) => messages.slice(-FORWARDED_WINDOW).map((message) => fingerprintMessage(message.id, String(message.content)));
+
+  it("takes the messages before the window as forwarded: only the new ones go, in the fast reading and the general one", () => {
+    const messages = history(600);
+    const forwarded = window(messages);
+    const next = [...messages, user("u600", "the next one")];
+    expect(readHistory({ messages: next, forwarded, carriesAnswers: false })).toEqual({ kind: "continue", newUserMessages: [user("u600", "the next one")] });
+    // Ids the general reading compares as digests: the same answer.
+    const digested = next.map((message, index) => user(`${"x".repeat(130)}${message.id}`, index === 600 ? "the next one" : `message ${index}`));
+    expect(readHistory({ messages: digested, forwarded: window(digested.slice(0, 600)), carriesAnswers: false })).toEqual({ kind: "continue", newUserMessages: [digested[600]] });
+  });
+
+  it("still notices an edit inside the window, and a window whose first message the client no longer has", () => {
+    const messages = history(600);
+    const forwarded = window(messages);
+    const edited = messages.map((message, index) => (index === 550 ? user(message.id, "changed") : message));
+    expect(readHistory({ messages: [...edited, user("u600", "next")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited" });
+    expect(readHistory({ messages: [...messages.slice(0, 100), ...messages.slice(101), user("u600", "next")], forwarded, carriesAnswers: false })).toMatchObject({ kind: "diverged", reason: "edited" });
   });
 });
 

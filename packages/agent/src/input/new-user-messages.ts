@@ -1,5 +1,5 @@
 import type { Message, UserMessage } from "@ag-ui/client";
-import { boundedMessageId, digestIdPrefix, type ForwardedMessage, maxKeptIdLength, textDigest } from "./message-fingerprint.js";
+import { boundedMessageId, digestIdPrefix, FORWARDED_WINDOW, type ForwardedMessage, maxKeptIdLength, textDigest } from "./message-fingerprint.js";
 import { contentText } from "./prompt-parts.js";
 
 /** What a run's message history means for the thread's conversation. */
@@ -47,11 +47,27 @@ interface Extension {
 type Divergence = Extract<HistoryReading, { kind: "diverged" }>;
 
 /**
- * The common case, read without building an index of either side: the client's user messages
- * start with exactly the ones forwarded, in order and unedited, with any new ones after them.
- * Undefined for any other history (the general reading decides it). Ids that are bounded to a
- * digest, or that look like one, are left to the general reading too: only there are they compared
- * as the thread stores them.
+ * Where the forwarded list begins in the client's user messages: 0 while the thread has forwarded
+ * fewer than `FORWARDED_WINDOW` messages; past that the list holds only the newest, and the client's
+ * older messages (before its first entry) were forwarded too. Undefined when a full window's first
+ * message is not in the client's history (the general reading decides).
+ */
+function windowStart(forwarded: readonly ForwardedMessage[], userMessages: readonly UserMessage[], idOf: (message: UserMessage) => string): number | undefined {
+  if (forwarded.length < FORWARDED_WINDOW) return 0;
+  const first = (forwarded[0] as ForwardedMessage).id;
+  // Searched from where it sits when the run adds nothing (the common case is a step or two before).
+  for (let index = userMessages.length - forwarded.length; index >= 0; index -= 1) {
+    if (idOf(userMessages[index] as UserMessage) === first) return index;
+  }
+  return undefined;
+}
+
+/**
+ * The common case, read without building an index of either side: the client's user messages hold
+ * exactly the ones forwarded, in order and unedited (from the start, or from where a full window
+ * begins), with any new ones after them. Undefined for any other history (the general reading
+ * decides it). Ids that are bounded to a digest, or that look like one, are left to the general
+ * reading too: only there are they compared as the thread stores them.
  */
 function readExtendedHistory(forwarded: readonly ForwardedMessage[], userMessages: UserMessage[]): Extension | undefined {
   if (userMessages.length < forwarded.length) return undefined;
@@ -59,27 +75,33 @@ function readExtendedHistory(forwarded: readonly ForwardedMessage[], userMessage
     const id = (userMessages[index] as UserMessage).id;
     if (id.length > maxKeptIdLength || id.startsWith(digestIdPrefix)) return undefined;
   }
+  const start = windowStart(forwarded, userMessages, (message) => message.id);
+  if (start === undefined) return undefined;
   for (let index = 0; index < forwarded.length; index += 1) {
-    const message = userMessages[index] as UserMessage;
+    const message = userMessages[start + index] as UserMessage;
     const seen = forwarded[index] as ForwardedMessage;
     if (message.id !== seen.id || seen.digest !== textDigest(contentText(message.content))) return undefined;
   }
-  // Message ids are unique (checkHistory), so none after the forwarded prefix was forwarded.
-  return { kind: "extends", newUserMessages: userMessages.slice(forwarded.length).filter(hasContent), lastForwarded: userMessages.length === forwarded.length && forwarded.length > 0 };
+  // Message ids are unique (checkHistory), so none after the forwarded ones was forwarded.
+  const end = start + forwarded.length;
+  return { kind: "extends", newUserMessages: userMessages.slice(end).filter(hasContent), lastForwarded: userMessages.length === end && forwarded.length > 0 };
 }
 
 /** Any history: by id (bounded as the thread stores it) and content digest, in whatever order. */
-function readAnyHistory(forwarded: readonly ForwardedMessage[], userMessages: UserMessage[]): Extension | Divergence {
+function readAnyHistory(forwarded: readonly ForwardedMessage[], allUserMessages: UserMessage[]): Extension | Divergence {
   const forwardedById = new Map(forwarded.map((message) => [message.id, message]));
   // The thread keeps bounded ids and digests, never the text (see message-fingerprint.ts).
   const idOf = (message: UserMessage): string => boundedMessageId(message.id);
+  // Messages before a full window's first one were forwarded before it: they are not new.
+  const start = windowStart(forwarded, allUserMessages, idOf) ?? 0;
+  const userMessages = start === 0 ? allUserMessages : allUserMessages.slice(start);
   const clientIds = new Set(userMessages.map(idOf));
 
   for (let index = 0; index < userMessages.length; index += 1) {
     const message = userMessages[index] as UserMessage;
     const seen = forwardedById.get(idOf(message));
     if (seen !== undefined && seen.digest !== textDigest(contentText(message.content))) {
-      return { kind: "diverged", reason: "edited", userMessageIndex: index };
+      return { kind: "diverged", reason: "edited", userMessageIndex: start + index };
     }
   }
   const missing = forwarded.findIndex((message) => !clientIds.has(message.id));
@@ -90,7 +112,7 @@ function readAnyHistory(forwarded: readonly ForwardedMessage[], userMessages: Us
     // A new message placed before one already forwarded rewrites the past, not the future.
     const lastForwardedIndex = userMessages.findLastIndex((message) => forwardedById.has(idOf(message)));
     const firstNewIndex = userMessages.findIndex((message) => newUserMessages[0]?.id === message.id);
-    if (lastForwardedIndex > firstNewIndex) return { kind: "diverged", reason: "edited", userMessageIndex: firstNewIndex };
+    if (lastForwardedIndex > firstNewIndex) return { kind: "diverged", reason: "edited", userMessageIndex: start + firstNewIndex };
   }
   const last = userMessages.at(-1);
   return { kind: "extends", newUserMessages, lastForwarded: last !== undefined && forwardedById.has(idOf(last)) };

@@ -50,4 +50,9 @@ describe("promptPartsOf", () => {
     expect(() => promptPartsOf([{ type: "document", source: { type: "url", value: "data:application/pdf;base64,@@@" } }])).toThrow(/not valid base64/);
     expect(promptPartsOf([{ type: "image", source: { type: "data", value: "iVBORw0KGgo", mimeType: "image/png" } }])).toHaveLength(1);
   });
+
+  it("puts a note in place of a broken attachment when asked (a message refused before, back in the history)", () => {
+    const parts = promptPartsOf([{ type: "text", text: "look" }, { type: "image", source: { type: "data", value: "%%%%", mimeType: "image/png" } }], "note");
+    expect(parts).toEqual([{ kind: "text", text: "look" }, { kind: "text", text: expect.stringContaining("not valid base64") }]);
+  });
 });

@@ -66,22 +66,29 @@ export function contentText(content: Message["content"] | undefined): string {
 }
 
 /**
+ * What becomes of an attachment that is not valid base64: `refuse` the run (the message the user
+ * just sent: they are told, and nothing is sent), or a `note` in its place (a message that comes
+ * back in the history after its run was refused: the thread goes on, and the model is told).
+ */
+export type BrokenAttachment = "refuse" | "note";
+
+/**
  * Turns a user message's content into prompt parts. Inline data (and `data:` URLs) of a supported
  * type becomes media (images, PDF, text, audio, video); anything the harness cannot pass to the
  * model (remote URLs, file references, GIF, other types) becomes a one-line note, so the model says
  * it could not see it instead of pretending it did. Nothing the user sent is dropped silently.
  */
-export function promptPartsOf(content: UserContent): PromptPart[] {
+export function promptPartsOf(content: UserContent, brokenAttachment: BrokenAttachment = "refuse"): PromptPart[] {
   if (typeof content === "string") return content.trim().length === 0 ? [] : [{ kind: "text", text: content }];
   const parts: PromptPart[] = [];
   for (const part of content) {
-    const converted = convertPart(part);
+    const converted = convertPart(part, brokenAttachment);
     if (converted !== undefined) parts.push(converted);
   }
   return parts;
 }
 
-function convertPart(part: ContentPart): PromptPart | undefined {
+function convertPart(part: ContentPart, brokenAttachment: BrokenAttachment): PromptPart | undefined {
   if (part.type === "text") return part.text.trim().length === 0 ? undefined : { kind: "text", text: part.text };
   const source = part.source;
   let mimeType = source.mimeType;
@@ -103,8 +110,14 @@ function convertPart(part: ContentPart): PromptPart | undefined {
   const normalizedMime = mimeType?.toLowerCase().trim();
   if (data !== undefined && normalizedMime !== undefined && inlineMimeTypes.has(normalizedMime)) {
     const compact = data.replace(/\s+/g, "");
-    // The harness refuses the whole turn for bad base64; refusing the run here names the problem and leaves the thread as it was.
-    if (!isBase64(compact)) throw new AgentError("INVALID_INPUT", `An attachment (${normalizedMime}) is not valid base64 data; nothing was sent. Fix or remove it and send again.`);
+    if (!isBase64(compact)) {
+      // The harness refuses the whole turn for bad base64; refusing the run here names the problem
+      // and leaves the thread as it was. Once refused, the message comes back with every later run
+      // (clients resend their history): then it goes with a note instead, or the thread could never
+      // run again.
+      if (brokenAttachment === "refuse") throw new AgentError("INVALID_INPUT", `An attachment (${normalizedMime}) is not valid base64 data; nothing was sent. Fix or remove it and send again.`);
+      return { kind: "text", text: `[The user attached ${part.type === "image" ? "an image" : `a ${part.type}`} (${normalizedMime}) whose data was not valid base64; the server refused it when it was sent, and it cannot be shown to you.]` };
+    }
     return { kind: "media", mimeType: normalizedMime, data: compact };
   }
   const where = source.type === "data" ? "inline data" : source.type === "url" ? `the URL ${source.value.slice(0, 200)}` : `the file reference ${source.value.slice(0, 200)}`;

@@ -2,7 +2,7 @@ import type { Message, RunAgentInput, UserMessage } from "@ag-ui/client";
 import type { UserInputPart } from "@ag-ui-antigravity/harness";
 import { AgentError } from "../errors/agent-error.js";
 import { type CheckedHistory, checkHistory } from "../input/history-limits.js";
-import { type ForwardedMessage, fingerprintMessage } from "../input/message-fingerprint.js";
+import { type ForwardedMessage, fingerprintMessage, forwardedWindow } from "../input/message-fingerprint.js";
 import { readHistory, transcriptUpTo } from "../input/new-user-messages.js";
 import { contentText, type PromptPart, promptPartsOf } from "../input/prompt-parts.js";
 
@@ -25,7 +25,7 @@ export function carriesAnswers(input: RunAgentInput): boolean {
 /**
  * Every user message new since the last run is forwarded, in order; an edited or regenerated
  * history rebuilds the conversation from the client's own transcript rather than being ignored.
- * A history with repeated ids or too many user messages, or an attachment that is not base64, is
+ * A history with repeated ids, or a newest user message with an attachment that is not base64, is
  * refused (INVALID_INPUT) before the thread is touched.
  */
 export function planRun(options: {
@@ -41,9 +41,14 @@ export function planRun(options: {
   if (reading.kind === "continue") {
     const messages = reading.newUserMessages;
     if (messages.length === 0) return { forwarded: [...options.forwarded], rebuild: false };
+    // Only the message the user just sent may be refused for a broken attachment; an earlier one that
+    // comes back new was refused when it was sent (the client resends its history) and goes with a note.
+    const latest = userMessages.at(-1);
     return {
-      prompt: toInputParts(messages.flatMap((message, index) => [...(index > 0 ? [{ kind: "text" as const, text: "\n" }] : []), ...promptPartsOf(message.content)])),
-      forwarded: [...options.forwarded, ...messages.map(remembered)],
+      prompt: toInputParts(
+        messages.flatMap((message, index) => [...(index > 0 ? [{ kind: "text" as const, text: "\n" }] : []), ...promptPartsOf(message.content, message === latest ? "refuse" : "note")]),
+      ),
+      forwarded: forwardedWindow([...options.forwarded, ...messages.map(remembered)]),
       rebuild: false,
     };
   }
@@ -73,7 +78,7 @@ export function transcriptPlan(input: RunAgentInput, reason: "edited" | "regener
   } as const;
   return {
     prompt: toInputParts([{ kind: "text", text: `${prefaces[reason]}\n\n${transcript}\n\nReply to the last user message.` }, ...attachments]),
-    forwarded: userMessages.map(remembered),
+    forwarded: forwardedWindow(userMessages.map(remembered)),
     rebuild: true,
   };
 }

@@ -8,6 +8,9 @@ import { toRunError } from "./run-error.js";
 import { StepFailure } from "./step-failure.js";
 import { AgentError } from "../errors/agent-error.js";
 import { eventsOfHookNote, isHookNote } from "../hooks/hook-notes.js";
+import { contentText } from "../input/prompt-parts.js";
+import { boundedSummary } from "../threads/store/record-policy.js";
+import type { ThreadSummary } from "../threads/store/thread-store.js";
 
 export interface RunSessionOptions {
   session: AntigravitySession;
@@ -96,6 +99,8 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
   translator.startRun();
   session.markParked(false);
   const pendingForwarded = plan.prompt === undefined ? undefined : plan.forwarded;
+  // The thread's first prompt names it in its owner's thread list (its id, its first user message).
+  if (session.summary === undefined && pendingForwarded !== undefined && options.injected === undefined) session.summary = summaryOf(input);
   if (pendingForwarded !== undefined) session.recordPrompt(pendingForwarded);
   let delivered = false;
   // Synchronous: it runs for every step of a burst, and an async function's promise and await per
@@ -166,6 +171,12 @@ export async function runSession(options: RunSessionOptions, emit: EmitEvent): P
     emitAll(closing, emit);
     emit(aborted ? { type: EventType.RUN_ERROR, code: "CANCELLED", message: "The run was cancelled." } : mapped.event);
   }
+}
+
+/** What a thread list shows of the thread this run starts: its id and its first user message, bounded. */
+function summaryOf(input: RunAgentInput): ThreadSummary | undefined {
+  const first = input.messages.find((message) => message.role === "user");
+  return boundedSummary({ threadId: input.threadId, ...(first === undefined ? {} : { firstUserMessage: contentText(first.content) }) });
 }
 
 /**

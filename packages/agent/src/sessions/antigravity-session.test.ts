@@ -1,8 +1,8 @@
 import { HarnessPool } from "@ag-ui-antigravity/pool";
 import { afterEach, describe, expect, it } from "vitest";
 import { fingerprintMessage } from "../input/message-fingerprint.js";
-import { MemoryThreadStore } from "../threads/memory-thread-store.js";
-import type { ThreadKey, ThreadRecordInput } from "../threads/thread-store.js";
+import { MemoryThreadStore } from "../threads/store/memory-thread-store.js";
+import type { ThreadKey, ThreadRecordInput } from "../threads/store/thread-store.js";
 import { AntigravitySession, type SessionEnvironment } from "./antigravity-session.js";
 
 /** A memory store that also keeps the forwarded ids of every write, in order. */
@@ -67,7 +67,7 @@ describe("AntigravitySession.rememberInBackground", () => {
     const session = sessionOn(store);
     const thread = { agentId: "agent", threadId: "thread" };
     // As when a spare is adopted: nothing is written before there is a prompt to record.
-    session.adopt("thread", undefined);
+    session.adopt("thread", undefined, undefined);
     expect(store.writes).toEqual([]);
     const prompt = [fingerprintMessage("u1", "hi")];
     session.recordPrompt(prompt);
@@ -95,7 +95,7 @@ describe("AntigravitySession.rememberInBackground", () => {
   it("records an adopted conversation whose run handed no prompt over before the run ends", async () => {
     const store = new WriteLog();
     const session = sessionOn(store);
-    session.adopt("thread", undefined);
+    session.adopt("thread", undefined, undefined);
     await session.recorded();
     expect(store.writes).toEqual([[]]);
     await session.close("closed");

@@ -10,7 +10,7 @@ import { type ObserverSettings, withObservers } from "../hooks/observer-hooks.js
 import type { ForwardedMessage } from "../input/message-fingerprint.js";
 import { CheckedHistory } from "../input/history-limits.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
-import type { ThreadKey, ThreadStore } from "../threads/thread-store.js";
+import type { LeaseToken, ThreadKey, ThreadStore, ThreadSummary } from "../threads/store/thread-store.js";
 
 /** Everything a session needs from its agent. */
 export interface SessionEnvironment {
@@ -46,6 +46,11 @@ export interface SessionSeed {
   conversationId?: string;
   forwarded: ForwardedMessage[];
   toolSignature: string;
+  /** The thread's summary and first write, from its record (carried on by every write). */
+  summary?: ThreadSummary;
+  createdAt?: number;
+  /** The lease the thread is held by on this replica (a store with leases): every write carries it. */
+  lease?: LeaseToken;
   /** A spare (opened ahead of any thread, see spare-sessions.ts): its workspace, removed if no thread adopts it. */
   spare?: { workspace: string | undefined };
 }
@@ -81,6 +86,11 @@ export class AntigravitySession implements ManagedSession {
   hostToolNames: ReadonlySet<string> = new Set();
   /** Turns the harness started by itself (triggers) since the thread's last client run. */
   triggerTurnsSinceClientRun = 0;
+  /** What the thread's list shows of it (its id, its first user message): set by its first prompt, kept in its record. */
+  summary: ThreadSummary | undefined;
+  /** The lease this session holds its thread by, when the store has leases (an adopted spare gets its thread's). */
+  lease: LeaseToken | undefined;
+  readonly #createdAt: number | undefined;
   /** Scheduled turns waiting: `schedule` calls that ran, less the turns the harness started since (see `scheduleLimits`). */
   pendingSchedules = 0;
   /** Hook notes of turns the harness started itself, for the relay of those turns (`takeBackgroundNotes`). */
@@ -117,6 +127,9 @@ export class AntigravitySession implements ManagedSession {
     this.toolSignature = seed.toolSignature;
     this.forwarded = [...seed.forwarded];
     this.#conversationId = seed.conversationId;
+    this.summary = seed.summary;
+    this.#createdAt = seed.createdAt;
+    this.lease = seed.lease;
     this.bridge = new HitlBridge({
       ...environment.bridgeOptions,
       // An approval of a built-in or MCP call names the card the client holds for it (one id for both).
@@ -310,8 +323,9 @@ export class AntigravitySession implements ManagedSession {
    * A spare becomes a new thread's session: its conversation (already open) and tools now serve
    * `threadId`, working in `workspace`, and the thread is recorded for a later resume.
    */
-  adopt(threadId: string, workspace: string | undefined): void {
+  adopt(threadId: string, workspace: string | undefined, lease: LeaseToken | undefined): void {
     this.#spare = undefined;
+    this.lease = lease;
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
     this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
@@ -374,7 +388,17 @@ export class AntigravitySession implements ManagedSession {
     const conversationId = this.conversationId;
     if (conversationId === undefined || this.#spare !== undefined) return;
     this.#submitted = { conversationId, forwarded };
-    await this.#environment.threadStore.set(this.#threadKey, { conversationId, forwarded, toolSignature: this.toolSignature });
+    await this.#environment.threadStore.set(
+      this.#threadKey,
+      {
+        conversationId,
+        forwarded,
+        toolSignature: this.toolSignature,
+        ...(this.summary === undefined ? {} : { summary: this.summary }),
+        ...(this.#createdAt === undefined ? {} : { createdAt: this.#createdAt }),
+      },
+      this.lease === undefined ? {} : { lease: this.lease },
+    );
   }
 
   /**
@@ -429,7 +453,7 @@ export class AntigravitySession implements ManagedSession {
       return;
     }
     // The live session is gone from this replica: another may take the thread now.
-    await this.#environment.threadStore.leases?.release(this.#threadKey);
+    if (this.lease !== undefined) await this.#environment.threadStore.leases?.release(this.#threadKey, this.lease);
   }
 }
 

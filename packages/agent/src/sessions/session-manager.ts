@@ -10,7 +10,7 @@ export interface ManagedSession {
   close(reason: SessionCloseReason): Promise<void>;
 }
 
-export type SessionCloseReason = "idle-timeout" | "parked-timeout" | "evicted" | "reclaimed" | "trigger-limit" | "rebuilt" | "closed" | "manager-closed";
+export type SessionCloseReason = "idle-timeout" | "parked-timeout" | "evicted" | "reclaimed" | "trigger-limit" | "rebuilt" | "closed" | "manager-closed" | "lease-lost";
 
 
 export interface SessionManagerLogger {
@@ -38,6 +38,8 @@ export interface SessionManagerOptions<Session extends ManagedSession> {
 export interface SessionLease<Session extends ManagedSession> {
   readonly threadId: string;
   readonly session: Session;
+  /** True when the session was created for this run; false when a live one was reused. */
+  readonly created: boolean;
   /** Marks the session as used now, so a long run is not swept. */
   touch(): void;
   /** Ends the lease. Idempotent. */
@@ -116,6 +118,7 @@ export class SessionManager<Session extends ManagedSession> {
     if (refreshesIdle) entry.lastActivity = this.#options.now();
     this.#entries.set(threadId, entry);
     this.#startSweeper();
+    let created = false;
     try {
       if (entry.session !== undefined && options.reuse !== undefined && !options.reuse(entry.session)) {
         const retired = entry.session;
@@ -127,6 +130,7 @@ export class SessionManager<Session extends ManagedSession> {
         const linked = options.signal === undefined ? undefined : linkSignals([options.signal, this.#lifetime.signal]);
         try {
           entry.session = await this.#options.create(threadId, { signal: linked?.signal ?? this.#lifetime.signal });
+          created = true;
         } finally {
           linked?.unlink();
         }
@@ -141,6 +145,7 @@ export class SessionManager<Session extends ManagedSession> {
     return {
       threadId,
       session,
+      created,
       touch: () => {
         if (refreshesIdle) entry.lastActivity = this.#options.now();
       },
@@ -180,6 +185,28 @@ export class SessionManager<Session extends ManagedSession> {
     this.#options.logger.info?.({ threadId, reason }, "session retired");
     void session.close(reason);
     return true;
+  }
+
+  /** The thread's live session, if it has one (busy or not). */
+  sessionOf(threadId: string): Session | undefined {
+    return this.#entries.get(threadId)?.session;
+  }
+
+  /**
+   * Closes a thread's session now, busy or not, if it is still `session` (its thread's lease was
+   * found lost: another replica serves the thread, and this session must not go on driving it).
+   */
+  drop(threadId: string, session: Session, reason: SessionCloseReason): void {
+    const entry = this.#entries.get(threadId);
+    if (entry?.session !== session) return;
+    this.#entries.delete(threadId);
+    this.#options.logger.warn?.({ threadId, reason }, "session dropped");
+    void session.close(reason);
+  }
+
+  /** Closes every live session now, busy ones too (this replica may have lost every lease it held); new runs build new ones. */
+  dropAll(reason: SessionCloseReason): void {
+    for (const [threadId, entry] of [...this.#entries]) if (entry.session !== undefined) this.drop(threadId, entry.session, reason);
   }
 
   /** Whether the thread has a live session (busy or not). */

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent, type RunStartedEvent } from "@ag-ui/client";
 import { Observable, type Subscriber, type TeardownLogic } from "rxjs";
+import { loggedId } from "@ag-ui-antigravity/foundation";
 import { AgentError } from "../errors/agent-error.js";
 import { approximateSize } from "./approximate-size.js";
 
@@ -143,7 +144,7 @@ export class RecordedRun {
         const reason = this.#overflowed
           ? `outgrew its replay buffer (${this.#options.maxEvents} events, ${this.#options.maxBytes} characters)`
           : "is no longer kept for replay";
-        subscriber.error(new AgentError("REPLAY_UNAVAILABLE", `Run ${JSON.stringify(this.runId)} ${reason}; it can only be followed by the client that started it.`));
+        subscriber.error(new AgentError("REPLAY_UNAVAILABLE", `Run ${JSON.stringify(loggedId(this.runId))} ${reason}; it can only be followed by the client that started it.`));
         return undefined;
       }
       for (const event of this.#events) {

@@ -1,5 +1,7 @@
 import type { BaseEvent, RunAgentInput, Tool } from "@ag-ui/client";
 import { Observable, Subject } from "rxjs";
+import { contentText } from "../input/prompt-parts.js";
+import { type ForwardedMessage, fingerprintMessage } from "../input/message-fingerprint.js";
 import { approximateSize } from "./approximate-size.js";
 import { RecordedRun } from "./recorded-run.js";
 import type { ReplayBudget } from "./replay-budget.js";
@@ -41,6 +43,11 @@ export class ThreadChannel {
   #closed = false;
   /** The frontend tools of the thread's last client run: a server-initiated turn keeps the same tool contract. */
   lastTools: readonly Tool[] = [];
+  /**
+   * The fingerprint of the newest user message a client run brought (bounded id, text digest): what a
+   * caller without a principal must show to `connect` (see `AntigravityAgent.showsTranscript`).
+   */
+  latestUserMessage: ForwardedMessage | undefined;
 
   constructor(threadId: string, options: ThreadChannelOptions) {
     this.threadId = threadId;
@@ -84,7 +91,11 @@ export class ThreadChannel {
       serverInitiated: options.serverInitiated,
     });
     this.#current = run;
-    if (!options.serverInitiated) this.#rememberTools(input.tools);
+    if (!options.serverInitiated) {
+      this.#rememberTools(input.tools);
+      const latest = input.messages.findLast((message) => message.role === "user");
+      if (latest !== undefined) this.latestUserMessage = fingerprintMessage(latest.id, contentText(latest.content));
+    }
     this.transcript.follow(input, run.live(), {
       serverInitiated: options.serverInitiated,
       onError: (error) =>

@@ -144,6 +144,18 @@ export class ThreadTranscript {
     });
   }
 
+  /**
+   * Starts from a transcript the thread store kept (the thread's before this process): `connect`
+   * after a restart gets the thread back. Only a transcript that knows nothing yet is seeded; the
+   * runs that follow build on it as on any other.
+   */
+  seed(stored: { messages: Message[]; state?: State; omittedMessages: number }): void {
+    if (this.#closed || this.#known) return;
+    this.#known = true;
+    const omitted = stored.omittedMessages > 0 ? { messages: stored.omittedMessages, reason: "thread_limit" as const } : undefined;
+    this.#adopt(stored.messages, stored.state, [], omitted);
+  }
+
   /** Drops the messages and state (the agent needs the room); pending interrupts stay. */
   evict(): void {
     const held = this.#held;

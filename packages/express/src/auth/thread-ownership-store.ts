@@ -4,13 +4,9 @@ export interface OwnershipKey {
   readonly threadId: string;
 }
 
-/**
- * - `claimed`: the thread had no owner and now belongs to the caller;
- * - `owned`: it already belonged to the caller;
- * - `refused`: it belongs to someone else;
- * - `full`: the store cannot take another owner (the in-memory store at its cap); nothing changed.
- */
-export type ThreadClaim = "claimed" | "owned" | "refused" | "full";
+import type { ThreadClaim } from "@ag-ui-antigravity/foundation";
+
+export type { ThreadClaim } from "@ag-ui-antigravity/foundation";
 
 export interface ThreadOwnershipStats {
   /** `memory`, `file` or `redis`. */
@@ -22,11 +18,12 @@ export interface ThreadOwnershipStats {
 }
 
 /**
- * Which principal owns each (agent, thread). A thread is claimed by the first principal whose run
- * passed validation and authorization, and is never taken over while its entry lives: entries
- * expire only after `ttlMs` without a run of their owner, never because other threads came along.
- * Implementations: `MemoryOwnershipStore` (one process; the default), `FileOwnershipStore` (one
- * machine, survives restarts), `RedisOwnershipStore` (replicas).
+ * Which principal owns each (agent, thread), for agents that do not keep their threads' owners
+ * themselves (an `AntigravityAgent` does, in its thread records: see `ThreadRecords`). A thread is
+ * claimed by the first principal whose run passed validation and authorization, and is never taken
+ * over while its entry lives: entries expire only after `ttlMs` without a run of their owner, never
+ * because other threads came along. Implementations: `MemoryOwnershipStore` (one process; the
+ * default), `FileOwnershipStore` (one machine, survives restarts), `RedisOwnershipStore` (replicas).
  *
  * Methods reject when the store cannot be reached; the binding then refuses the run (fail closed).
  */

@@ -9,6 +9,9 @@ const RETRY_AFTER_SECONDS: Readonly<Record<string, number>> = {
   CAPACITY_EXHAUSTED: 5,
   SESSION_LIMIT: 5,
   SPAWN_BACKOFF: 5,
+  // The thread lives on another replica that is alive: a retry a moment later may reach it (a load
+  // balancer that retries on 503 sends it on), or find it gone and take the thread over.
+  THREAD_ELSEWHERE: 1,
 };
 
 export function retryAfterSecondsFor(code: string): number | undefined {

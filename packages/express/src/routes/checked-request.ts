@@ -1,6 +1,5 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import type { Request, Response } from "express";
-import type { OwnershipKey } from "../auth/thread-ownership-store.js";
 import type { Principal } from "../auth/principal.js";
 import type { AgentTarget } from "./authorized-target.js";
 
@@ -14,11 +13,6 @@ export interface CheckedRequest {
   readonly input: RunAgentInput;
   /** The parsed body and, when it was read plain, its JSON text. */
   readonly body: { readonly body: unknown; readonly text?: string };
-}
-
-/** The thread's key in the ownership store: the route name, else the agent's own id, and the thread id. */
-export function ownershipKeyOf(checked: CheckedRequest): OwnershipKey {
-  return { agentId: checked.target.name ?? checked.target.agent.agentId ?? "agent", threadId: checked.input.threadId };
 }
 
 /** The thread's key in the client accounts: unique across the binding's agents. */

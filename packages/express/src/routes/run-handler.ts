@@ -1,20 +1,22 @@
 import type { Request, Response } from "express";
-import type { ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
+import type { ThreadOwners } from "../auth/thread-owners.js";
 import { sendHttpError } from "../errors/http-error.js";
 import type { ClientAccounts } from "../limits/client-accounts.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { createJsonBodyReader } from "../request/json-body.js";
 import { validateRunInput } from "../request/run-input-schema.js";
 import { checkThreadIdHeader } from "../request/thread-id-header.js";
+import { checkThreadIdKey } from "../request/thread-id-key.js";
 import { referenceFailure } from "../run/failure-reference.js";
-import { resolveAuthorizedTarget, type ResolveAgent } from "./authorized-target.js";
+import { resolveAuthorizedTarget, type AgentTarget, type ResolveAgent } from "./authorized-target.js";
 import { serveConnect } from "./serve-connect.js";
 import { serveRun } from "./serve-run.js";
 
 /** What a run or a connect is served with once its request passed the common checks. */
 export interface RouteServices {
   readonly options: ResolvedAgentRouterOptions;
-  readonly threadOwnership: ThreadOwnershipStore;
+  /** Who owns the threads of an agent: its own records, or the binding's ownership store. */
+  readonly ownersOf: (target: AgentTarget) => ThreadOwners;
   /** The one account per client of what it holds; undefined when `clientLimits` is off. */
   readonly accounts: ClientAccounts | undefined;
 }
@@ -46,6 +48,12 @@ export function createRunHandler(resolveAgent: ResolveAgent, services: RouteServ
           message: "The request body is not a valid AG-UI RunAgentInput.",
           issues: validation.issues,
         });
+        return;
+      }
+      // A proxy routes on the first `threadId` of the text, JSON.parse keeps the last: they must be one.
+      const ambiguousKey = body.text === undefined ? undefined : checkThreadIdKey(body.text);
+      if (ambiguousKey !== undefined) {
+        sendHttpError(response, ambiguousKey);
         return;
       }
       const headerMismatch = checkThreadIdHeader(request, validation.input.threadId);

@@ -1,3 +1,4 @@
+import { RESUME_RUN_ID_PROP } from "@ag-ui-antigravity/foundation";
 import { EMPTY } from "rxjs";
 import { FORBIDDEN_REPLY } from "../auth/authorize-request.js";
 import { principalId } from "../auth/principal.js";
@@ -8,7 +9,7 @@ import { readLastEventId } from "../request/last-event-id.js";
 import { connectSourceOf, type AgentEventStream } from "../run/connect-source.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { streamAgentRun } from "../run/stream-agent-run.js";
-import { ownershipKeyOf, type CheckedRequest } from "./checked-request.js";
+import type { CheckedRequest } from "./checked-request.js";
 import type { RouteServices } from "./run-handler.js";
 
 /** Whether the client asks the connect stream to stay open for turns the server starts. */
@@ -21,23 +22,41 @@ function asksToStayOpen(checked: CheckedRequest): boolean {
  * A connect (AG-UI's reconnect). It starts no work and claims nothing: with auth, a thread owned by
  * another principal is refused (403), and a thread nobody owns yet gets an empty stream without
  * asking the agent (nothing of it can be the caller's; a claim would let anyone squat threads, or
- * fill the ownership store, by connecting). A `stayOpen` stream counts on the client's account
- * until it closes. It streams at once (no first-event wait).
+ * fill the ownership store, by connecting). Without auth, a caller that does not show the thread's
+ * transcript (its newest user message, as a client that took part holds it) gets an empty stream
+ * too: a thread id alone gives nobody a thread's contents. A `stayOpen` stream counts on the
+ * client's account until it closes. It streams at once (no first-event wait). After `Last-Event-ID`
+ * cut mid-run, the agent is asked for that run (`RESUME_RUN_ID_PROP`), never another one.
  */
 export async function serveConnect(checked: CheckedRequest, services: RouteServices): Promise<void> {
-  const { request, response, target, principal, input } = checked;
-  const { options, threadOwnership, accounts } = services;
+  const { request, response, target, principal } = checked;
+  const { options, accounts } = services;
+  const owners = services.ownersOf(target);
   const logger = options.logger;
   const lastEventId = readLastEventId(request, checked.body.body);
   if (!lastEventId.ok) {
     sendHttpError(response, { status: 400, code: "INVALID_INPUT", message: lastEventId.message });
     return;
   }
+  const cursor = lastEventId.cursor;
+  // A stream cut before its run's end resumes that run; after the end there is no run to resume.
+  const input = cursor === undefined || cursor.ended ? checked.input : { ...checked.input, forwardedProps: { ...asRecord(checked.input.forwardedProps), [RESUME_RUN_ID_PROP]: cursor.runId } };
   let ownedByCaller = principal === undefined;
+  if (principal === undefined && owners.showsTranscript !== undefined) {
+    try {
+      ownedByCaller = await owners.showsTranscript(input.threadId, input.messages);
+    } catch (error) {
+      const failure = referenceFailure("The thread's records cannot be read right now; try again shortly.");
+      logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "connect refused: the thread store failed");
+      sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+      return;
+    }
+    if (!ownedByCaller) logger.info({ agent: target.name }, "connect without a principal did not show the thread's transcript: an empty stream");
+  }
   if (principal !== undefined) {
     let owner: string | undefined;
     try {
-      owner = await threadOwnership.ownerOf(ownershipKeyOf(checked));
+      owner = await owners.ownerOf(input.threadId);
     } catch (error) {
       const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
       logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "connect refused: the ownership store failed");
@@ -68,7 +87,7 @@ export async function serveConnect(checked: CheckedRequest, services: RouteServi
       return;
     }
     await streamAgentRun(
-      { request, response, agent: target.agent, agentName: target.name, input, source, ...(lastEventId.cursor === undefined ? {} : { resumeAfter: lastEventId.cursor }) },
+      { request, response, agent: target.agent, agentName: target.name, input, source, ...(cursor === undefined ? {} : { resumeAfter: cursor }) },
       {
         keepAliveIntervalMs: options.keepAliveIntervalMs,
         // A connect has no refusal to turn into a status worth waiting for: it streams at once.
@@ -81,4 +100,8 @@ export async function serveConnect(checked: CheckedRequest, services: RouteServi
   } finally {
     ticket?.end();
   }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

@@ -8,7 +8,7 @@ import { holdingProbeOf } from "../limits/thread-holdings.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { inputEchoOf } from "../run/input-echo.js";
 import { streamAgentRun, type StreamAgentRunOutcome } from "../run/stream-agent-run.js";
-import { accountThreadKeyOf, ownershipKeyOf, type CheckedRequest } from "./checked-request.js";
+import { accountThreadKeyOf, type CheckedRequest } from "./checked-request.js";
 import type { RouteServices } from "./run-handler.js";
 
 /**
@@ -20,7 +20,8 @@ import type { RouteServices } from "./run-handler.js";
  */
 export async function serveRun(checked: CheckedRequest, services: RouteServices): Promise<void> {
   const { request, response, target, principal, input } = checked;
-  const { options, threadOwnership, accounts } = services;
+  const { options, accounts } = services;
+  const owners = services.ownersOf(target);
   const logger = options.logger;
   const admission = accounts?.admitRun(clientKeyOf(principal, request), {
     key: accountThreadKeyOf(checked),
@@ -34,12 +35,11 @@ export async function serveRun(checked: CheckedRequest, services: RouteServices)
   let outcome: StreamAgentRunOutcome = "refused";
   try {
     let claim: { owner: string; result: ThreadClaim } | undefined;
-    const key = ownershipKeyOf(checked);
     if (principal !== undefined) {
       const owner = principalId(principal);
       let result: ThreadClaim;
       try {
-        result = await threadOwnership.claim(key, owner);
+        result = await owners.claim(input.threadId, owner);
       } catch (error) {
         const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
         logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "run refused: the ownership store failed");
@@ -70,7 +70,7 @@ export async function serveRun(checked: CheckedRequest, services: RouteServices)
       },
     );
     if (outcome === "refused" && claim?.result === "claimed") {
-      await threadOwnership.release(key, claim.owner).catch((error: unknown) => {
+      await owners.release(input.threadId, claim.owner).catch((error: unknown) => {
         logger.warn({ agent: target.name, err: error }, "a refused run's thread claim could not be undone");
       });
     }

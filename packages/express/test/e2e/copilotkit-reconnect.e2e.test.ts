@@ -8,6 +8,7 @@ import { verifyEvents } from "@ag-ui/client";
 import type { BaseEvent } from "@ag-ui/core";
 import { CopilotKitCore, ProxiedCopilotRuntimeAgent } from "@copilotkit/core";
 import { fixturesDir } from "@ag-ui-antigravity/testing";
+import type { Request } from "express";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { cutAfterEvents, transcriptShape, useE2EServers } from "./e2e-harness.js";
@@ -32,10 +33,14 @@ function page(runtimeUrl: string, threadId: string, network: (runtimeFetch: Page
   const agent = new ProxiedCopilotRuntimeAgent({ runtimeUrl, agentId: "chat", transport: "rest", runtimeMode: "sse" });
   agent.threadId = threadId;
   const core = new CopilotKitCore({ agents__unsafe_dev_only: { chat: agent } });
-  // The core gives its agents its own fetch; the page's network sits under it.
-  agent.fetch = network(agent.fetch);
+  // The core gives its agents its own fetch; the page's network sits under it. The page signs in
+  // (a reloaded page knows only its thread id: without a principal, connect would not serve it).
+  const runtimeFetch = agent.fetch;
+  agent.fetch = network((url, init) => runtimeFetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), "x-user": "visitor" } }));
   return { core, agent };
 }
+
+const authorize = (request: Request) => request.header("x-user") ?? null;
 
 /** Every event the agent sees, for the verifier of the client this repository is built on. */
 function recordEvents(agent: ProxiedCopilotRuntimeAgent): BaseEvent[] {
@@ -48,7 +53,7 @@ const verified = (events: readonly BaseEvent[]) => lastValueFrom(from(events).pi
 
 describe("@copilotkit/core", () => {
   it("kill the page's connection mid-turn, reload, connectAgent: the run is replayed and finished, the transcript identical to an uninterrupted run", async () => {
-    const server = await startServer({ chat: { model, reconnect: { onDisconnect: "continue" } } }, { path: "/agent" });
+    const server = await startServer({ chat: { model, reconnect: { onDisconnect: "continue" } } }, { path: "/agent", authorize });
     const runtimeUrl = server.url;
 
     const reference = page(runtimeUrl, randomUUID());

@@ -60,6 +60,10 @@ async function rawStream(url: string, input: Partial<RunAgentInput>, headers: Re
   return { response, messages };
 }
 
+/** Pages signed in as alice (`x-user`): without a principal, connect serves only a caller that shows the thread's transcript. */
+const signedIn = (request: Request) => request.header("x-user") ?? null;
+const asAlice = { "x-user": "alice" };
+
 const verified = (events: readonly BaseEvent[]) => lastValueFrom(from(events).pipe(verifyEvents(), toArray()));
 
 async function referenceTranscript(url: string, text: string): Promise<Message[]> {
@@ -138,15 +142,16 @@ describe("a connection cut mid-turn", () => {
 
 describe("a reloaded page", () => {
   it("gets the thread back as snapshots, and a parked question again, which it can answer", async () => {
-    const server = await startServer({ chat: { ...continuing, builtinTools: ["ask_question"] } });
+    // Signed in: a reloaded page that knows only its thread id is served for its principal.
+    const server = await startServer({ chat: { ...continuing, builtinTools: ["ask_question"] } }, { authorize: signedIn });
     const url = `${server.url}/chat`;
     const threadId = randomUUID();
-    const first = new AntigravityHttpAgent({ url, threadId });
+    const first = new AntigravityHttpAgent({ url, threadId, headers: asAlice });
     first.addMessage(userMessage("question please"));
     await first.runAgent();
     expect(first.pendingInterrupts).toHaveLength(1);
 
-    const reloaded = new AntigravityHttpAgent({ url, threadId });
+    const reloaded = new AntigravityHttpAgent({ url, threadId, headers: asAlice });
     const events: BaseEvent[] = [];
     await reloaded.connectAgent({}, { onEvent: ({ event }) => void events.push(event) });
     expect(events.map((event) => event.type)).toEqual([EventType.RUN_STARTED, EventType.MESSAGES_SNAPSHOT, EventType.STATE_SNAPSHOT, EventType.RUN_FINISHED]);
@@ -162,14 +167,14 @@ describe("a reloaded page", () => {
 
 describe("server-initiated turns", () => {
   it("reach a page connected with stayOpen live, and a disconnected page on its next connect", async () => {
-    const server = await startServer({ chat: continuing });
+    const server = await startServer({ chat: continuing }, { authorize: signedIn });
     const url = `${server.url}/chat`;
     const threadId = randomUUID();
-    const first = new AntigravityHttpAgent({ url, threadId });
+    const first = new AntigravityHttpAgent({ url, threadId, headers: asAlice });
     first.addMessage(userMessage("hello"));
     await first.runAgent();
 
-    const open = new AntigravityHttpAgent({ url, threadId });
+    const open = new AntigravityHttpAgent({ url, threadId, headers: asAlice });
     const live: BaseEvent[] = [];
     const following = open.connectAgent({ forwardedProps: { stayOpen: true } }, { onEvent: ({ event }) => void live.push(event) });
     await vi.waitFor(() => expect(live.map((event) => event.type)).toContain(EventType.RUN_FINISHED));
@@ -178,7 +183,7 @@ describe("server-initiated turns", () => {
     open.abortRun();
     await following;
 
-    const later = new AntigravityHttpAgent({ url, threadId });
+    const later = new AntigravityHttpAgent({ url, threadId, headers: asAlice });
     await later.connectAgent();
     expect(String(later.messages.at(-1)?.content)).toContain("Notification received");
     expect(later.messages.filter((message) => message.role === "user")).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shieldLogger, silentLogger } from "./logger.js";
+import { loggedId, shieldLogger, silentLogger } from "./logger.js";
 
 describe("shieldLogger", () => {
   it("passes fields then message, pino's order, and omits an absent message", () => {
@@ -34,5 +34,18 @@ describe("shieldLogger", () => {
 
   it("is the silent logger without a sink", () => {
     expect(shieldLogger(undefined)).toBe(silentLogger);
+  });
+
+  it("cuts the ids a client chose to a bounded length, and says how long they were", () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = shieldLogger({ info: (fields: Record<string, unknown>) => void lines.push(fields) });
+    const huge = "t".repeat(900_000);
+    const fields = { threadId: huge, runId: "short", other: 1 };
+    logger.info(fields, "run refused");
+    expect(String(lines[0]?.["threadId"]).length).toBeLessThan(200);
+    expect(lines[0]?.["threadId"]).toMatch(/…\(900000 characters\)$/);
+    expect(lines[0]?.["runId"]).toBe("short");
+    expect(fields.threadId).toBe(huge);
+    expect(loggedId("x".repeat(128))).toBe("x".repeat(128));
   });
 });

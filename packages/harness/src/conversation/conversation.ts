@@ -148,6 +148,13 @@ export class Conversation {
     const apiKey = geminiApiKeyOf(resolved, host.configuredEnvironment);
     const redactor = host.redactor.fork();
     for (const secret of [apiKey, resolved.apiKey, resolved.endpoint?.apiKey]) redactor.addSecret(secret);
+    // Whatever an MCP server or the endpoint is given in env or headers may be a key: it is never
+    // shown, not in a recording, a trace, nor an error the harness words around it.
+    redactor.addSecretsOf(resolved.endpoint?.headers);
+    for (const server of resolved.mcpServers ?? []) {
+      redactor.addSecretsOf(server.env);
+      redactor.addSecretsOf(server.headers);
+    }
     const harnessConfig = buildHarnessConfig(resolved, { apiKey, dialect: host.dialect });
     await checkHarnessConfig(harnessConfig, host.dialect);
     const connectSignal = linkSignals([host.signal, ...(options.signal === undefined ? [] : [options.signal])]);

@@ -47,4 +47,24 @@ describe("Redactor", () => {
     expect(redactor.redactValue({ apiKey: "whatever", nested: { note: "key=AIzaSyExample" } })).toEqual({ apiKey: "[REDACTED]", nested: { note: "key=[REDACTED]" } });
     expect(redactor.fork().redactText("AIzaSyExample")).toBe("[REDACTED]");
   });
+
+  it("blanks every value of env and headers maps, URL user info and credential parameters, and keeps the names", () => {
+    const redactor = new Redactor();
+    const redacted = redactor.redactValue({
+      mcpServers: [{ name: "db", env: { DATABASE: "postgres://u:p@h/db", EMPTY: "" }, http: { url: "https://me:pw@mcp.example/x?token=t0k&plain=1", headers: { Referer: "anything" } } }],
+      endpoint: { httpHeaders: { "X-Api-Key": "k" }, baseUrl: "https://g.example/v1?alt=sse&key=AIzaLooksLikeAKey" },
+      note: "see https://user:pass@host/path and ?api_key=abc&x=1",
+    });
+    expect(redacted).toEqual({
+      mcpServers: [{ name: "db", env: { DATABASE: "[REDACTED]", EMPTY: "" }, http: { url: "https://[REDACTED]@mcp.example/x?token=[REDACTED]&plain=1", headers: { Referer: "[REDACTED]" } } }],
+      endpoint: { httpHeaders: { "X-Api-Key": "[REDACTED]" }, baseUrl: "https://g.example/v1?alt=sse&key=[REDACTED]" },
+      note: "see https://[REDACTED]@host/path and ?api_key=[REDACTED]&x=1",
+    });
+  });
+
+  it("scrubs from free text the map values named like credentials or long enough to be one, not everyday words", () => {
+    const redactor = new Redactor();
+    redactor.addSecretsOf({ GITHUB_TOKEN: "ghp_short1", NODE_ENV: "production", OPAQUE: "abcdefghijklmnopqrstuvwxyz0123" });
+    expect(redactor.redactText("ghp_short1 production abcdefghijklmnopqrstuvwxyz0123")).toBe("[REDACTED] production [REDACTED]");
+  });
 });

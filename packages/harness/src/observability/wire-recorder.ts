@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from "node:fs";
 import { dirname, join } from "node:path";
 import { RECORDING_FORMAT, type RecordingConversation, type RecordingFrame, type RecordingHeader } from "../protocol/recording.js";
 import type { HarnessLogger } from "./logger.js";
@@ -11,12 +11,22 @@ export interface WireRecorderHeader {
 }
 
 /**
+ * How a recording file is opened: created new (an existing file, or a symbolic link at the path,
+ * fails the open instead of being overwritten or followed), readable by its owner only (0600: the
+ * redaction is a safety net, the file still holds a whole session).
+ */
+const RECORDING_OPEN_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const RECORDING_FILE_MODE = 0o600;
+
+/**
  * Writes a session to a JSONL file (ANTIGRAVITY_WIRE_RECORD): the header, then every frame in the
  * order it crossed the wire. The caller redacts; the recorder only numbers, times and writes. The
- * harness process owns it and closes it at its own close.
+ * harness process owns it and closes it at its own close. A file that cannot be created (it exists,
+ * a link is in its place, the directory is not writable) is warned about and nothing is recorded.
  */
 export class WireRecorder {
-  readonly #stream: WriteStream;
+  /** Undefined when the file could not be created: nothing is recorded. */
+  readonly #stream: WriteStream | undefined;
   readonly #startedAt = Date.now();
   readonly #logger: HarnessLogger;
   #frames = 0;
@@ -26,12 +36,11 @@ export class WireRecorder {
 
   constructor(path: string, header: WireRecorderHeader, logger: HarnessLogger) {
     this.#logger = logger;
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-    } catch {
-      // createWriteStream reports the same failure as an 'error' event, handled below.
+    this.#stream = createRecordingFile(path, logger);
+    if (this.#stream === undefined) {
+      this.#failed = true;
+      return;
     }
-    this.#stream = createWriteStream(path, { flags: "w" });
     this.#stream.on("error", (error) => {
       if (!this.#failed) logger.warn({ path, error: error.message }, "the wire recording could not be written; recording stops");
       this.#failed = true;
@@ -60,18 +69,19 @@ export class WireRecorder {
   /** Flushes and closes the file. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= new Promise<void>((resolve) => {
-      if (this.#stream.closed) {
+      const stream = this.#stream;
+      if (stream === undefined || stream.closed) {
         resolve();
         return;
       }
-      this.#stream.end(() => resolve());
-      this.#stream.once("error", () => resolve());
+      stream.end(() => resolve());
+      stream.once("error", () => resolve());
     });
     return this.#closing;
   }
 
   #write(line: object): void {
-    if (this.#failed || this.#closing !== undefined) return;
+    if (this.#failed || this.#closing !== undefined || this.#stream === undefined) return;
     try {
       this.#stream.write(`${JSON.stringify(line)}\n`);
     } catch (error) {
@@ -90,3 +100,22 @@ export function recordingFile(target: string | undefined): string | undefined {
   return join(target, `session-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}-${recordingsStarted}.jsonl`);
 }
 
+/**
+ * The recording's file, created new and private (`RECORDING_OPEN_FLAGS`, `RECORDING_FILE_MODE`);
+ * undefined, with a warning that says why, when it cannot be.
+ */
+function createRecordingFile(path: string, logger: HarnessLogger): WriteStream | undefined {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch {
+    // The open below fails too, and says why.
+  }
+  try {
+    return createWriteStream(path, { fd: openSync(path, RECORDING_OPEN_FLAGS, RECORDING_FILE_MODE) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "EEXIST" ? "a file is already there" : code === "ELOOP" ? "a symbolic link is in its place" : (error as Error).message;
+    logger.warn({ path, code }, `the wire recording was not started: ${reason} (a recording is only ever written to a new file)`);
+    return undefined;
+  }
+}

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -99,6 +99,56 @@ describe("wire recording and replay", () => {
     expect(String(failure)).toContain(`frame ${frame.seq}`);
     expect(String(failure)).toContain("config.tools.0.description");
     expect(String(failure)).toContain('expected "Tells the weather."');
+  });
+
+  it("a recording of a config full of secrets contains none of them, in a new private file", async () => {
+    const secrets = {
+      mcpEnv: "plain-env-value-not-named-like-a-key",
+      mcpHeader: "header-value-of-an-mcp-server",
+      endpointHeader: "x-api-key-of-the-endpoint-123",
+      urlKey: "key-in-the-endpoint-url-456",
+      urlPassword: "password-in-a-server-url-789",
+      apiKey: "AIza-recorded-secret-config-key",
+    };
+    const path = join(directory, "secrets.jsonl");
+    const harness = await fixture.start({ record: path });
+    const conversation = await harness.openConversation({
+      model: "emulator:demo",
+      apiKey: secrets.apiKey,
+      endpoint: { type: "gemini", baseUrl: `https://generativelanguage.example/v1?alt=sse&key=${secrets.urlKey}`, headers: { "X-Api-Key": secrets.endpointHeader } },
+      mcpServers: [
+        { name: "local", command: "/bin/false", env: { DATABASE: secrets.mcpEnv } },
+        { name: "remote", url: `https://user:${secrets.urlPassword}@mcp.example/mcp?token=${secrets.urlKey}`, headers: { Referer: secrets.mcpHeader } },
+      ],
+      policies: [{ tool: "*", decision: "deny" }],
+    });
+    await conversation.close();
+    await harness.close();
+    const text = await readFile(path, "utf8");
+    for (const [name, secret] of Object.entries(secrets)) expect(text, name).not.toContain(secret);
+    // What was configured stays readable: the names, not the values.
+    expect(text).toContain('"DATABASE":"[REDACTED]"');
+    expect(text).toContain('"X-Api-Key":"[REDACTED]"');
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it("never writes a recording over an existing file or through a symbolic link at its path", async () => {
+    const existing = join(directory, "existing.jsonl");
+    await writeFile(existing, "kept\n");
+    const target = join(directory, "target.txt");
+    await writeFile(target, "target\n");
+    const link = join(directory, "link.jsonl");
+    await symlink(target, link);
+    const warnings: string[] = [];
+    const logger = { warn: (_fields: Record<string, unknown>, message?: string) => void warnings.push(message ?? "") };
+    for (const path of [existing, link]) {
+      const harness = await fixture.start({ record: path, logger });
+      await (await harness.openConversation({ model: "emulator:demo" })).send("hello").result;
+      await harness.close();
+    }
+    expect(await readFile(existing, "utf8")).toBe("kept\n");
+    expect(await readFile(target, "utf8")).toBe("target\n");
+    expect(warnings.filter((warning) => warning.startsWith("the wire recording was not started"))).toHaveLength(2);
   });
 
   it("records into a directory, one file per process, when the target ends in /", async () => {

@@ -11,7 +11,7 @@ describe("parseCli", () => {
   it("uses the real model with a key, and reads flags before the environment", () => {
     const command = parseCli(normalizeArgv(["--http", "8080", "--workspace", "a", "--workspace", "/b", "--approval", "deny", "--builtin-tools", "list_directory, run_command"]), { GEMINI_API_KEY: "k", ANTIGRAVITY_MCP_APPROVAL: "allow", ANTIGRAVITY_MCP_MODEL: "gemini-x" }, "/work");
     expect(command.settings).toMatchObject({ model: "gemini-x", emulator: false, workspaces: ["/work/a", "/b"], approval: "deny", builtinTools: ["list_directory", "run_command"] });
-    expect(command.transport).toEqual({ type: "http", host: "127.0.0.1", port: 8080, clientIdleTimeoutMs: 600_000 });
+    expect(command.transport).toEqual({ type: "http", host: "127.0.0.1", port: 8080, clientIdleTimeoutMs: 600_000, authTokens: [], allowedOrigins: [] });
   });
 
   it("answers --version and --help without serving", () => {
@@ -32,5 +32,20 @@ describe("parseCli", () => {
     const command = parseCli(normalizeArgv(["--http", "--session-idle-timeout", "60"]), { ANTIGRAVITY_MCP_SESSION_IDLE_TIMEOUT: "5", ANTIGRAVITY_MCP_CLIENT_IDLE_TIMEOUT: "30" }, "/w");
     expect(command.settings.sessionIdleTimeoutMs).toBe(60_000);
     expect(command.transport).toMatchObject({ type: "http", clientIdleTimeoutMs: 30_000 });
+  });
+
+  it("reads auth tokens, allowed origins and session sharing, refusing a short token without repeating it", () => {
+    const command = parseCli(normalizeArgv(["--http", "--auth-token", "a-token-of-16-chars", "--allowed-origin", "https://app.example", "--share-sessions"]), {}, "/w");
+    expect(command.transport).toMatchObject({ authTokens: ["a-token-of-16-chars"], allowedOrigins: ["https://app.example"] });
+    expect(command.settings.shareSessions).toBe(true);
+    expect(parseCli(normalizeArgv(["--http"]), { ANTIGRAVITY_MCP_AUTH_TOKENS: "first-token-0123456,second-token-012345" }, "/w").transport).toMatchObject({ authTokens: ["first-token-0123456", "second-token-012345"] });
+    expect(parseCli([], {}, "/w").settings.shareSessions).toBe(false);
+    expect(() => parseCli(normalizeArgv(["--http", "--auth-token", "short-secret"]), {}, "/w")).toThrow(/at least 16 characters/);
+    try {
+      parseCli(normalizeArgv(["--http", "--auth-token", "short-secret"]), {}, "/w");
+    } catch (error) {
+      expect(String(error)).not.toContain("short-secret");
+    }
+    expect(() => parseCli(normalizeArgv(["--http", "--allowed-origin", "https://app.example/path"]), {}, "/w")).toThrow(/not an origin/);
   });
 });

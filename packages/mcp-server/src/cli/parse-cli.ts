@@ -7,7 +7,7 @@ import { DEFAULT_SESSION_BUILTIN_TOOLS, validateSettings, type ApprovalPolicy, t
 export interface CliCommand {
   kind: "serve" | "help" | "version";
   settings: McpServerSettings;
-  transport: { type: "stdio" } | { type: "http"; host: string; port: number; clientIdleTimeoutMs: number };
+  transport: { type: "stdio" } | { type: "http"; host: string; port: number; clientIdleTimeoutMs: number; authTokens: string[]; allowedOrigins: string[] };
   /** An explicit harness binary (`--harness` / ANTIGRAVITY_HARNESS_PATH); absent: discovery, or the emulator. */
   harnessPath: string | undefined;
 }
@@ -36,6 +36,13 @@ Serves Google Antigravity agent sessions as MCP tools (run_turn, list_sessions, 
                          request or stream open (env ANTIGRAVITY_MCP_CLIENT_IDLE_TIMEOUT; default 600)
   --turn-timeout <s>     per-turn timeout in seconds (env ANTIGRAVITY_MCP_TURN_TIMEOUT; default 600)
   --storage-dir <dir>    where conversations are kept (env ANTIGRAVITY_MCP_STORAGE_DIR)
+  --auth-token <token>   with --http: require Authorization: Bearer <token> (16+ characters),
+                         repeatable (env ANTIGRAVITY_MCP_AUTH_TOKENS, comma-separated); the
+                         sessions opened with a token belong to it
+  --allowed-origin <o>   with --http: a browser origin that may call the server besides its own,
+                         repeatable (env ANTIGRAVITY_MCP_ALLOWED_ORIGINS, comma-separated)
+  --share-sessions       every client sees and uses every session (env
+                         ANTIGRAVITY_MCP_SHARE_SESSIONS=1); default: a session is its client's
   --harness <path>       the localharness binary (env ANTIGRAVITY_HARNESS_PATH)
   --version              print the version
   --help                 this text
@@ -61,6 +68,9 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
       "session-idle-timeout": { type: "string" },
       "client-idle-timeout": { type: "string" },
       "storage-dir": { type: "string" },
+      "auth-token": { type: "string", multiple: true },
+      "allowed-origin": { type: "string", multiple: true },
+      "share-sessions": { type: "boolean" },
       harness: { type: "string" },
       help: { type: "boolean" },
       version: { type: "boolean" },
@@ -86,6 +96,7 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
     turnTimeoutMs: integer("--turn-timeout", values["turn-timeout"] ?? env["ANTIGRAVITY_MCP_TURN_TIMEOUT"], 600) * 1000,
     sessionIdleTimeoutMs: positive("--session-idle-timeout", values["session-idle-timeout"] ?? env["ANTIGRAVITY_MCP_SESSION_IDLE_TIMEOUT"], 1_800) * 1000,
     storageDirectory: storageDirectory === undefined ? undefined : resolve(cwd, storageDirectory),
+    shareSessions: values["share-sessions"] === true || /^(1|true|yes)$/i.test(env["ANTIGRAVITY_MCP_SHARE_SESSIONS"] ?? ""),
   });
   const transport: CliCommand["transport"] =
     values.http === true || values.port !== undefined
@@ -94,6 +105,8 @@ export function parseCli(argv: readonly string[], env: Record<string, string | u
           host: values.host ?? "127.0.0.1",
           port: integer("--port", values.port, 0),
           clientIdleTimeoutMs: positive("--client-idle-timeout", values["client-idle-timeout"] ?? env["ANTIGRAVITY_MCP_CLIENT_IDLE_TIMEOUT"], 600) * 1000,
+          authTokens: authTokens(values["auth-token"] ?? splitList(env["ANTIGRAVITY_MCP_AUTH_TOKENS"]) ?? []),
+          allowedOrigins: origins(values["allowed-origin"] ?? splitList(env["ANTIGRAVITY_MCP_ALLOWED_ORIGINS"]) ?? []),
         }
       : { type: "stdio" };
   return { kind: values.help === true ? "help" : values.version === true ? "version" : "serve", settings, transport, harnessPath: values.harness ?? env["ANTIGRAVITY_HARNESS_PATH"] };
@@ -117,6 +130,28 @@ export function normalizeArgv(argv: readonly string[]): string[] {
 function splitList(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   return value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+}
+
+/** Tokens long enough not to be guessed; the refusal never repeats one. */
+function authTokens(tokens: string[]): string[] {
+  for (const [index, token] of tokens.entries()) {
+    if (token.length < 16) throw new TypeError(`--auth-token ${index + 1} must be at least 16 characters`);
+  }
+  return tokens;
+}
+
+/** Browser origins (`https://app.example`: scheme, host and port, no path). */
+function origins(values: string[]): string[] {
+  for (const value of values) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(value).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== value) throw new TypeError(`--allowed-origin ${JSON.stringify(value)} is not an origin such as https://app.example (scheme, host, port; no path)`);
+  }
+  return values;
 }
 
 /** A whole number of seconds, at least 1. */

@@ -61,8 +61,9 @@ export async function runCli(argv: readonly string[], env: Record<string, string
       await Promise.race([server.closed, io.stopRequested]);
       await server.close();
     } else {
-      const server = await serveHttp(registry, { host: command.transport.host, port: command.transport.port, clientIdleTimeoutMs: command.transport.clientIdleTimeoutMs });
-      say(`listening on ${server.url}`);
+      const { host, port, clientIdleTimeoutMs, authTokens, allowedOrigins } = command.transport;
+      const server = await serveHttp(registry, { host, port, clientIdleTimeoutMs, authTokens, allowedOrigins });
+      say(`listening on ${server.url}${authTokens.length > 0 ? " (bearer token required)" : ""}${settings.shareSessions === true ? "; sessions shared by every client" : ""}`);
       await io.stopRequested;
       await server.close();
     }

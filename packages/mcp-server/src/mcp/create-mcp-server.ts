@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { linkSignals } from "@ag-ui-antigravity/foundation";
 import { HarnessError } from "@ag-ui-antigravity/harness";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -31,13 +32,25 @@ const sessionShape = {
 /** The package's name and version as MCP server info. */
 export const serverInfo = { name: "antigravity", version: packageVersion };
 
+/** Options of `createAntigravityMcpServer`. */
+export interface AntigravityMcpServerOptions {
+  /**
+   * Who this client is, for the sessions it may see and use: clients with the same owner share
+   * their sessions (`serveHttp` gives the clients of one `authTokens` token the same owner). Default:
+   * a new owner of its own, so the client sees only the sessions it opens.
+   */
+  owner?: string;
+}
+
 /**
  * An MCP server (the SDK's `McpServer`) for ONE MCP client connection, exposing the registry's
  * sessions as tools: `run_turn`, `list_sessions`, `close_session`. Connect it to a transport; make
- * one per client, all on the same registry, so every client shares the sessions and the pool. The
- * sessions this client opens close when its connection does, unless it asked to keep them.
+ * one per client, all on the same registry, so clients share the pool. A client sees and reaches
+ * only its own sessions (its `owner`'s), unless the registry's settings share them. The sessions
+ * this client opens close when its connection does, unless it asked to keep them.
  */
-export function createAntigravityMcpServer(registry: SessionRegistry): McpServer {
+export function createAntigravityMcpServer(registry: SessionRegistry, options: AntigravityMcpServerOptions = {}): McpServer {
+  const owner = options.owner ?? `client:${randomUUID()}`;
   /** Sessions this client opened without `keepSession`: they end with its connection. */
   const opened = new Set<string>();
   const server = new McpServer(serverInfo, {
@@ -70,7 +83,7 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
     },
     async ({ message, sessionId, keepSession }, extra): Promise<CallToolResult> =>
       asToolResult(async () => {
-        const session = sessionId === undefined ? await registry.create({ signal: extra.signal }) : registry.get(sessionId);
+        const session = sessionId === undefined ? await registry.create({ signal: extra.signal, owner }) : registry.get(sessionId, owner);
         if (sessionId === undefined && keepSession !== true) opened.add(session.id);
         const progressToken = extra._meta?.progressToken;
         const seen = new Set<string>();
@@ -118,14 +131,14 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
     "list_sessions",
     {
       title: "List Antigravity sessions",
-      description: "Lists the open sessions of this server (shared by every MCP client connected to it).",
+      description: "Lists your open sessions: the ones this client (or its token) opened.",
       inputSchema: {},
       outputSchema: { sessions: z.array(z.object(sessionShape)) },
       annotations: { readOnlyHint: true },
     },
     async (): Promise<CallToolResult> =>
       asToolResult(async () => {
-        const sessions = registry.list().map((session) => session.summary());
+        const sessions = registry.list(owner).map((session) => session.summary());
         const text = sessions.length === 0 ? "No open sessions." : sessions.map((session) => `${session.sessionId}: ${session.turns} turn(s)${session.busy ? ", running" : ""}`).join("\n");
         return { content: [{ type: "text", text }], structuredContent: { sessions } };
       }),
@@ -142,14 +155,14 @@ export function createAntigravityMcpServer(registry: SessionRegistry): McpServer
     },
     async ({ sessionId }): Promise<CallToolResult> =>
       asToolResult(async () => {
-        await registry.closeSession(sessionId);
+        await registry.closeSession(sessionId, owner);
         return { content: [{ type: "text", text: `Session ${sessionId} closed.` }], structuredContent: { sessionId, closed: true } };
       }),
   );
 
   // The connection ended (a DELETE, an idle client expired, the server closing): its sessions go.
   server.server.onclose = () => {
-    for (const id of opened) registry.closeSession(id).catch(() => undefined);
+    for (const id of opened) registry.closeSession(id, owner).catch(() => undefined);
     opened.clear();
   };
   return server;

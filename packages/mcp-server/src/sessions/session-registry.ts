@@ -17,8 +17,10 @@ export interface SessionRegistryOptions {
 }
 
 /**
- * Every Antigravity session of one MCP server, on one shared harness pool: all MCP clients (stdio,
- * or any number of HTTP sessions) see the same sessions, and conversations share processes.
+ * Every Antigravity session of one MCP server, on one shared harness pool (conversations share
+ * processes). Each session has an owner (the MCP client, or the token, that opened it); the methods
+ * that take an `owner` see only its sessions, unless the settings share sessions. Without an owner
+ * they see every session (the server's own bookkeeping, tests).
  */
 export class SessionRegistry {
   readonly settings: McpServerSettings;
@@ -48,7 +50,7 @@ export class SessionRegistry {
    * Opens a new session (a new harness conversation on the pool). At `maxSessions`, the session idle
    * longest is closed to make room; only when every session runs a turn is the new one refused.
    */
-  async create(options: { signal?: AbortSignal } = {}): Promise<AntigravitySession> {
+  async create(options: { signal?: AbortSignal; owner?: string } = {}): Promise<AntigravitySession> {
     this.#assertOpen();
     if (this.#sessions.size + this.#opening >= this.settings.maxSessions) {
       const idlest = this.#idlest();
@@ -68,7 +70,7 @@ export class SessionRegistry {
         ...(this.settings.storageDirectory === undefined ? {} : { partition: { storageDirectory: this.settings.storageDirectory } }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
-      session = new AntigravitySession(lease);
+      session = new AntigravitySession(lease, options.owner ?? "");
       const created = session;
       this.#sessions.set(created.id, created);
       // A session whose process died is gone; its id then answers SESSION_NOT_FOUND.
@@ -79,20 +81,27 @@ export class SessionRegistry {
     }
   }
 
-  get(sessionId: string): AntigravitySession {
+  /**
+   * The session with this id; with `owner`, only when it is theirs: another owner's session is not
+   * found, the same answer as for no session at all, so an id says nothing about who holds it.
+   */
+  get(sessionId: string, owner?: string): AntigravitySession {
     this.#assertOpen();
     const session = this.#sessions.get(sessionId);
-    if (session === undefined) throw new McpServerError("SESSION_NOT_FOUND", `No session ${JSON.stringify(sessionId)}; list_sessions shows the open ones.`);
+    if (session === undefined || !this.#visibleTo(session, owner)) {
+      throw new McpServerError("SESSION_NOT_FOUND", `No session ${JSON.stringify(sessionId.slice(0, 200))}; list_sessions shows yours.`);
+    }
     return session;
   }
 
-  list(): AntigravitySession[] {
-    return [...this.#sessions.values()];
+  /** The open sessions; with `owner`, only theirs. */
+  list(owner?: string): AntigravitySession[] {
+    return [...this.#sessions.values()].filter((session) => this.#visibleTo(session, owner));
   }
 
-  /** Ends a session: its turn (if any) is cancelled and its conversation closed. */
-  async closeSession(sessionId: string): Promise<void> {
-    const session = this.get(sessionId);
+  /** Ends a session (with `owner`, only theirs): its turn (if any) is cancelled and its conversation closed. */
+  async closeSession(sessionId: string, owner?: string): Promise<void> {
+    const session = this.get(sessionId, owner);
     this.#sessions.delete(sessionId);
     await session.close();
   }
@@ -110,6 +119,10 @@ export class SessionRegistry {
         await this.pool.close({ deadlineMs: options.deadlineMs ?? 10_000 });
       },
     );
+  }
+
+  #visibleTo(session: AntigravitySession, owner: string | undefined): boolean {
+    return owner === undefined || this.settings.shareSessions === true || session.owner === owner;
   }
 
   /** The session without a turn for the longest, or undefined when every one runs a turn. */

@@ -25,19 +25,26 @@ export interface SessionSummary {
 }
 
 /**
- * One Antigravity conversation on a pooled harness process, shared by every MCP client of the
- * server. One turn at a time; the MCP client that runs a turn answers its questions.
+ * One Antigravity conversation on a pooled harness process, owned by the MCP client that opened it
+ * (or by its token; every client, with `shareSessions`). One turn at a time; the MCP client that
+ * runs a turn answers its questions.
  */
 export class AntigravitySession {
   readonly lease: PoolLease<Conversation>;
+  /**
+   * Who may see and use the session (`list_sessions`, `run_turn`, `close_session`): the MCP client
+   * connection that opened it, or the `--auth-token` its client presented. Never sent to a client.
+   */
+  readonly owner: string;
   readonly createdAt = new Date();
   #lastActiveAt = new Date();
   #turns = 0;
   #lastReply = "";
   #interaction: TurnInteraction | undefined;
 
-  constructor(lease: PoolLease<Conversation>) {
+  constructor(lease: PoolLease<Conversation>, owner = "") {
     this.lease = lease;
+    this.owner = owner;
   }
 
   /** The harness conversation id; also the session id the tools use. */

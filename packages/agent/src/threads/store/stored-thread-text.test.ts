@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { fingerprintMessage, type ForwardedMessage } from "../input/message-fingerprint.js";
-import type { StoredThread } from "./stored-thread.js";
+import { fingerprintMessage, type ForwardedMessage } from "../../input/message-fingerprint.js";
+import type { StoredThread } from "./record-policy.js";
 import { StoredThreadText } from "./stored-thread-text.js";
 
 const stored = (forwarded: readonly ForwardedMessage[], conversationId = "c1"): StoredThread => ({
-  version: 2,
+  version: 3,
   agentId: "chat",
   thread: "digest-of-t",
   conversationId,
   forwarded: forwarded as ForwardedMessage[],
   toolSignature: "sig",
+  ...(forwarded.length % 2 === 0 ? { summary: { threadId: "t", firstUserMessage: "hello \"there\"" } } : {}),
+  createdAt: 1_600_000_000_000,
   updatedAt: 1_700_000_000_000,
 });
 /** The members' text as one string, braces added back. */

@@ -1,6 +1,6 @@
 import { expectClosesOnce } from "@ag-ui-antigravity/testing";
 import { describe, expect, it } from "vitest";
-import { fingerprintMessage } from "../input/message-fingerprint.js";
+import { fingerprintMessage } from "../../input/message-fingerprint.js";
 import { MemoryThreadStore } from "./memory-thread-store.js";
 
 const record = (conversationId: string) => ({ conversationId, forwarded: [fingerprintMessage("u1", "hi")], toolSignature: "sig" });
@@ -29,4 +29,19 @@ describe("MemoryThreadStore", () => {
     const store = new MemoryThreadStore();
     await expectClosesOnce(store, () => store.close());
   });
+
+  it("never forgets an owned thread for another: unowned ones go by count, a new owner past the cap is refused (full)", async () => {
+    const store = new MemoryThreadStore({ maxThreads: 10, maxOwnedThreads: 3 });
+    for (const threadId of ["a", "b", "c"]) expect(await store.claim(key(threadId), "alice")).toBe("claimed");
+    for (let index = 0; index < 100; index += 1) await store.set(key(`noise-${index}`), record(`n${index}`));
+    expect(await store.claim(key("a"), "alice")).toBe("owned");
+    expect(await store.claim(key("a"), "mallory")).toBe("refused");
+    expect(await store.claim(key("d"), "mallory")).toBe("full");
+    await store.set(key("b"), { ...record("c-b"), summary: { threadId: "b", firstUserMessage: "hello" } });
+    expect(await store.get(key("b"))).toMatchObject({ conversationId: "c-b", owner: "alice" });
+    expect((await store.listByOwner("chat", "alice", { limit: 10 })).map((listing) => listing.threadId)).toEqual(["b"]);
+    await store.releaseClaim(key("c"), "alice");
+    expect(await store.claim(key("d"), "mallory")).toBe("claimed");
+  });
 });
+

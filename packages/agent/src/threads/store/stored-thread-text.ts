@@ -1,5 +1,5 @@
-import type { ForwardedMessage } from "../input/message-fingerprint.js";
-import type { StoredThread } from "./stored-thread.js";
+import type { ForwardedMessage } from "../../input/message-fingerprint.js";
+import type { StoredThread } from "./record-policy.js";
 
 /**
  * The JSON text of stored thread records (the members of the object, without its braces, as byte
@@ -33,8 +33,10 @@ export class StoredThreadText {
     }
     const head =
       `"version":${JSON.stringify(stored.version)},"agentId":${JSON.stringify(stored.agentId)},"thread":${JSON.stringify(stored.thread)},` +
-      `"conversationId":${JSON.stringify(stored.conversationId)},"forwarded":[`;
-    const tail = `],"toolSignature":${JSON.stringify(stored.toolSignature)},"updatedAt":${JSON.stringify(stored.updatedAt)}`;
+      `${stored.conversationId === undefined ? "" : `"conversationId":${JSON.stringify(stored.conversationId)},`}"forwarded":[`;
+    const tail =
+      `],"toolSignature":${JSON.stringify(stored.toolSignature)},` +
+      `${stored.summary === undefined ? "" : `"summary":${JSON.stringify(stored.summary)},`}"createdAt":${JSON.stringify(stored.createdAt)},"updatedAt":${JSON.stringify(stored.updatedAt)}`;
     return [Buffer.from(head), entries.encode(stored.forwarded), Buffer.from(tail)];
   }
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectClosesOnce } from "@ag-ui-antigravity/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fingerprintMessage } from "../input/message-fingerprint.js";
+import { fingerprintMessage } from "../../input/message-fingerprint.js";
 import { FileThreadStore } from "./file-thread-store.js";
 import { agentDigest, threadDigest } from "./thread-digest.js";
 
@@ -287,4 +287,89 @@ describe("FileThreadStore", () => {
     expect(await store.get(key("t29"))).toMatchObject({ conversationId: "c29-again" });
     await store.close();
   });
+
+  it("keeps owners with their threads: a restart changes no owner, a claim is atomic across the stores of several processes", async () => {
+    const directory = tempDir();
+    const before = new FileThreadStore({ directory });
+    expect(await before.claim(key("t1"), "alice")).toBe("claimed");
+    await before.set(key("t1"), { ...record("c1"), summary: { threadId: "t1", firstUserMessage: "my first message" } });
+    await before.close();
+    const after = new FileThreadStore({ directory });
+    expect(await after.claim(key("t1"), "mallory")).toBe("refused");
+    expect(await after.claim(key("t1"), "alice")).toBe("owned");
+    expect(await after.get(key("t1"))).toMatchObject({ conversationId: "c1", owner: "alice" });
+    // The same thread id on another agent is another thread.
+    expect(await after.claim(key("t1", "research"), "mallory")).toBe("claimed");
+    const stores = Array.from({ length: 4 }, () => new FileThreadStore({ directory }));
+    for (let thread = 0; thread < 10; thread += 1) {
+      const results = await Promise.all(stores.flatMap((store, index) => [store.claim(key(`c${thread}`), `user-${index}`), store.claim(key(`c${thread}`), `user-${index + 10}`)]));
+      expect(results.filter((result) => result === "claimed")).toHaveLength(1);
+      expect(results.filter((result) => result === "refused")).toHaveLength(7);
+    }
+    await Promise.all([after, ...stores].map((store) => store.close()));
+  });
+
+  it("lists an owner's threads, the most recently active first, with their first message; never another's", async () => {
+    let now = 1_000_000;
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory, now: () => now });
+    for (const [threadId, owner] of [["a", "alice"], ["b", "alice"], ["m", "mallory"]] as const) {
+      await store.claim(key(threadId), owner);
+      now += 1_000;
+      await store.set(key(threadId), { ...record(`c-${threadId}`), summary: { threadId, firstUserMessage: `first of ${threadId}` } });
+    }
+    now += 1_000;
+    await store.set(key("a"), { ...record("c-a"), summary: { threadId: "a", firstUserMessage: "first of a" } });
+    expect(await store.listByOwner("chat", "alice", { limit: 10 })).toEqual([
+      { threadId: "a", lastActivityAt: now, firstUserMessage: "first of a" },
+      { threadId: "b", lastActivityAt: now - 2_000, firstUserMessage: "first of b" },
+    ]);
+    expect(await store.listByOwner("chat", "alice", { limit: 1 })).toHaveLength(1);
+    expect(await store.listByOwner("research", "alice", { limit: 10 })).toEqual([]);
+    expect((await store.listByOwner("chat", "mallory", { limit: 10 })).map((listing) => listing.threadId)).toEqual(["m"]);
+    await store.close();
+  });
+
+  it("undoes a claim only while the thread has no conversation; an expired thread goes whole, so a new owner never inherits its conversation", async () => {
+    let now = 1_000_000;
+    const directory = tempDir();
+    const store = new FileThreadStore({ directory, ttlMs: 60_000, now: () => now });
+    await store.claim(key("refused-first-run"), "alice");
+    await store.releaseClaim(key("refused-first-run"), "alice");
+    expect(await store.claim(key("refused-first-run"), "bob")).toBe("claimed");
+    await store.claim(key("old"), "alice");
+    await store.set(key("old"), record("c-old"));
+    await store.releaseClaim(key("old"), "alice");
+    expect(await store.claim(key("old"), "bob")).toBe("refused");
+    // Past the time to live (the owner's file aged with it): the thread is forgotten whole.
+    now += 120_000;
+    const longAgo = new Date(now - 120_000);
+    for (const name of threadFiles(directory)) if (name.startsWith(threadDigest("old"))) utimesSync(join(directory, "ag-ui-threads", agentDigest("chat"), name), longAgo, longAgo);
+    expect(await store.claim(key("old"), "bob")).toBe("claimed");
+    expect(await store.get(key("old"))).toMatchObject({ owner: "bob" });
+    expect((await store.get(key("old")))?.conversationId).toBeUndefined();
+    await store.close();
+  });
+
+  it("keeps a thread's transcript, cut to its bound, across instances; a prune removes a thread's every file", async () => {
+    const directory = tempDir();
+    const before = new FileThreadStore({ directory, maxTranscriptBytes: 1_000 });
+    const messages = Array.from({ length: 30 }, (_, index) => ({ id: `m${index}`, role: "user" as const, content: `message ${index} ${"x".repeat(40)}` }));
+    await before.setTranscript(key("t"), { messages, state: { done: true }, omittedMessages: 0 });
+    await before.claim(key("t"), "alice");
+    await before.set(key("t"), record("c"));
+    await before.close();
+    const after = new FileThreadStore({ directory, maxThreads: 1 });
+    const kept = await after.getTranscript(key("t"));
+    expect(kept?.messages.at(-1)).toEqual(messages.at(-1));
+    expect((kept?.messages.length ?? 0) + (kept?.omittedMessages ?? 0)).toBe(30);
+    expect(await after.getTranscript(key("t", "beta"))).toBeUndefined();
+    expect(threadFiles(directory).sort()).toEqual([`${threadDigest("t")}.json`, `${threadDigest("t")}.owner`, `${threadDigest("t")}.transcript.json`, "owners"].sort());
+    // A second thread written later pushes the first out of a store of one: all its files go.
+    await after.set(key("u"), record("c-u"));
+    await after.prune();
+    expect(threadFiles(directory).filter((name) => name.startsWith(threadDigest("t")))).toEqual([]);
+    await after.close();
+  });
 });
+
