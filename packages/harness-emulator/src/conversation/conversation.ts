@@ -139,7 +139,7 @@ export class Conversation {
     } catch (error) {
       const message = EmulatorError.isInstance(error) ? error.message : String(error);
       this.#options.logger.error(`closing connection: ${message}`);
-      const code = EmulatorError.isInstance(error) && error.code === "INPUT_INVALID" ? closeCodes.invalidPayload : closeCodes.internalError;
+      const code = EmulatorError.isInstance(error) && error.code === "INVALID_INPUT" ? closeCodes.invalidPayload : closeCodes.internalError;
       this.close({ code, reason: message });
     }
   }
@@ -260,7 +260,7 @@ export class Conversation {
       if (!this.#pending.resolve(key, event.toolConfirmation)) logger.warn(`toolConfirmation for a step that is not waiting (${key}) ignored`);
     } else if (event.haltRequest === true) {
       // A halt with no running turn is a no-op, as on the real harness.
-      this.#currentTurn?.abort(new EmulatorError("INPUT_INVALID", "halted by the client"));
+      this.#currentTurn?.abort(new EmulatorError("INVALID_INPUT", "halted by the client"));
     } else if (event.sessionEndRequest === true) {
       void this.#endSession(context);
     } else {
@@ -324,7 +324,7 @@ export class Conversation {
   close(options: { code?: number; reason?: string } = {}): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#abortController.abort(new EmulatorError("INPUT_INVALID", "conversation closed"));
+    this.#abortController.abort(new EmulatorError("INVALID_INPUT", "conversation closed"));
     for (const timer of this.#scheduled) clearTimeout(timer);
     this.#scheduled.clear();
     const context = this.#context;
