@@ -70,7 +70,7 @@ describe("plain JSON bodies (read without body-parser)", () => {
     ].map((text) => Buffer.from(text, "utf8"));
     bodies.push(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
     for (const body of bodies) {
-      // A body also comes with the JSON text it was parsed from (for RUN_STARTED's echo), the same both ways.
+      // A body also comes with the JSON text it was parsed from (run-handler checks its `threadId` key), the same both ways.
       const plain = (await post(url, body, "application/json")) as { ok: boolean; body?: unknown; text?: string };
       const parsed = await post(url, body, "application/json; charset=utf-8");
       expect(plain, JSON.stringify(body.toString("latin1"))).toEqual(parsed);

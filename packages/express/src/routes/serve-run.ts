@@ -6,7 +6,6 @@ import { isAccountRefusal } from "../limits/client-accounts.js";
 import { clientKeyOf } from "../limits/client-key.js";
 import { holdingProbeOf } from "../limits/thread-holdings.js";
 import { referenceFailure } from "../run/failure-reference.js";
-import { inputEchoOf } from "../run/input-echo.js";
 import { streamAgentRun, type StreamAgentRunOutcome } from "../run/stream-agent-run.js";
 import { accountThreadKeyOf, type CheckedRequest } from "./checked-request.js";
 import type { RouteServices } from "./run-handler.js";
@@ -58,9 +57,8 @@ export async function serveRun(checked: CheckedRequest, services: RouteServices)
       }
       claim = { owner, result };
     }
-    const inputEcho = inputEchoOf(checked.body.body, input, checked.body.text);
     outcome = await streamAgentRun(
-      { request, response, agent: target.agent, agentName: target.name, input, ...(inputEcho === undefined ? {} : { inputEcho }) },
+      { request, response, agent: target.agent, agentName: target.name, input },
       {
         keepAliveIntervalMs: options.keepAliveIntervalMs,
         firstEventTimeoutMs: options.firstEventTimeoutMs,

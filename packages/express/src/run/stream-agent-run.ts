@@ -10,7 +10,6 @@ import { type EventCursor, EventIdSequence } from "../stream/event-ids.js";
 import { EventStreamWriter } from "../stream/event-stream-writer.js";
 import type { AgentEventStream } from "./connect-source.js";
 import { errorCodeOf, referenceFailure } from "./failure-reference.js";
-import { echoesInput, type InputEcho } from "./input-echo.js";
 
 export interface StreamAgentRunSettings {
   readonly keepAliveIntervalMs: number;
@@ -31,8 +30,6 @@ export interface StreamAgentRunRequest {
   readonly source?: AgentEventStream;
   /** Where the client's previous stream broke off: events up to it are not sent again. */
   readonly resumeAfter?: EventCursor;
-  /** The request's JSON text, for a RUN_STARTED that echoes the input as it came. */
-  readonly inputEcho?: InputEcho;
 }
 
 type Phase = "waiting" | "streaming" | "finished";
@@ -60,8 +57,6 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
   });
 
   const eventIds = new EventIdSequence(run.resumeAfter);
-  // Taken by the run's first event (RUN_STARTED, when the agent echoes the input), then let go.
-  let inputEcho = run.inputEcho;
   let phase: Phase = "waiting";
   let sourceEnded = false;
   let sourceStopped = false;
@@ -122,11 +117,9 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     if (event.type === EventType.RUN_FINISHED) outcome = (event as RunFinishedEvent).outcome?.type === "interrupt" ? "parked" : "served";
     const { id, alreadySeen } = eventIds.next(event);
     if (alreadySeen) return;
-    const echo = inputEcho;
-    inputEcho = undefined;
     let result;
     try {
-      result = writer.enqueue(event, id, echo !== undefined && echoesInput(event, echo) ? echo.text : undefined);
+      result = writer.enqueue(event, id);
     } catch (error) {
       const failure = referenceFailure(`The agent produced a ${String(event.type)} event that could not be encoded.`);
       logger.error({ ...runFields, err: error, correlationId: failure.correlationId, eventType: event.type }, "event encoding failed");

@@ -1,7 +1,7 @@
 import type { BaseEvent } from "@ag-ui/core";
 import type { EventEncoder } from "@ag-ui/encoder";
 import type { Response } from "express";
-import { encodeSseEvent, encodeSseEventWithInputText } from "./sse-encoding.js";
+import { createSseEventEncoder, type SseEventEncoder } from "./sse-event-encoder.js";
 import { startEventStreamResponse } from "./sse-headers.js";
 import { waitForDrain } from "./wait-for-drain.js";
 
@@ -33,6 +33,7 @@ export type EnqueueResult = "queued" | "overflow" | "closed";
 export class EventStreamWriter {
   readonly #response: Response;
   readonly #encoder: EventEncoder;
+  readonly #sse: SseEventEncoder;
   readonly #options: EventStreamWriterOptions;
   readonly #binary: boolean;
   // Events waiting for the end of the tick or for 'drain': SSE text is joined as it comes; binary
@@ -68,6 +69,7 @@ export class EventStreamWriter {
   constructor(response: Response, encoder: EventEncoder, options: EventStreamWriterOptions) {
     this.#response = response;
     this.#encoder = encoder;
+    this.#sse = createSseEventEncoder(encoder);
     this.#options = options;
     this.#binary = encoder.getContentType() !== SSE_CONTENT_TYPE;
   }
@@ -94,16 +96,11 @@ export class EventStreamWriter {
   /**
    * Encodes and queues one event, with an SSE `id:` line when `id` is given (SSE only; an id that
    * could break the line is left out). Throws what the encoder throws (an event the chosen
-   * transport cannot carry), so the caller can end the run with a RUN_ERROR it can carry. On SSE,
-   * `inputText` is the JSON text of the event's `input` (see `encodeSseEventWithInputText`).
+   * transport cannot carry), so the caller can end the run with a RUN_ERROR it can carry.
    */
-  enqueue(event: BaseEvent, id?: string, inputText?: string): EnqueueResult {
+  enqueue(event: BaseEvent, id?: string): EnqueueResult {
     if (this.#closed) return "closed";
-    const chunk = this.#binary
-      ? this.#encoder.encodeBinary(event)
-      : inputText === undefined
-        ? encodeSseEvent(this.#encoder, event, id)
-        : encodeSseEventWithInputText(this.#encoder, event, inputText, id);
+    const chunk = this.#binary ? this.#encoder.encodeBinary(event) : this.#sse.encode(event, id);
     if (this.#draining) {
       const size = typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
       // An event is taken when nothing else waits, however large (RUN_STARTED carries the thread's whole history).
