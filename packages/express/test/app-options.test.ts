@@ -62,7 +62,7 @@ describe("createAntigravityApp cors", () => {
       } catch (error) {
         caught = error;
       }
-      expect(ExpressBindingError.isInstance(caught) && caught.code).toBe("OPTIONS_INVALID");
+      expect(ExpressBindingError.isInstance(caught) && caught.code).toBe("CONFIG_INVALID");
     }
   });
 });

@@ -17,7 +17,7 @@ const harnessCodes = Object.keys({
   BUDGET_EXCEEDED: true, QUOTA_EXHAUSTED: true,
 } satisfies Record<HarnessErrorCode, true>) as HarnessErrorCode[];
 const poolCodes = Object.keys({
-  POOL_CLOSED: true, ACQUIRE_ABORTED: true, PROCESS_DIED: true, SPAWN_FAILED: true, SPAWN_BACKOFF: true, OPEN_FAILED: true, INVALID_OPTIONS: true,
+  POOL_CLOSED: true, ACQUIRE_ABORTED: true, PROCESS_DIED: true, SPAWN_FAILED: true, SPAWN_BACKOFF: true, OPEN_FAILED: true, CONFIG_INVALID: true,
   CAPACITY_EXHAUSTED: true,
 } satisfies Record<PoolErrorCode, true>) as PoolErrorCode[];
 const hitlCodes = Object.keys({
@@ -29,7 +29,7 @@ const agentCodes = Object.keys({
   THREAD_STORE_UNAVAILABLE: true, THREAD_ELSEWHERE: true, REPLAY_UNAVAILABLE: true, UNKNOWN_THREAD: true, NOTIFY_REFUSED: true,
   PARKED_TURN_LOST: true, CAPACITY_EXHAUSTED: true,
 } satisfies Record<AgentErrorCode, true>) as AgentErrorCode[];
-const translatorCodes = Object.keys({ INVALID_OPTION: true, UNKNOWN_TOOL_CALL: true } satisfies Record<TranslatorErrorCode, true>) as TranslatorErrorCode[];
+const translatorCodes = Object.keys({ CONFIG_INVALID: true, UNKNOWN_TOOL_CALL: true } satisfies Record<TranslatorErrorCode, true>) as TranslatorErrorCode[];
 
 const sources: [string, unknown[]][] = [
   ["harness", harnessCodes.map((code) => new HarnessError(code, "internal detail", { subject: "weather" }))],

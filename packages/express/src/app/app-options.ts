@@ -51,13 +51,13 @@ const appOnlySchema = z.object({
   beforeRoutes: z.array(z.custom<RequestHandler>((value) => typeof value === "function", "must be a middleware function")).optional(),
 });
 
-/** Splits the app-only options from the router's, validating them; throws `OPTIONS_INVALID`. */
+/** Splits the app-only options from the router's, validating them; throws `CONFIG_INVALID`. */
 export function resolveAppOptions(options: AntigravityAppOptions): { routerOptions: AgentRouterOptions; before: RequestHandler[] } {
   const { cors: corsOption, beforeRoutes, ...routerOptions } = options;
   const parsed = appOnlySchema.safeParse({ cors: corsOption, beforeRoutes });
   if (!parsed.success) {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "options"}: ${issue.message}`).join("; ");
-    throw new ExpressBindingError("OPTIONS_INVALID", `Invalid Express app options: ${detail}`, { cause: parsed.error });
+    throw new ExpressBindingError("CONFIG_INVALID", `Invalid Express app options: ${detail}`, { cause: parsed.error });
   }
   const before: RequestHandler[] = [];
   if (parsed.data.cors !== undefined && parsed.data.cors !== false) before.push(corsMiddleware(parsed.data.cors));

@@ -4,8 +4,8 @@ import { ExpressBindingError } from "./express-binding-error.js";
 describe("ExpressBindingError", () => {
   it("carries its code, name and cause", () => {
     const cause = new Error("inner");
-    const error = new ExpressBindingError("OPTIONS_INVALID", "bad", { cause });
-    expect(error.code).toBe("OPTIONS_INVALID");
+    const error = new ExpressBindingError("CONFIG_INVALID", "bad", { cause });
+    expect(error.code).toBe("CONFIG_INVALID");
     expect(error.name).toBe("ExpressBindingError");
     expect(error.cause).toBe(cause);
   });

@@ -3,7 +3,7 @@ import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 /** Every failure the Express binding raises locally, by kind. Match on these, never on messages. */
 export type ExpressBindingErrorCode =
   /** The options given to `createAgentRouter` / `createAntigravityApp` are invalid. */
-  | "OPTIONS_INVALID"
+  | "CONFIG_INVALID"
   /** Thrown by an `authorize` hook: the caller is not known (answered with 401). */
   | "UNAUTHENTICATED"
   /** Thrown by an `authorize` hook: the caller is known but refused (answered with 403). */

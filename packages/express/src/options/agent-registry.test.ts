@@ -26,7 +26,7 @@ describe("toAgentRegistry", () => {
     ["a name with a route pattern", { ":id": agentLike }],
     ["a dot-dot name", { "..": agentLike }],
     ["an entry that is not an agent", { chat: { run: () => undefined } }],
-  ])("rejects %s with OPTIONS_INVALID", (_label, value) => {
-    expect(codeOf(() => toAgentRegistry(value as never))).toBe("OPTIONS_INVALID");
+  ])("rejects %s with CONFIG_INVALID", (_label, value) => {
+    expect(codeOf(() => toAgentRegistry(value as never))).toBe("CONFIG_INVALID");
   });
 });

@@ -11,23 +11,23 @@ export type AgentRegistry =
   | { readonly kind: "single"; readonly agent: AbstractAgent }
   | { readonly kind: "named"; readonly agents: ReadonlyMap<string, AbstractAgent> };
 
-/** Tells one agent from a map of agents and checks every entry; throws `OPTIONS_INVALID`. */
+/** Tells one agent from a map of agents and checks every entry; throws `CONFIG_INVALID`. */
 export function toAgentRegistry(agentOrAgents: AgentOrAgents): AgentRegistry {
   if (isAgent(agentOrAgents)) return { kind: "single", agent: agentOrAgents };
   if (typeof agentOrAgents !== "object" || agentOrAgents === null) {
-    throw new ExpressBindingError("OPTIONS_INVALID", "Expected an AG-UI agent or an object of agents keyed by name.");
+    throw new ExpressBindingError("CONFIG_INVALID", "Expected an AG-UI agent or an object of agents keyed by name.");
   }
   const agents = new Map<string, AbstractAgent>();
   for (const [name, agent] of Object.entries(agentOrAgents)) {
     if (!AGENT_NAME.test(name) || name === "." || name === "..") {
-      throw new ExpressBindingError("OPTIONS_INVALID", `Agent name ${JSON.stringify(name)} is not a plain path segment ([A-Za-z0-9._~-]).`);
+      throw new ExpressBindingError("CONFIG_INVALID", `Agent name ${JSON.stringify(name)} is not a plain path segment ([A-Za-z0-9._~-]).`);
     }
     if (!isAgent(agent)) {
-      throw new ExpressBindingError("OPTIONS_INVALID", `Agent ${JSON.stringify(name)} has no run() and clone(); expected an AG-UI AbstractAgent.`);
+      throw new ExpressBindingError("CONFIG_INVALID", `Agent ${JSON.stringify(name)} has no run() and clone(); expected an AG-UI AbstractAgent.`);
     }
     agents.set(name, agent);
   }
-  if (agents.size === 0) throw new ExpressBindingError("OPTIONS_INVALID", "The map of agents is empty.");
+  if (agents.size === 0) throw new ExpressBindingError("CONFIG_INVALID", "The map of agents is empty.");
   return { kind: "named", agents };
 }
 

@@ -42,7 +42,7 @@ describe("resolveAgentRouterOptions", () => {
     ["an unknown option", { keepAlive: 5 }],
     ["a replica id that is not header-safe", { replicaId: "a b\r\n" }],
     ["a bare slash health path", { healthPath: "/" }],
-  ])("rejects %s with OPTIONS_INVALID", (_label, options) => {
-    expect(codeOf(() => resolveAgentRouterOptions(options as never))).toBe("OPTIONS_INVALID");
+  ])("rejects %s with CONFIG_INVALID", (_label, options) => {
+    expect(codeOf(() => resolveAgentRouterOptions(options as never))).toBe("CONFIG_INVALID");
   });
 });

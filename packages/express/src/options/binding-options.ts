@@ -136,12 +136,12 @@ const optionsSchema = z
   })
   .strict();
 
-/** Validates options and fills in defaults; throws `ExpressBindingError` `OPTIONS_INVALID`. */
+/** Validates options and fills in defaults; throws `ExpressBindingError` `CONFIG_INVALID`. */
 export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): ResolvedAgentRouterOptions {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "options"}: ${issue.message}`).join("; ");
-    throw new ExpressBindingError("OPTIONS_INVALID", `Invalid Express binding options: ${detail}`, { cause: parsed.error });
+    throw new ExpressBindingError("CONFIG_INVALID", `Invalid Express binding options: ${detail}`, { cause: parsed.error });
   }
   const value = parsed.data;
   return {

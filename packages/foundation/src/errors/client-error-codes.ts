@@ -83,7 +83,6 @@ export const CLIENT_ERROR_CODES = Object.freeze({
   PROCESS_DIED: code("pool", null, false, "The harness process stopped unexpectedly; the next run starts a new one."),
   OPEN_FAILED: code("pool", null, false, "The pool could not open a conversation for the run."),
   ACQUIRE_ABORTED: code("pool", null, false, "The run was aborted while it waited for a harness."),
-  INVALID_OPTIONS: code("pool", null, false, "The pool was given invalid options (a server configuration error)."),
   PROTOCOL_INVALID_FRAME: code("harness", null, false, "The harness sent a frame that is not valid JSON; the conversation is rebuilt."),
   PROTOCOL_FRAME_TOO_LARGE: code("harness", null, false, "The harness sent a frame larger than the client accepts; the conversation is rebuilt."),
   PROTOCOL_INVALID_MESSAGE: code("harness", null, false, "The harness sent a message that does not match the protocol; the conversation is rebuilt."),

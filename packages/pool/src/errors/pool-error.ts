@@ -20,7 +20,7 @@ export type PoolErrorCode =
   /** The process is up but refused to open the conversation; `cause` holds the client's error. */
   | "OPEN_FAILED"
   /** An option passed to the pool is out of range. */
-  | "INVALID_OPTIONS";
+  | "CONFIG_INVALID";
 
 export interface PoolErrorOptions {
   cause?: unknown;

@@ -52,7 +52,7 @@ describe("HarnessPool placement and capacity", () => {
       }
       return undefined;
     })();
-    expect(PoolError.isInstance(refused) && refused.code).toBe("INVALID_OPTIONS");
+    expect(PoolError.isInstance(refused) && refused.code).toBe("CONFIG_INVALID");
   });
 
   it("never overfills a process under 100 concurrent acquires, and spawns in parallel", async () => {

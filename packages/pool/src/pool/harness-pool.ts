@@ -194,7 +194,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#assertAccepting();
     const minimum = options.minIdleProcesses ?? Math.max(1, this.#settings.minIdleProcesses);
     if (!Number.isInteger(minimum) || minimum < 0) {
-      throw new PoolError("INVALID_OPTIONS", `minIdleProcesses must be an integer >= 0, got ${String(minimum)}`);
+      throw new PoolError("CONFIG_INVALID", `minIdleProcesses must be an integer >= 0, got ${String(minimum)}`);
     }
     const record = this.#partitionFor(options.partition ?? {});
     record.minIdleProcesses = minimum;

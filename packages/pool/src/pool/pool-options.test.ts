@@ -6,7 +6,7 @@ function refusal(settings: HarnessPoolSettings): string | undefined {
   try {
     resolvePoolSettings(settings);
   } catch (error) {
-    if (PoolError.isInstance(error) && error.code === "INVALID_OPTIONS") return error.message;
+    if (PoolError.isInstance(error) && error.code === "CONFIG_INVALID") return error.message;
     throw error;
   }
   return undefined;

@@ -92,10 +92,10 @@ export function resolvePoolSettings(settings: HarnessPoolSettings): ResolvedPool
   requireDuration("spawnBackoff.resetAfterMs", resolved.spawnBackoff.resetAfterMs);
   if (resolved.processGracePeriodMs !== undefined) requireDuration("processGracePeriodMs", resolved.processGracePeriodMs);
   if (resolved.placement !== "fill-first" && resolved.placement !== "spread") {
-    throw new PoolError("INVALID_OPTIONS", `placement must be "fill-first" or "spread", got ${JSON.stringify(resolved.placement)}`);
+    throw new PoolError("CONFIG_INVALID", `placement must be "fill-first" or "spread", got ${JSON.stringify(resolved.placement)}`);
   }
   if (Number.isFinite(resolved.maxProcesses) && resolved.minIdleProcesses > resolved.maxProcesses) {
-    throw new PoolError("INVALID_OPTIONS", "minIdleProcesses cannot exceed maxProcesses");
+    throw new PoolError("CONFIG_INVALID", "minIdleProcesses cannot exceed maxProcesses");
   }
   return resolved;
 }
@@ -111,13 +111,13 @@ function defaultParkedCap(maxProcesses: number, maxConversationsPerProcess: numb
 
 function requireInteger(field: string, value: number, minimum: number): void {
   if (!Number.isInteger(value) || value < minimum) {
-    throw new PoolError("INVALID_OPTIONS", `${field} must be an integer >= ${minimum}, got ${String(value)}`);
+    throw new PoolError("CONFIG_INVALID", `${field} must be an integer >= ${minimum}, got ${String(value)}`);
   }
 }
 
 function requireDuration(field: string, value: number): void {
   if (!Number.isFinite(value) || value < 0) {
-    throw new PoolError("INVALID_OPTIONS", `${field} must be a finite number of milliseconds >= 0, got ${String(value)}`);
+    throw new PoolError("CONFIG_INVALID", `${field} must be a finite number of milliseconds >= 0, got ${String(value)}`);
   }
 }
 

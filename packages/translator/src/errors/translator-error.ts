@@ -3,7 +3,7 @@ import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 /** Every failure the translator package raises, by kind. Match on these, never on messages. */
 export type TranslatorErrorCode =
   /** A constructor option has a value the translator does not support. */
-  | "INVALID_OPTION"
+  | "CONFIG_INVALID"
   /** A host-side tool result names a call this turn never started. */
   | "UNKNOWN_TOOL_CALL";
 

@@ -682,13 +682,13 @@ describe("options", () => {
     [{ structuredOutput: "snapshot" }],
     [{ builtinToolCalls: "none" }],
     [{ maxArgumentDeltaLength: 1 }],
-  ])("rejects %j with INVALID_OPTION", (options) => {
+  ])("rejects %j with CONFIG_INVALID", (options) => {
     let caught: unknown;
     try {
       new StepTranslator(options as StepTranslatorOptions);
     } catch (error) {
       caught = error;
     }
-    expect(TranslatorError.isInstance(caught) && caught.code).toBe("INVALID_OPTION");
+    expect(TranslatorError.isInstance(caught) && caught.code).toBe("CONFIG_INVALID");
   });
 });

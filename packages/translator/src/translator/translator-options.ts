@@ -75,17 +75,17 @@ export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions 
   const maxArgumentDeltaLength = options.maxArgumentDeltaLength ?? 256;
   // Two code units is the least that can hold a surrogate pair, so a cut can always make progress.
   if (!Number.isSafeInteger(maxArgumentDeltaLength) || maxArgumentDeltaLength < 2) {
-    throw new TranslatorError("INVALID_OPTION", `maxArgumentDeltaLength must be an integer of at least 2, got ${String(maxArgumentDeltaLength)}.`);
+    throw new TranslatorError("CONFIG_INVALID", `maxArgumentDeltaLength must be an integer of at least 2, got ${String(maxArgumentDeltaLength)}.`);
   }
   if (options.onUnmatchedSubagent !== undefined && typeof options.onUnmatchedSubagent !== "function") {
-    throw new TranslatorError("INVALID_OPTION", "onUnmatchedSubagent must be a function.");
+    throw new TranslatorError("CONFIG_INVALID", "onUnmatchedSubagent must be a function.");
   }
   if (options.structuredOutputKey !== undefined && (typeof options.structuredOutputKey !== "string" || options.structuredOutputKey.length === 0)) {
-    throw new TranslatorError("INVALID_OPTION", `structuredOutputKey must be a non-empty string, got ${JSON.stringify(options.structuredOutputKey)}.`);
+    throw new TranslatorError("CONFIG_INVALID", `structuredOutputKey must be a non-empty string, got ${JSON.stringify(options.structuredOutputKey)}.`);
   }
   if (options.structuredOutputKey === "__proto__") {
     // AG-UI clients apply patches with fast-json-patch's prototype guard, which refuses this path.
-    throw new TranslatorError("INVALID_OPTION", 'structuredOutputKey cannot be "__proto__": no client would accept a patch at that path.');
+    throw new TranslatorError("CONFIG_INVALID", 'structuredOutputKey cannot be "__proto__": no client would accept a patch at that path.');
   }
   return {
     ids: options.ids ?? randomIds(),
@@ -101,10 +101,10 @@ export function resolveOptions(options: StepTranslatorOptions): ResolvedOptions 
 
 function subagentDescriptionsOf(subagents: StepTranslatorOptions["subagents"]): ReadonlyMap<string, string> {
   if (subagents === undefined) return new Map();
-  if (!Array.isArray(subagents)) throw new TranslatorError("INVALID_OPTION", "subagents must be an array of { name, description }.");
+  if (!Array.isArray(subagents)) throw new TranslatorError("CONFIG_INVALID", "subagents must be an array of { name, description }.");
   const descriptions = new Map<string, string>();
   for (const subagent of subagents) {
-    if (typeof subagent?.name !== "string") throw new TranslatorError("INVALID_OPTION", "every subagent needs a string name.");
+    if (typeof subagent?.name !== "string") throw new TranslatorError("CONFIG_INVALID", "every subagent needs a string name.");
     if (typeof subagent.description === "string" && subagent.description !== "") descriptions.set(subagent.name, subagent.description);
   }
   return descriptions;
@@ -113,7 +113,7 @@ function subagentDescriptionsOf(subagents: StepTranslatorOptions["subagents"]): 
 function oneOf<Value extends string>(name: string, value: Value | undefined, allowed: readonly Value[]): Value {
   if (value === undefined) return allowed[0] as Value;
   if (!allowed.includes(value)) {
-    throw new TranslatorError("INVALID_OPTION", `${name} must be one of ${allowed.map((item) => `"${item}"`).join(", ")}, got ${JSON.stringify(value)}.`);
+    throw new TranslatorError("CONFIG_INVALID", `${name} must be one of ${allowed.map((item) => `"${item}"`).join(", ")}, got ${JSON.stringify(value)}.`);
   }
   return value;
 }
