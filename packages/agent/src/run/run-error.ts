@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { EventType, type RunErrorEvent } from "@ag-ui/client";
-import { HarnessError } from "@ag-ui-antigravity/harness";
+import { HarnessError, type HarnessErrorCode } from "@ag-ui-antigravity/harness";
 import { HitlError } from "@ag-ui-antigravity/hitl";
-import { PoolError } from "@ag-ui-antigravity/pool";
+import { PoolError, type PoolErrorCode } from "@ag-ui-antigravity/pool";
 import { AgentError } from "../errors/agent-error.js";
 
 /** A RUN_ERROR and what to log about it server-side. */
@@ -49,17 +49,23 @@ export function toRunError(error: unknown): MappedRunError {
     return { event: event(error.code, error.message), correlationId, harnessLost: error.code === "CLOSED" };
   }
   if (PoolError.isInstance(error)) {
-    const messages: Record<string, string> = {
+    const couldNotServe = "The Antigravity harness pool could not serve the run.";
+    // Every pool code, so a code the pool adds needs its message here before this compiles.
+    const messages: Record<PoolErrorCode, string> = {
       PROCESS_DIED: "The Antigravity harness process stopped unexpectedly; the next run starts a new one.",
       POOL_CLOSED: "The server is shutting down.",
       SPAWN_BACKOFF: "The Antigravity harness keeps failing to start; retrying after a pause.",
       CAPACITY_EXHAUSTED: "The server has no room for another conversation right now; retry shortly.",
+      ACQUIRE_ABORTED: couldNotServe,
+      SPAWN_FAILED: couldNotServe,
+      OPEN_FAILED: couldNotServe,
+      CONFIG_INVALID: couldNotServe,
     };
     // A full pool took nothing from the session: it had no conversation yet.
-    return { event: event(error.code, messages[error.code] ?? "The Antigravity harness pool could not serve the run."), correlationId, harnessLost: error.code !== "CAPACITY_EXHAUSTED" };
+    return { event: event(error.code, messages[error.code]), correlationId, harnessLost: error.code !== "CAPACITY_EXHAUSTED" };
   }
   if (HarnessError.isInstance(error)) {
-    const messages: Partial<Record<string, string>> = {
+    const messages: Partial<Record<HarnessErrorCode, string>> = {
       // Said to the client, so no paths: the server log lists where the agent looked.
       HARNESS_NOT_FOUND:
         "No Antigravity harness (localharness) was found on the server. Install it with `npx antigravity-harness install` (or `pip install google-antigravity`) " +
