@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 import { toBindingLogger } from "../logging/logger.js";
 import { toAgentRegistry, type AgentOrAgents } from "../options/agent-registry.js";
 import { resolveAgentRouterOptions } from "../options/binding-options.js";
@@ -37,7 +37,7 @@ export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: Anti
   const closeOwned = addAgentRoutes(app, registry, resolved, lifetime);
 
   const notFound: RequestHandler = (_request, response) => {
-    sendHttpError(response, { status: 404, code: "NOT_FOUND", message: "No route matches this method and path." });
+    sendHttpError(response, httpError("NOT_FOUND", "No route matches this method and path."));
   };
   const lastResort: ErrorRequestHandler = (error, _request, response, next) => {
     const failure = referenceFailure("The server failed to handle the request.");
@@ -47,7 +47,7 @@ export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: Anti
       next(error);
       return;
     }
-    sendHttpError(response, { status: 500, code: "INTERNAL_ERROR", message: failure.message });
+    sendHttpError(response, httpError("INTERNAL_ERROR", failure.message));
   };
   app.use(notFound);
   app.use(lastResort);

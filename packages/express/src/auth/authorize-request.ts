@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { ExpressBindingError } from "../errors/express-binding-error.js";
-import type { HttpErrorReply } from "../errors/http-error.js";
+import { httpError, type HttpErrorReply } from "../errors/http-error.js";
 import type { ExpressBindingLogger } from "../logging/logger.js";
 import type { AuthorizeRequest, Principal } from "./principal.js";
 
@@ -9,17 +9,9 @@ export type AuthorizationOutcome =
   | { readonly allowed: false; readonly refusal: HttpErrorReply };
 
 /** One message for every refusal, so a refusal never tells a caller why (or whether a thread exists). */
-export const FORBIDDEN_REPLY: HttpErrorReply = Object.freeze({
-  status: 403,
-  code: "FORBIDDEN",
-  message: "This request is not allowed.",
-});
+export const FORBIDDEN_REPLY: HttpErrorReply = Object.freeze(httpError("FORBIDDEN", "This request is not allowed."));
 
-const UNAUTHENTICATED_REPLY: HttpErrorReply = Object.freeze({
-  status: 401,
-  code: "UNAUTHENTICATED",
-  message: "Authentication is required.",
-});
+const UNAUTHENTICATED_REPLY: HttpErrorReply = Object.freeze(httpError("UNAUTHENTICATED", "Authentication is required."));
 
 /**
  * Runs the app's `authorize` hook. Without a hook every request is allowed with no principal. The

@@ -1,4 +1,4 @@
-import type { ClientErrorCode } from "@ag-ui-antigravity/foundation";
+import { CLIENT_ERROR_CODES, type ClientErrorCode } from "@ag-ui-antigravity/foundation";
 import type { Response } from "express";
 
 /**
@@ -25,13 +25,40 @@ export interface HttpErrorBody {
   };
 }
 
+/** A vocabulary code that has an HTTP status: the codes this binding answers a request with. */
+export type HttpStatusErrorCode = {
+  [Code in keyof typeof CLIENT_ERROR_CODES]: (typeof CLIENT_ERROR_CODES)[Code]["httpStatus"] extends number ? Code : never;
+}[keyof typeof CLIENT_ERROR_CODES];
+
 export interface HttpErrorReply {
-  status: number;
-  code: HttpErrorCode;
-  message: string;
-  issues?: HttpErrorIssue[];
+  readonly status: number;
+  readonly code: HttpErrorCode;
+  readonly message: string;
+  readonly issues?: HttpErrorIssue[];
   /** Sent as `Retry-After` (seconds), for 429 and 503. */
-  retryAfterSeconds?: number;
+  readonly retryAfterSeconds?: number;
+}
+
+/** What a reply may carry beside its code and message. */
+export interface HttpErrorDetails {
+  readonly issues?: HttpErrorIssue[];
+  readonly retryAfterSeconds?: number;
+}
+
+/**
+ * The binding's reply for one of its own refusals: the status is the one docs/error-codes.md gives
+ * the code (`CLIENT_ERROR_CODES`), so a code and its status are written down once.
+ */
+export function httpError(code: HttpStatusErrorCode, message: string, details: HttpErrorDetails = {}): HttpErrorReply {
+  return { status: CLIENT_ERROR_CODES[code].httpStatus, code, message, ...details };
+}
+
+/**
+ * The reply relaying a code an agent reported (a first `RUN_ERROR`'s, a readiness check's): an
+ * agent other than ours may spell codes its own way, so this is the one path that takes any string.
+ */
+export function relayedHttpError(status: number, code: string, message: string, details: HttpErrorDetails = {}): HttpErrorReply {
+  return { status, code, message, ...details };
 }
 
 /** Answers a request with the binding's JSON error shape, unless headers already left. */

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import express, { type Request, type Response } from "express";
-import type { HttpErrorReply } from "../errors/http-error.js";
+import { httpError, type HttpErrorReply } from "../errors/http-error.js";
 import { ENDED_EARLY_REPLY, NOT_JSON_REPLY, NOT_UTF8_REPLY, plainBodyLength, readPlainJsonBody, type PlainJsonBody, utf8BodyText } from "./plain-json-body.js";
 
 /**
@@ -34,19 +34,19 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
       if (!isJsonMediaType(request.headers["content-type"])) {
         resolve({
           ok: false,
-          reply: { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "The request body must be application/json." },
+          reply: httpError("UNSUPPORTED_MEDIA_TYPE", "The request body must be application/json."),
         });
         return;
       }
       if (!hasRequestBody(request)) {
-        resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
+        resolve({ ok: false, reply: httpError("INVALID_JSON", "The request body is empty.") });
         return;
       }
       const checked = (body: unknown, text?: string): void => {
         const accepted: JsonBodyResult = text === undefined ? { ok: true, body } : { ok: true, body, text };
         const checkDepth = (): void => {
           if (exceedsDepth(body, MAX_BODY_DEPTH)) {
-            resolve({ ok: false, reply: { status: 400, code: "INVALID_INPUT", message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.` } });
+            resolve({ ok: false, reply: httpError("INVALID_INPUT", `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`) });
             return;
           }
           if (small) resolve(accepted);
@@ -84,7 +84,7 @@ export function createJsonBodyReader(options: { maxBodyBytes: number }): (reques
         const bytes = utf8Bodies.get(request);
         utf8Bodies.delete(request);
         if (body === undefined) {
-          resolve({ ok: false, reply: { status: 400, code: "INVALID_JSON", message: "The request body is empty." } });
+          resolve({ ok: false, reply: httpError("INVALID_JSON", "The request body is empty.") });
           return;
         }
         checked(body, bytes === undefined ? undefined : jsonTextOf(bytes));
@@ -174,12 +174,12 @@ function replyForParserError(error: unknown): HttpErrorReply {
   const type = typeof error === "object" && error !== null ? (error as { type?: unknown }).type : undefined;
   switch (type) {
     case "entity.too.large":
-      return { status: 413, code: "BODY_TOO_LARGE", message: "The request body is larger than this server accepts." };
+      return httpError("BODY_TOO_LARGE", "The request body is larger than this server accepts.");
     case "entity.parse.failed":
       return NOT_JSON_REPLY;
     case "encoding.unsupported":
     case "charset.unsupported":
-      return { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "The request body's encoding or charset is not supported." };
+      return httpError("UNSUPPORTED_MEDIA_TYPE", "The request body's encoding or charset is not supported.");
     case "entity.invalid.utf8":
       return NOT_UTF8_REPLY;
     case "request.size.invalid":
@@ -188,8 +188,8 @@ function replyForParserError(error: unknown): HttpErrorReply {
     default:
       // A Content-Encoding the client declared but did not honour (gzip that is not gzip): zlib's
       // error, which body-parser passes on with a 400 status and no type.
-      if (isZlibError(error)) return { status: 400, code: "INVALID_JSON", message: "The request body could not be decompressed." };
-      return { status: 500, code: "INTERNAL_ERROR", message: "The request body could not be read." };
+      if (isZlibError(error)) return httpError("INVALID_JSON", "The request body could not be decompressed.");
+      return httpError("INTERNAL_ERROR", "The request body could not be read.");
   }
 }
 

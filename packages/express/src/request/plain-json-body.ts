@@ -1,10 +1,10 @@
 import { isUtf8 } from "node:buffer";
 import type { Request } from "express";
-import type { HttpErrorReply } from "../errors/http-error.js";
+import { httpError, type HttpErrorReply } from "../errors/http-error.js";
 
-export const NOT_JSON_REPLY: HttpErrorReply = { status: 400, code: "INVALID_JSON", message: "The request body is not valid JSON." };
-export const NOT_UTF8_REPLY: HttpErrorReply = { status: 400, code: "INVALID_JSON", message: "The request body is not valid UTF-8." };
-export const ENDED_EARLY_REPLY: HttpErrorReply = { status: 400, code: "INVALID_JSON", message: "The request body ended early." };
+export const NOT_JSON_REPLY: HttpErrorReply = httpError("INVALID_JSON", "The request body is not valid JSON.");
+export const NOT_UTF8_REPLY: HttpErrorReply = httpError("INVALID_JSON", "The request body is not valid UTF-8.");
+export const ENDED_EARLY_REPLY: HttpErrorReply = httpError("INVALID_JSON", "The request body ended early.");
 
 /** A body read: its value, and the JSON text it was parsed from (none for an empty body, read as `{}`). */
 export type PlainJsonBody = { readonly ok: true; readonly body: unknown; readonly text?: string } | { readonly ok: false; readonly reply: HttpErrorReply };

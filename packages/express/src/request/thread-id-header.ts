@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import type { HttpErrorReply } from "../errors/http-error.js";
+import { httpError, type HttpErrorReply } from "../errors/http-error.js";
 
 /**
  * A copy of the body's `threadId` a client may send so that a proxy can route the run without
@@ -13,10 +13,7 @@ export function checkThreadIdHeader(request: Request, threadId: string): HttpErr
   const header = request.headers[THREAD_ID_HEADER];
   if (header === undefined || header === threadId) return undefined;
   // The values are the caller's; the message names the rule, never echoes them.
-  return {
-    status: 400,
-    code: "INVALID_INPUT",
-    message: `The ${THREAD_ID_HEADER} header must equal the body's threadId (sent once, or not at all).`,
+  return httpError("INVALID_INPUT", `The ${THREAD_ID_HEADER} header must equal the body's threadId (sent once, or not at all).`, {
     issues: [{ path: "/threadId", message: `differs from the ${THREAD_ID_HEADER} header` }],
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { HttpErrorReply } from "../errors/http-error.js";
+import { httpError, type HttpErrorReply } from "../errors/http-error.js";
 
 const PLAIN_KEY = '"threadId"';
 
@@ -17,12 +17,11 @@ export function checkThreadIdKey(text: string): HttpErrorReply | undefined {
   if ((first === -1 || text.indexOf(PLAIN_KEY, first + PLAIN_KEY.length) === -1) && !text.includes("\\u")) return undefined;
   const { plain, escaped } = countTopLevelThreadIdKeys(text);
   if (plain + escaped <= 1 && escaped === 0) return undefined;
-  return {
-    status: 400,
-    code: "INVALID_INPUT",
-    message: escaped > 0 ? 'The body\'s "threadId" key must be written plainly (no \\u escapes): proxies route on it.' : 'The body names "threadId" more than once; send it once.',
-    issues: [{ path: "/threadId", message: escaped > 0 ? "written with escapes" : "repeated" }],
-  };
+  return httpError(
+    "INVALID_INPUT",
+    escaped > 0 ? 'The body\'s "threadId" key must be written plainly (no \\u escapes): proxies route on it.' : 'The body names "threadId" more than once; send it once.',
+    { issues: [{ path: "/threadId", message: escaped > 0 ? "written with escapes" : "repeated" }] },
+  );
 }
 
 /** The top-level keys of a JSON object text that read `threadId`: written plainly, and written with escapes. */

@@ -2,7 +2,7 @@ import type { AbstractAgent } from "@ag-ui/client";
 import type { Request, Response } from "express";
 import { authorizeRequest } from "../auth/authorize-request.js";
 import type { Principal } from "../auth/principal.js";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 
 /** The agent a request addresses, and the route name it is served under. */
@@ -32,7 +32,7 @@ export async function resolveAuthorizedTarget(
 ): Promise<AuthorizedTarget | undefined> {
   const target = resolveAgent(request);
   if (target === undefined) {
-    sendHttpError(response, { status: 404, code: "AGENT_NOT_FOUND", message: "No agent is served at this path." });
+    sendHttpError(response, httpError("AGENT_NOT_FOUND", "No agent is served at this path."));
     return undefined;
   }
   const authorization = await authorizeRequest(request, options.authorize, options.logger);

@@ -1,7 +1,7 @@
 import type { AgentCapabilities } from "@ag-ui/core";
 import { AgentCapabilitiesSchema } from "@ag-ui/core/schemas";
 import type { Request, Response } from "express";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { resolveAuthorizedTarget, type ResolveAgent } from "./authorized-target.js";
@@ -29,7 +29,7 @@ export function createCapabilitiesHandler(
     } catch (error) {
       const failure = referenceFailure("The agent's capabilities are unavailable.");
       logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "capabilities failed");
-      sendHttpError(response, { status: 500, code: "INTERNAL_ERROR", message: failure.message });
+      sendHttpError(response, httpError("INTERNAL_ERROR", failure.message));
       return;
     }
     response.status(200).set("Cache-Control", "no-store").json(capabilities);

@@ -1,7 +1,7 @@
 import type { AbstractAgent } from "@ag-ui/client";
 import type { AgentReadiness } from "@ag-ui-antigravity/foundation";
 import type { Request, RequestHandler, Response } from "express";
-import { sendHttpError } from "../errors/http-error.js";
+import { relayedHttpError, sendHttpError } from "../errors/http-error.js";
 import type { AgentRegistry } from "../options/agent-registry.js";
 
 
@@ -61,7 +61,7 @@ export function createReadinessHandler(registry: AgentRegistry): RequestHandler 
         return;
       }
       const { code, reason } = refusal.readiness;
-      sendHttpError(response, { status: 503, code, message: refusal.name === undefined ? reason : `${refusal.name}: ${reason}`, retryAfterSeconds: 5 });
+      sendHttpError(response, relayedHttpError(503, code, refusal.name === undefined ? reason : `${refusal.name}: ${reason}`, { retryAfterSeconds: 5 }));
     });
   };
 }

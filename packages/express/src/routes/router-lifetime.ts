@@ -1,6 +1,6 @@
 import { Lifetime } from "@ag-ui-antigravity/foundation";
 import type { RequestHandler, Response } from "express";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 
 /** Options of the router's `close()`. */
 export interface AgentRouterCloseOptions {
@@ -71,7 +71,7 @@ export class RouterLifetime {
 
   #admit(response: Response, next: () => void, isRun: boolean): void {
     if (this.signal.aborted) {
-      sendHttpError(response, { status: 503, code: "SERVER_CLOSED", message: "The server is shutting down; try another replica or later." });
+      sendHttpError(response, httpError("SERVER_CLOSED", "The server is shutting down; try another replica or later."));
       return;
     }
     this.#open.add(response);

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { ThreadOwners } from "../auth/thread-owners.js";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 import type { ClientAccounts } from "../limits/client-accounts.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { createJsonBodyReader } from "../request/json-body.js";
@@ -42,12 +42,7 @@ export function createRunHandler(resolveAgent: ResolveAgent, services: RouteServ
       }
       const validation = validateRunInput(body.body);
       if (!validation.valid) {
-        sendHttpError(response, {
-          status: 400,
-          code: "INVALID_INPUT",
-          message: "The request body is not a valid AG-UI RunAgentInput.",
-          issues: validation.issues,
-        });
+        sendHttpError(response, httpError("INVALID_INPUT", "The request body is not a valid AG-UI RunAgentInput.", { issues: validation.issues }));
         return;
       }
       // A proxy routes on the first `threadId` of the text, JSON.parse keeps the last: they must be one.
@@ -68,7 +63,7 @@ export function createRunHandler(resolveAgent: ResolveAgent, services: RouteServ
       const failure = referenceFailure("The server failed to handle the run.");
       options.logger.error({ err: error, correlationId: failure.correlationId }, "run handler failed");
       if (response.headersSent) response.destroy();
-      else sendHttpError(response, { status: 500, code: "INTERNAL_ERROR", message: failure.message });
+      else sendHttpError(response, httpError("INTERNAL_ERROR", failure.message));
     }
   };
 }

@@ -2,7 +2,7 @@ import { RESUME_RUN_ID_PROP } from "@ag-ui-antigravity/foundation";
 import { EMPTY } from "rxjs";
 import { FORBIDDEN_REPLY } from "../auth/authorize-request.js";
 import { principalId } from "../auth/principal.js";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 import { isAccountRefusal, type StreamTicket } from "../limits/client-accounts.js";
 import { clientKeyOf } from "../limits/client-key.js";
 import { readLastEventId } from "../request/last-event-id.js";
@@ -35,7 +35,7 @@ export async function serveConnect(checked: CheckedRequest, services: RouteServi
   const logger = options.logger;
   const lastEventId = readLastEventId(request, checked.body.body);
   if (!lastEventId.ok) {
-    sendHttpError(response, { status: 400, code: "INVALID_INPUT", message: lastEventId.message });
+    sendHttpError(response, httpError("INVALID_INPUT", lastEventId.message));
     return;
   }
   const cursor = lastEventId.cursor;
@@ -48,7 +48,7 @@ export async function serveConnect(checked: CheckedRequest, services: RouteServi
     } catch (error) {
       const failure = referenceFailure("The thread's records cannot be read right now; try again shortly.");
       logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "connect refused: the thread store failed");
-      sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+      sendHttpError(response, httpError("OWNERSHIP_UNAVAILABLE", failure.message));
       return;
     }
     if (!ownedByCaller) logger.info({ agent: target.name }, "connect without a principal did not show the thread's transcript: an empty stream");
@@ -60,7 +60,7 @@ export async function serveConnect(checked: CheckedRequest, services: RouteServi
     } catch (error) {
       const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
       logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "connect refused: the ownership store failed");
-      sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+      sendHttpError(response, httpError("OWNERSHIP_UNAVAILABLE", failure.message));
       return;
     }
     if (owner !== undefined && owner !== principalId(principal)) {
@@ -75,7 +75,7 @@ export async function serveConnect(checked: CheckedRequest, services: RouteServi
     const admission = accounts.admitStream(clientKeyOf(principal, request));
     if (isAccountRefusal(admission)) {
       logger.warn({ agent: target.name }, "connect refused: the client holds too many open streams");
-      sendHttpError(response, { status: 429, ...admission });
+      sendHttpError(response, httpError(admission.code, admission.message, { retryAfterSeconds: admission.retryAfterSeconds }));
       return;
     }
     ticket = admission;
@@ -83,7 +83,7 @@ export async function serveConnect(checked: CheckedRequest, services: RouteServi
   try {
     const source: AgentEventStream | undefined = ownedByCaller ? connectSourceOf(target.agent.clone() as typeof target.agent, input) : EMPTY;
     if (source === undefined) {
-      sendHttpError(response, { status: 501, code: "CONNECT_NOT_SUPPORTED", message: "This agent does not implement AG-UI connect." });
+      sendHttpError(response, httpError("CONNECT_NOT_SUPPORTED", "This agent does not implement AG-UI connect."));
       return;
     }
     await streamAgentRun(

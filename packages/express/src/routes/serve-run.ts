@@ -1,7 +1,7 @@
 import { FORBIDDEN_REPLY } from "../auth/authorize-request.js";
 import { principalId } from "../auth/principal.js";
 import type { ThreadClaim } from "../auth/thread-ownership-store.js";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 import { isAccountRefusal } from "../limits/client-accounts.js";
 import { clientKeyOf } from "../limits/client-key.js";
 import { holdingProbeOf } from "../limits/thread-holdings.js";
@@ -28,7 +28,7 @@ export async function serveRun(checked: CheckedRequest, services: RouteServices)
   });
   if (admission !== undefined && isAccountRefusal(admission)) {
     logger.warn({ agent: target.name }, "run refused: the client is over its limits");
-    sendHttpError(response, { status: 429, ...admission });
+    sendHttpError(response, httpError(admission.code, admission.message, { retryAfterSeconds: admission.retryAfterSeconds }));
     return;
   }
   let outcome: StreamAgentRunOutcome = "refused";
@@ -42,7 +42,7 @@ export async function serveRun(checked: CheckedRequest, services: RouteServices)
       } catch (error) {
         const failure = referenceFailure("The thread's owner cannot be checked right now; try again shortly.");
         logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "run refused: the ownership store failed");
-        sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+        sendHttpError(response, httpError("OWNERSHIP_UNAVAILABLE", failure.message));
         return;
       }
       if (result === "refused") {
@@ -52,7 +52,7 @@ export async function serveRun(checked: CheckedRequest, services: RouteServices)
       }
       if (result === "full") {
         logger.warn({ agent: target.name }, "run refused: the ownership store is full");
-        sendHttpError(response, { status: 503, code: "OWNERSHIP_FULL", message: "The server cannot take new threads right now; try again later." });
+        sendHttpError(response, httpError("OWNERSHIP_FULL", "The server cannot take new threads right now; try again later."));
         return;
       }
       claim = { owner, result };

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { principalId } from "../auth/principal.js";
-import { sendHttpError } from "../errors/http-error.js";
+import { httpError, sendHttpError } from "../errors/http-error.js";
 import type { ResolvedAgentRouterOptions } from "../options/binding-options.js";
 import { referenceFailure } from "../run/failure-reference.js";
 import { resolveAuthorizedTarget, type ResolveAgent } from "./authorized-target.js";
@@ -24,18 +24,18 @@ export function createThreadsHandler(resolveAgent: ResolveAgent, services: Route
     if (authorized === undefined) return;
     const { target, principal } = authorized;
     if (principal === undefined) {
-      sendHttpError(response, { status: 403, code: "FORBIDDEN", message: "Thread lists need an authorize hook: without one, threads belong to no one." });
+      sendHttpError(response, httpError("FORBIDDEN", "Thread lists need an authorize hook: without one, threads belong to no one."));
       return;
     }
     const list = services.ownersOf(target).list;
     if (list === undefined) {
-      sendHttpError(response, { status: 501, code: "THREADS_NOT_LISTED", message: "This agent keeps no thread list." });
+      sendHttpError(response, httpError("THREADS_NOT_LISTED", "This agent keeps no thread list."));
       return;
     }
     const limitText = request.query["limit"];
     const limit = typeof limitText === "string" && /^\d{1,3}$/.test(limitText) ? Number(limitText) : limitText === undefined ? DEFAULT_LIMIT : Number.NaN;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-      sendHttpError(response, { status: 400, code: "INVALID_INPUT", message: `limit must be a whole number from 1 to ${MAX_LIMIT}.` });
+      sendHttpError(response, httpError("INVALID_INPUT", `limit must be a whole number from 1 to ${MAX_LIMIT}.`));
       return;
     }
     try {
@@ -44,7 +44,7 @@ export function createThreadsHandler(resolveAgent: ResolveAgent, services: Route
     } catch (error) {
       const failure = referenceFailure("The thread list cannot be read right now; try again shortly.");
       options.logger.error({ agent: target.name, err: error, correlationId: failure.correlationId }, "thread list failed");
-      sendHttpError(response, { status: 503, code: "OWNERSHIP_UNAVAILABLE", message: failure.message });
+      sendHttpError(response, httpError("OWNERSHIP_UNAVAILABLE", failure.message));
     }
   };
 }

@@ -1,8 +1,9 @@
 import { EventType, type BaseEvent, type RunAgentInput, type RunErrorEvent, type RunFinishedEvent } from "@ag-ui/core";
 import type { AbstractAgent } from "@ag-ui/client";
+import type { ClientErrorCode } from "@ag-ui-antigravity/foundation";
 import { AGUI_MEDIA_TYPE as AGUI_PROTOBUF_MEDIA_TYPE, EventEncoder } from "@ag-ui/encoder";
 import type { Request, Response } from "express";
-import { sendHttpError } from "../errors/http-error.js";
+import { relayedHttpError, sendHttpError } from "../errors/http-error.js";
 import { retryAfterSecondsFor } from "../errors/retry-after.js";
 import { httpStatusForRunErrorCode } from "../errors/run-error-status.js";
 import type { ExpressBindingLogger } from "../logging/logger.js";
@@ -100,7 +101,7 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
     stopSource();
     response.off("close", onClose);
     const retryAfterSeconds = retryAfterSecondsFor(code);
-    sendHttpError(response, { status, code, message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
+    sendHttpError(response, relayedHttpError(status, code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds }));
     settle();
   };
 
@@ -221,7 +222,8 @@ export function streamAgentRun(run: StreamAgentRunRequest, settings: StreamAgent
   return done;
 }
 
-function runError(code: string, message: string): RunErrorEvent {
+/** A RUN_ERROR of the binding's own, so its code is one of the vocabulary's. */
+function runError(code: ClientErrorCode, message: string): RunErrorEvent {
   return { type: EventType.RUN_ERROR, code, message };
 }
 

@@ -7,8 +7,10 @@
  * package (which raises most of these) and the Express binding (which answers some of them with an
  * HTTP status). docs/error-codes.md is rendered from it (`renderClientErrorCodeTable`), and a test
  * fails when that file is stale.
+ *
+ * @typeParam Status - the entry's own HTTP status (`400`, `null`, …), so a caller can take only codes that have one.
  */
-export interface ClientErrorCodeInfo {
+export interface ClientErrorCodeInfo<Status extends number | null = number | null> {
   /** What a client should understand, in one sentence. */
   readonly meaning: string;
   /** The layer that sends it, for the docs table. */
@@ -17,7 +19,7 @@ export interface ClientErrorCodeInfo {
    * The HTTP status of an error body carrying this code, or `null` when the code only travels as a
    * streamed `RUN_ERROR`.
    */
-  readonly httpStatus: number | null;
+  readonly httpStatus: Status;
   /**
    * True when a `RUN_ERROR` with this code, arriving as an agent's first event, is answered with
    * `httpStatus` instead of a stream (nothing ran, so a proxy or a retry can act on the status).
@@ -25,12 +27,14 @@ export interface ClientErrorCodeInfo {
   readonly refusesRun: boolean;
 }
 
-const code = (
+// Each entry keeps its status's literal type, so a caller can require a code that has an HTTP status
+// (the Express binding's `httpError` takes only those).
+const code = <Status extends number | null>(
   from: ClientErrorCodeInfo["from"],
-  httpStatus: number | null,
+  httpStatus: Status,
   refusesRun: boolean,
   meaning: string,
-): ClientErrorCodeInfo => Object.freeze({ from, httpStatus, refusesRun, meaning });
+): ClientErrorCodeInfo<Status> => Object.freeze({ from, httpStatus, refusesRun, meaning });
 
 export const CLIENT_ERROR_CODES = Object.freeze({
   // Refused before anything ran: what the client sent cannot be served.
