@@ -81,10 +81,10 @@ export function addAgentRoutes(
     runPath = `${resolved.basePath}/:agentName`;
   }
 
-  const runHandler = createRunHandler(resolveAgent, services);
+  const runHandler = createRunHandler({ resolveAgent, services });
   target.post(runPath === "" ? "/" : runPath, admitRun, runHandler);
   target.post(`${runPath}/run`, admitRun, runHandler);
-  target.post(`${runPath}/connect`, admit, createRunHandler(resolveAgent, services, "connect"));
+  target.post(`${runPath}/connect`, admit, createRunHandler({ resolveAgent, services, kind: "connect" }));
   target.get(`${runPath}/capabilities`, admit, createCapabilitiesHandler(resolveAgent, resolved));
   target.get(`${runPath}/threads`, admit, createThreadsHandler(resolveAgent, services));
   // A store passed in is the caller's; the default one is the routes' own.

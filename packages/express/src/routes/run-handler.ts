@@ -21,13 +21,22 @@ export interface RouteServices {
   readonly accounts: ClientAccounts | undefined;
 }
 
+/** What `createRunHandler` builds a handler from. */
+export interface RunHandlerOptions {
+  /** Finds the agent a request names. */
+  readonly resolveAgent: ResolveAgent;
+  readonly services: RouteServices;
+  /** A run (`POST /<agent>`) or a connect (`POST /<agent>/connect`); a run when left out. */
+  readonly kind?: "run" | "connect";
+}
+
 /**
  * POST handler for a run, or for a connect (AG-UI's reconnect: the agent's `connect(input)` stream,
  * resumed after `Last-Event-ID`). Both check, in order, the agent and the principal (before the
  * body is read), the body, its schema and the thread id header; then `serveRun` or `serveConnect`
  * take over. Every refusal before the stream is a JSON error; the handler's promise never rejects.
  */
-export function createRunHandler(resolveAgent: ResolveAgent, services: RouteServices, kind: "run" | "connect" = "run"): (request: Request, response: Response) => Promise<void> {
+export function createRunHandler({ resolveAgent, services, kind = "run" }: RunHandlerOptions): (request: Request, response: Response) => Promise<void> {
   const { options } = services;
   const readJsonBody = createJsonBodyReader({ maxBodyBytes: options.maxBodyBytes });
   return async (request, response) => {
