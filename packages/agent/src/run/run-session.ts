@@ -24,6 +24,13 @@ export interface RunSessionOptions {
   injected?: UserInputPart[];
 }
 
+/** How a run came to be: a client's run, or a turn the server started. */
+export interface RunOrigin {
+  /** The prompt of a server-initiated turn (`notify`), sent instead of new user messages. */
+  injected?: UserInputPart[];
+  serverInitiated?: boolean;
+}
+
 /** Takes a run's events in order, as they are produced (synchronously: it must not throw). */
 export type EmitEvent = (event: AGUIEvent) => void;
 

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fingerprintMessage } from "../input/message-fingerprint.js";
 import { MemoryThreadStore } from "../threads/store/memory-thread-store.js";
 import type { ThreadKey, ThreadRecordInput } from "../threads/store/thread-store.js";
-import { AntigravitySession, type SessionEnvironment } from "./antigravity-session.js";
+import { AntigravitySession } from "./antigravity-session.js";
+import type { SessionEnvironment } from "./session-environment.js";
 
 /** A memory store that also keeps the forwarded ids of every write, in order. */
 class WriteLog extends MemoryThreadStore {

@@ -1,65 +1,20 @@
 import { rm } from "node:fs/promises";
 import type { RunAgentInput, Tool } from "@ag-ui/client";
-import type { ConversationConfig, Conversation, SubagentEnd, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
-import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
-import { PoolError, type HarnessPool, type PoolLease } from "@ag-ui-antigravity/pool";
+import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } from "@ag-ui-antigravity/harness";
+import { HitlBridge } from "@ag-ui-antigravity/hitl";
+import { PoolError, type PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
 import { randomUUID } from "node:crypto";
 import type { HookNote } from "../hooks/hook-notes.js";
-import { type ObserverSettings, withObservers } from "../hooks/observer-hooks.js";
+import { withObservers } from "../hooks/observer-hooks.js";
 import type { ForwardedMessage } from "../input/message-fingerprint.js";
 import { CheckedHistory } from "../input/history-limits.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
-import type { LeaseToken, ThreadKey, ThreadStore, ThreadSummary } from "../threads/store/thread-store.js";
-
-/** Everything a session needs from its agent. */
-export interface SessionEnvironment {
-  pool: HarnessPool;
-  threadStore: ThreadStore;
-  /** The (agent, thread) the store knows this thread by. */
-  threadKey: ThreadKey;
-  /** The harness conversation config shared by every thread (model, instructions, builtins, ...). */
-  baseConfig: ConversationConfig;
-  partition: { storageDirectory?: string; env?: Record<string, string> };
-  bridgeOptions: HitlBridgeOptions;
-  structuredOutputAs: "state" | "custom";
-  /** The state key structured output is merged under. */
-  structuredOutputKey: string;
-  model: string;
-  /** The thread's own workspace, when the agent has a workspace root. */
-  workspaceFor(threadId: string): Promise<string | undefined>;
-  warn(details: Record<string, unknown>, message: string): void;
-  /** A turn the harness started on its own (a trigger, a background result) on this session's conversation. */
-  onBackgroundTurn(session: AntigravitySession, turn: Turn): void;
-  /** What the agent watches in the conversation's hooks (continuations, compactions, tasks, schedules). */
-  observers: ObserverSettings;
-  /** The conversation's custom subagents, whose descriptions the client is told. */
-  subagents: ReadonlyArray<{ name: string; description?: string }>;
-  /** A conversation was opened: what it says about its harness (sandbox availability). */
-  onConversationOpened(conversation: Conversation): void;
-}
+import type { LeaseToken, ThreadKey, ThreadSummary } from "../threads/store/thread-store.js";
+import type { SessionEnvironment, SessionIdentity, SessionSeed } from "./session-environment.js";
 
 /** Hook notes of harness-started turns a session keeps until their relay reads them; the oldest go first past it. */
 const MAX_BACKGROUND_NOTES = 1_000;
-
-export interface SessionSeed {
-  conversationId?: string;
-  forwarded: ForwardedMessage[];
-  toolSignature: string;
-  /** The thread's summary and first write, from its record (carried on by every write). */
-  summary?: ThreadSummary;
-  createdAt?: number;
-  /** The lease the thread is held by on this replica (a store with leases): every write carries it. */
-  lease?: LeaseToken;
-  /** A spare (opened ahead of any thread, see spare-sessions.ts): its workspace, removed if no thread adopts it. */
-  spare?: { workspace: string | undefined };
-}
-
-/** Whose session this is; a spare's changes once, when a new thread adopts it. */
-export interface SessionIdentity {
-  threadId: string;
-  workspace: string | undefined;
-}
 
 /**
  * One thread's live state: the harness conversation (a pool lease), the human-in-the-loop bridge
