@@ -14,7 +14,7 @@ import { resolveHarnessBinary } from "./harness-binary.js";
 import { assertHarnessTimings, baseConversationConfig } from "./harness-config.js";
 import { agentReadiness, type AgentReadiness } from "./readiness.js";
 import { BackgroundTurns } from "./run/background-turns.js";
-import { type EmitEvent, type RunOrigin, runSession } from "./run/run-session.js";
+import { type EmitEvent, Run, type RunOrigin } from "./run/run.js";
 import { toRunError } from "./run/run-error.js";
 import type { AntigravitySession } from "./sessions/antigravity-session.js";
 import { SessionFactory } from "./sessions/session-factory.js";
@@ -318,7 +318,7 @@ export class AgentCore {
     session.offerToPool(() => this.#sessions.evict(threadId, session, "reclaimed"));
   }
 
-  /** One run: the events of `runSession`, or a lone RUN_ERROR when the thread cannot be served. */
+  /** One run: the events of a `Run`, or a lone RUN_ERROR when the thread cannot be served. */
   async #run(input: RunAgentInput, signal: AbortSignal, origin: RunOrigin, emit: EmitEvent): Promise<void> {
     let lease;
     try {
@@ -340,7 +340,7 @@ export class AgentCore {
       };
       lease = await this.#leases.confirmed(input.threadId, () => this.#sessions.acquire(input.threadId, acquire));
       lease.session.offerToPool(undefined);
-      if (origin.serverInitiated !== true) lease.session.triggerTurnsSinceClientRun = 0;
+      if (origin.serverInitiated !== true) lease.session.resetTriggerTurns();
     } catch (error) {
       const mapped = toRunError(error);
       const details = { threadId: input.threadId, correlationId: mapped.correlationId };
@@ -352,7 +352,7 @@ export class AgentCore {
       if (lease === undefined) this.#factory.refillSpareTakenBy(input.threadId);
     }
     try {
-      await runSession(
+      const run = new Run(
         {
           session: lease.session,
           input,
@@ -363,6 +363,7 @@ export class AgentCore {
         },
         emit,
       );
+      await run.execute();
     } finally {
       lease.release();
       this.#offerToPool(lease.session);

@@ -7,7 +7,7 @@ import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import type { SessionManager } from "../sessions/session-manager.js";
 import type { ThreadChannels } from "../threads/thread-channels.js";
 import { DEFAULT_TRIGGER_TURNS_IN_FLIGHT, DEFAULT_TRIGGER_TURNS_PER_THREAD, TriggerTurns } from "../threads/trigger-turns.js";
-import type { EmitEvent, RunOrigin } from "./run-session.js";
+import type { EmitEvent, RunOrigin } from "./run.js";
 
 export interface BackgroundTurnsOptions {
   readonly options: AntigravityAgentOptions;

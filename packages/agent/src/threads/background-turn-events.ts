@@ -19,7 +19,7 @@ export async function* backgroundTurnEvents(session: AntigravitySession, turn: T
       yield* translator.translate(step);
       // What its hooks told the agent since, after the step they followed.
       for (const note of session.takeBackgroundNotes()) yield* eventsOfHookNote(translator, note);
-      for (const end of session.subagentEnds.splice(0)) {
+      for (const end of session.takeSubagentEnds()) {
         yield* translator.finishSubagent(end);
       }
     }

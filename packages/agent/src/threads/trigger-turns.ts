@@ -57,8 +57,7 @@ export class TriggerTurns {
     } finally {
       this.#inFlight -= 1;
     }
-    session.triggerTurnsSinceClientRun += 1;
-    if (session.triggerTurnsSinceClientRun >= maxTurnsPerThread && this.#options.sessions.evict(threadId, session, "trigger-limit")) {
+    if (session.countTriggerTurn() >= maxTurnsPerThread && this.#options.sessions.evict(threadId, session, "trigger-limit")) {
       logger.warn?.({ threadId, maxTurnsPerThread }, "thread retired after as many trigger turns without a client run as triggerLimits.maxTurnsPerThread allows; its triggers stop until a client runs it again");
     }
   }
