@@ -25,9 +25,9 @@ import { FileThreadStore } from "./threads/store/file-thread-store.js";
 import { MemoryThreadStore } from "./threads/store/memory-thread-store.js";
 import type { ThreadStore, ThreadStoreStats } from "./threads/store/thread-store.js";
 import { ThreadRecordKeeper } from "./threads/thread-record-keeper.js";
-import { connectStream } from "./threads/connect-stream.js";
-import { DEFAULT_MAX_REPLAY_BYTES, DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/recorded-run.js";
-import { ThreadChannels } from "./threads/thread-channels.js";
+import { connectStream } from "./threads/replay/connect-stream.js";
+import { DEFAULT_MAX_REPLAY_BYTES, DEFAULT_MAX_REPLAY_EVENTS, type RecordedRun } from "./threads/replay/recorded-run.js";
+import { ThreadChannels } from "./threads/replay/thread-channels.js";
 
 /** Characters all ended runs kept for late `connect`s hold together, by default (one run: a sixteenth of it). */
 const DEFAULT_MAX_GRACE_BYTES = 16 * 1024 * 1024;

@@ -5,8 +5,8 @@ import type { AntigravityAgentLogger, AntigravityAgentOptions } from "../agent-o
 import { AgentError } from "../errors/agent-error.js";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import type { SessionManager } from "../sessions/session-manager.js";
-import type { ThreadChannels } from "../threads/thread-channels.js";
-import { DEFAULT_TRIGGER_TURNS_IN_FLIGHT, DEFAULT_TRIGGER_TURNS_PER_THREAD, TriggerTurns } from "../threads/trigger-turns.js";
+import type { ThreadChannels } from "../threads/replay/thread-channels.js";
+import { DEFAULT_TRIGGER_TURNS_IN_FLIGHT, DEFAULT_TRIGGER_TURNS_PER_THREAD, TriggerTurns } from "./trigger-turns.js";
 import type { EmitEvent, RunOrigin } from "./run.js";
 
 export interface BackgroundTurnsOptions {

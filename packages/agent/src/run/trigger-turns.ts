@@ -6,7 +6,7 @@ import { AgentError } from "../errors/agent-error.js";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import type { SessionManager } from "../sessions/session-manager.js";
 import { backgroundTurnEvents } from "./background-turn-events.js";
-import type { ThreadChannels } from "./thread-channels.js";
+import type { ThreadChannels } from "../threads/replay/thread-channels.js";
 
 /** Defaults of the `triggerLimits` option. */
 export const DEFAULT_TRIGGER_TURNS_PER_THREAD = 12;

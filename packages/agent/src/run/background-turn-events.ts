@@ -1,8 +1,8 @@
 import type { AGUIEvent, RunAgentInput } from "@ag-ui/client";
 import type { Turn } from "@ag-ui-antigravity/harness";
 import { eventsOfHookNote } from "../hooks/hook-notes.js";
-import { cumulativeUsageOf, runFinished, runStarted } from "../run/run-events.js";
-import { toRunError } from "../run/run-error.js";
+import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
+import { toRunError } from "./run-error.js";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 
 /**
