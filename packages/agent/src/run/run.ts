@@ -68,13 +68,7 @@ export class Run {
     this.#options = options;
     this.#emit = emit;
     const session = options.session;
-    this.#relay = {
-      translator: session.translator,
-      get hostToolNames() {
-        return session.hostToolNames;
-      },
-      usage: () => session.conversation?.usage,
-    };
+    this.#relay = { translator: session.translator, usage: () => session.conversation?.usage };
   }
 
   /** Runs to its terminal event; resolves when the run has ended (never rejects). */
@@ -183,6 +177,10 @@ export class Run {
       if (item.type === "step") {
         this.#deliver();
         if (isModelError(item.step)) this.#lastModelError = new StepFailure(item.step);
+      } else if (item.type === "tool-call") {
+        // The harness called one of the bridge's tools, so it took the prompt: the bridge no longer
+        // passes on the harness's own step of that call, which used to say so first.
+        this.#deliver();
       }
       relayItem(item, this.#relay, this.#emit);
       relaySubagentEnds(session.takeSubagentEnds(), translator, this.#emit);

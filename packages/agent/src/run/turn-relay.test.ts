@@ -1,11 +1,12 @@
 // Golden AG-UI event sequences for the turn relay: hand-written HITL run items (harness steps and
-// the bridge's notifications) go through relayItem onto a real StepTranslator, and the events are
+// the bridge's notifications, as the bridge yields them: the harness's mirror steps of the bridge's
+// own tools are already gone) go through relayItem onto a real StepTranslator, and the events are
 // compared with turn-relay.golden.json. Run with UPDATE_GOLDEN=1 to rewrite the file, then review
 // the diff like code.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AGUIEvent } from "@ag-ui/client";
-import type { NormalizedStep, StepToolCall, TokenUsage } from "@ag-ui-antigravity/harness";
+import type { NormalizedStep, TokenUsage } from "@ag-ui-antigravity/harness";
 import type { RunItem } from "@ag-ui-antigravity/hitl";
 import { sequentialIds, StepTranslator } from "@ag-ui-antigravity/translator";
 import { describe, expect, it } from "vitest";
@@ -14,7 +15,6 @@ import { relayItem } from "./turn-relay.js";
 const goldenPath = fileURLToPath(new URL("./turn-relay.golden.json", import.meta.url));
 const updating = process.env["UPDATE_GOLDEN"] === "1";
 
-const HOST_TOOLS: ReadonlySet<string> = new Set(["confirm_booking", "lookup_weather"]);
 const USAGE: TokenUsage = { promptTokens: 12, candidatesTokens: 5, totalTokens: 17, thoughtsTokens: 0, cachedContentTokens: 0 };
 
 /** A step of the main trajectory, as the harness's StepNormalizer gives it. */
@@ -39,12 +39,6 @@ function step(stepIndex: number, shape: Partial<NormalizedStep> = {}): Normalize
   } as NormalizedStep;
 }
 
-/** The harness's mirror step of a host (custom) tool call. */
-function mirrorStep(stepIndex: number, call: Partial<StepToolCall> & { name: string }, shape: Partial<NormalizedStep> = {}): NormalizedStep {
-  const tool = { kind: "custom", actionField: "customTool", arguments: {}, ...call } as StepToolCall;
-  return step(stepIndex, { kind: "custom_tool", target: "environment", tool, ...shape });
-}
-
 /** Each flow: the items of one HITL run, in order. */
 const FLOWS: Record<string, RunItem[]> = {
   "text-turn": [
@@ -54,25 +48,23 @@ const FLOWS: Record<string, RunItem[]> = {
   ],
   "host-tool-reported-by-the-bridge": [
     { type: "tool-call", source: "server", toolCallId: "call-1", toolName: "lookup_weather", arguments: { city: "Oslo" } },
-    // The harness mirrors the call the bridge already reported: nothing more reaches the client.
-    { type: "step", step: mirrorStep(1, { name: "lookup_weather", callId: "call-1", arguments: { city: "Oslo" } }, { status: "done" }) },
     { type: "tool-result", toolCallId: "call-1", toolName: "lookup_weather", content: "sunny", output: "sunny", failed: false },
     { type: "tool-call", source: "server", toolCallId: "call-2", toolName: "lookup_weather", arguments: { city: "Bergen" } },
     { type: "tool-result", toolCallId: "call-2", toolName: "lookup_weather", content: "The tool failed.", failed: true },
   ],
   "refused-host-tool-mirror": [
-    // A host call refused before it ran (a policy): only the harness's mirror says so.
-    { type: "step", step: mirrorStep(2, { name: "confirm_booking", callId: "call-3", arguments: { seat: "12A" } }, { status: "error", error: { message: "denied by policy" } } as Partial<NormalizedStep>) },
+    // A host call refused before it ran (a policy): the bridge reports it from the harness's mirror step.
+    { type: "tool-denied", toolCallId: "call-3", toolName: "confirm_booking", arguments: { seat: "12A" }, reason: "denied by policy", hostTool: true },
   ],
   "denied-calls": [
-    { type: "tool-denied", toolCallId: "call-4", toolName: "confirm_booking", arguments: { seat: "1C" }, reason: "The user declined." },
+    { type: "tool-denied", toolCallId: "call-4", toolName: "confirm_booking", arguments: { seat: "1C" }, reason: "The user declined.", hostTool: true },
     { type: "tool-denied", toolCallId: "call-5", toolName: "run_command", arguments: { command: "ls" }, reason: "The user declined." },
   ],
   "approval-interrupts": [
     {
       type: "interrupt",
       interrupt: { id: "approval-1", reason: "tool_approval" } as never,
-      approval: { toolCallId: "call-6", toolName: "confirm_booking", arguments: { seat: "2B" } },
+      approval: { toolCallId: "call-6", toolName: "confirm_booking", arguments: { seat: "2B" }, hostTool: true },
     },
     // An approval of a built-in: its card comes from the harness's own step.
     {
@@ -94,7 +86,7 @@ function relayed(items: readonly RunItem[]): AGUIEvent[] {
   const translator = new StepTranslator({ ids: sequentialIds() });
   const events: AGUIEvent[] = [];
   translator.startRun();
-  for (const item of items) relayItem(item, { translator, hostToolNames: HOST_TOOLS, usage: () => USAGE }, (event) => void events.push(event));
+  for (const item of items) relayItem(item, { translator, usage: () => USAGE }, (event) => void events.push(event));
   return events;
 }
 
@@ -108,7 +100,7 @@ describe("relayItem (golden)", () => {
     expect(actual[flow]).toEqual(golden[flow]);
   });
 
-  it("never says a host tool's mirror step again, but says a refused one, and closes every denied call's card", () => {
+  it("opens a host tool's card once, says a refused host call, and closes every denied call's card", () => {
     const types = (flow: string): string[] => (actual[flow] ?? []).map((event) => event.type);
     const starts = (actual["host-tool-reported-by-the-bridge"] ?? []).filter((event) => event.type === "TOOL_CALL_START");
     expect(starts.map((event) => ("toolCallId" in event ? event.toolCallId : undefined))).toEqual(["call-1", "call-2"]);

@@ -12,8 +12,6 @@ export type EmitEvent = (event: AGUIEvent) => void;
 export interface TurnRelayContext {
   /** The thread's translator (its memory spans the turn, and a parked turn's runs). */
   readonly translator: StepTranslator;
-  /** Host tools the bridge reports itself; their mirror steps are not translated again. */
-  readonly hostToolNames: ReadonlySet<string>;
   /** The conversation's usage so far, when it is open (a turn's end records it). */
   usage(): TokenUsage | undefined;
 }
@@ -21,28 +19,16 @@ export interface TurnRelayContext {
 /**
  * Maps one item of a HITL run (a harness step, or what the bridge tells the client) onto the
  * translator, and its events onto `emit`, in order. It decides nothing about the run (its start,
- * its end, its errors): only what each item says to the client. Pushed to `emit` rather than
+ * its end, its errors): only what each item says to the client. The bridge's stream says each call
+ * once (it drops the harness's mirror steps of its own tools), so every item is translated. Pushed to `emit` rather than
  * returned: it runs for every step of a burst, and an array per item would be garbage for nothing.
  */
 export function relayItem(item: RunItem, context: TurnRelayContext, emit: EmitEvent): void {
-  const { translator, hostToolNames } = context;
+  const translator = context.translator;
   switch (item.type) {
-    case "step": {
-      const step = item.step;
-      if (step.tool?.kind === "custom" && hostToolNames.has(step.tool.name)) {
-        // The bridge reports host tool calls and their results itself; a mirror step would only
-        // duplicate them. Except a call that never ran because it was refused (a denied approval, a
-        // policy): nobody else reports that, and the client's card must not wait forever.
-        if (step.status === "error" && step.tool.callId !== undefined) {
-          emitAll(translator.toolCall({ toolCallId: step.tool.callId, toolCallName: step.tool.name, arguments: step.tool.arguments }), emit);
-          // A refusal is not an execution error: say plainly that the call did not run, and why.
-          emitAll(translator.refuseCall({ toolCallId: step.tool.callId, toolName: step.tool.name, reason: step.error?.message ?? "" }), emit);
-        }
-        return;
-      }
-      emitAll(translator.translate(step), emit);
+    case "step":
+      emitAll(translator.translate(item.step), emit);
       return;
-    }
     case "turn-ended": {
       const usage = context.usage();
       if (usage !== undefined) translator.recordUsage(cumulativeUsageOf(usage));
@@ -54,9 +40,11 @@ export function relayItem(item: RunItem, context: TurnRelayContext, emit: EmitEv
       emitAll(translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments }), emit);
       return;
     case "tool-denied":
-      // The bridge denied it, so the card is closed from that knowledge, not from whatever the
-      // harness reports next (docs/protocol.md, "Assumptions and how we hedge them").
-      if (hostToolNames.has(item.toolName)) {
+      // The bridge denied it (or the harness refused a host tool's call), so the card is closed from
+      // that knowledge, not from whatever the harness reports next (docs/protocol.md, "Assumptions
+      // and how we hedge them"). A host tool's card no harness step shows: it is opened first. A
+      // refusal is not an execution error: it says plainly that the call did not run, and why.
+      if (item.hostTool === true) {
         emitAll(translator.toolCall({ toolCallId: item.toolCallId, toolCallName: item.toolName, arguments: item.arguments }), emit);
       }
       emitAll(translator.refuseCall({ toolCallId: item.toolCallId, toolName: item.toolName, reason: item.reason }), emit);
@@ -71,7 +59,7 @@ export function relayItem(item: RunItem, context: TurnRelayContext, emit: EmitEv
       // The interrupt travels in RUN_FINISHED's outcome. An approval of a host tool shows its pending
       // call now, so the client can render what it is asked to approve; when the call then runs, the
       // translator recognises the id and does not start it twice.
-      if (item.approval !== undefined && hostToolNames.has(item.approval.toolName)) {
+      if (item.approval?.hostTool === true) {
         emitAll(translator.toolCall({ toolCallId: item.approval.toolCallId, toolCallName: item.approval.toolName, arguments: item.approval.arguments }), emit);
       }
       return;

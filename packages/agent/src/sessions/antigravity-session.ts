@@ -40,8 +40,6 @@ export class AntigravitySession implements ManagedSession {
   #historyLost = false;
   /** Subagents that ended since the run loop last looked. */
   #subagentEnds: SubagentEnd[] = [];
-  /** Host tools the bridge reports itself; their mirror steps are not translated again. */
-  #hostToolNames: ReadonlySet<string> = new Set();
   /** Turns the harness started by itself (triggers) since the thread's last client run. */
   #triggerTurnsSinceClientRun = 0;
   /** What the thread's list shows of it (its id, its first user message): set by its first prompt, kept in its record. */
@@ -86,9 +84,10 @@ export class AntigravitySession implements ManagedSession {
     });
     this.bridge = new HitlBridge({
       ...environment.bridgeOptions,
-      // An approval of a built-in or MCP call names the card the client holds for it (one id for both).
+      // An approval of a built-in or MCP call names the card the client holds for it (one id for both);
+      // the bridge does not ask about its own tools.
       toolCallIdOf: (call) =>
-        call.trajectoryId === undefined || call.stepIndex === undefined || this.#hostToolNames.has(call.toolName)
+        call.trajectoryId === undefined || call.stepIndex === undefined
           ? undefined
           : this.translator.callIdForStep({ trajectoryId: call.trajectoryId, stepIndex: call.stepIndex, toolCallId: call.callId ?? randomUUID() }),
     });
@@ -138,11 +137,6 @@ export class AntigravitySession implements ManagedSession {
   /** Subagents that ended since the last call, oldest first (for the run loop to translate). */
   takeSubagentEnds(): readonly SubagentEnd[] {
     return this.#subagentEnds.length === 0 ? NO_SUBAGENT_ENDS : this.#subagentEnds.splice(0);
-  }
-
-  /** Host tools the bridge reports itself; their mirror steps are not translated again. */
-  get hostToolNames(): ReadonlySet<string> {
-    return this.#hostToolNames;
   }
 
   /** One more turn the harness started by itself; returns how many since the thread's last client run. */
@@ -199,7 +193,6 @@ export class AntigravitySession implements ManagedSession {
   async openConversation(tools: readonly Tool[], options: { signal?: AbortSignal }): Promise<Conversation> {
     if (this.#conversationLease !== undefined) return this.#conversationLease.conversation;
     const pieces = this.bridge.harnessPieces(tools);
-    this.#hostToolNames = pieces.hostToolNames;
     const base = this.#environment.baseConfig;
     const workspace = await this.#environment.workspaceFor(this.threadId);
     const workspaces = [...(base.workspaces ?? []), ...(workspace === undefined ? [] : [workspace])];
