@@ -1,5 +1,5 @@
 export { HitlBridge } from "./bridge/hitl-bridge.js";
-export type { BeginRunOptions, HarnessPieces, StartTurn } from "./bridge/hitl-bridge.js";
+export type { BeginRunOptions, HarnessPieces, TurnStarter } from "./bridge/hitl-bridge.js";
 export { HitlRun } from "./bridge/hitl-run.js";
 export type { RunConclusion, RunStart } from "./bridge/hitl-run.js";
 export type { HitlNotification, RunItem } from "./bridge/notifications.js";

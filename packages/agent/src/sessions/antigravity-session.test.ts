@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fingerprintMessage } from "../input/message-fingerprint.js";
 import { MemoryThreadStore } from "../threads/store/memory-thread-store.js";
 import type { ThreadKey, ThreadRecordInput } from "../threads/store/thread-store.js";
-import { AntigravitySession, type SessionEnvironment } from "./antigravity-session.js";
+import { AntigravitySession } from "./antigravity-session.js";
+import type { SessionEnvironment } from "./session-environment.js";
 
 /** A memory store that also keeps the forwarded ids of every write, in order. */
 class WriteLog extends MemoryThreadStore {
@@ -50,9 +51,9 @@ describe("AntigravitySession.rememberInBackground", () => {
   it("writes the thread's record once the tick's work is done, one write for every ask of the tick, with the latest forwarded", async () => {
     const store = new WriteLog();
     const session = sessionOn(store);
-    session.forwarded = [fingerprintMessage("u1", "hi")];
+    session.confirmForwarded([fingerprintMessage("u1", "hi")]);
     session.rememberInBackground();
-    session.forwarded = [...session.forwarded, fingerprintMessage("u2", "again")];
+    session.confirmForwarded([...session.forwarded, fingerprintMessage("u2", "again")]);
     session.rememberInBackground();
     // The turn's events of this tick go out before the store is touched.
     expect(store.writes).toEqual([]);
@@ -74,7 +75,7 @@ describe("AntigravitySession.rememberInBackground", () => {
     // Written at once, not at the end of the tick: a client that sees this turn finish must find u1 recorded after a kill -9.
     expect(store.writes).toEqual([["u1"]]);
     // The harness takes the prompt (its first step): the record already says so, nothing is written again.
-    session.forwarded = prompt;
+    session.confirmForwarded(prompt);
     session.rememberInBackground();
     await session.recorded();
     await nextTick();
@@ -83,7 +84,7 @@ describe("AntigravitySession.rememberInBackground", () => {
     // Only a new conversation's first prompt is recorded before the harness confirms it.
     session.recordPrompt([...prompt, fingerprintMessage("u2", "again")]);
     expect(store.writes).toHaveLength(1);
-    session.forwarded = [...session.forwarded, fingerprintMessage("u2", "again")];
+    session.confirmForwarded([...session.forwarded, fingerprintMessage("u2", "again")]);
     session.rememberInBackground();
     expect(store.writes).toHaveLength(1);
     await session.recorded();
@@ -104,7 +105,7 @@ describe("AntigravitySession.rememberInBackground", () => {
   it("leaves no write due after close: close writes the latest record itself", async () => {
     const store = new WriteLog();
     const session = sessionOn(store);
-    session.forwarded = [fingerprintMessage("u1", "hi")];
+    session.confirmForwarded([fingerprintMessage("u1", "hi")]);
     session.rememberInBackground();
     await session.close("closed");
     await nextTick();

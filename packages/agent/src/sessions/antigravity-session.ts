@@ -1,65 +1,23 @@
 import { rm } from "node:fs/promises";
 import type { RunAgentInput, Tool } from "@ag-ui/client";
-import type { ConversationConfig, Conversation, SubagentEnd, Turn, UserInputPart } from "@ag-ui-antigravity/harness";
-import { HitlBridge, type HitlBridgeOptions } from "@ag-ui-antigravity/hitl";
-import { PoolError, type HarnessPool, type PoolLease } from "@ag-ui-antigravity/pool";
+import type { ConversationConfig, Conversation, SubagentEnd, UserInputPart } from "@ag-ui-antigravity/harness";
+import { HitlBridge } from "@ag-ui-antigravity/hitl";
+import { PoolError, type PoolLease } from "@ag-ui-antigravity/pool";
 import { StepTranslator } from "@ag-ui-antigravity/translator";
 import { randomUUID } from "node:crypto";
 import type { HookNote } from "../hooks/hook-notes.js";
-import { type ObserverSettings, withObservers } from "../hooks/observer-hooks.js";
+import { withObservers } from "../hooks/observer-hooks.js";
 import type { ForwardedMessage } from "../input/message-fingerprint.js";
 import { CheckedHistory } from "../input/history-limits.js";
 import type { SessionCloseReason, ManagedSession } from "./session-manager.js";
-import type { LeaseToken, ThreadKey, ThreadStore, ThreadSummary } from "../threads/store/thread-store.js";
-
-/** Everything a session needs from its agent. */
-export interface SessionEnvironment {
-  pool: HarnessPool;
-  threadStore: ThreadStore;
-  /** The (agent, thread) the store knows this thread by. */
-  threadKey: ThreadKey;
-  /** The harness conversation config shared by every thread (model, instructions, builtins, ...). */
-  baseConfig: ConversationConfig;
-  partition: { storageDirectory?: string; env?: Record<string, string> };
-  bridgeOptions: HitlBridgeOptions;
-  structuredOutputAs: "state" | "custom";
-  /** The state key structured output is merged under. */
-  structuredOutputKey: string;
-  model: string;
-  /** The thread's own workspace, when the agent has a workspace root. */
-  workspaceFor(threadId: string): Promise<string | undefined>;
-  warn(details: Record<string, unknown>, message: string): void;
-  /** A turn the harness started on its own (a trigger, a background result) on this session's conversation. */
-  onBackgroundTurn(session: AntigravitySession, turn: Turn): void;
-  /** What the agent watches in the conversation's hooks (continuations, compactions, tasks, schedules). */
-  observers: ObserverSettings;
-  /** The conversation's custom subagents, whose descriptions the client is told. */
-  subagents: ReadonlyArray<{ name: string; description?: string }>;
-  /** A conversation was opened: what it says about its harness (sandbox availability). */
-  onConversationOpened(conversation: Conversation): void;
-}
+import type { LeaseToken, ThreadKey, ThreadSummary } from "../threads/store/thread-store.js";
+import type { SessionEnvironment, SessionIdentity, SessionSeed } from "./session-environment.js";
+import { ThreadRecordWriter, type ThreadRecordWrite } from "./thread-record-writer.js";
 
 /** Hook notes of harness-started turns a session keeps until their relay reads them; the oldest go first past it. */
 const MAX_BACKGROUND_NOTES = 1_000;
 
-export interface SessionSeed {
-  conversationId?: string;
-  forwarded: ForwardedMessage[];
-  toolSignature: string;
-  /** The thread's summary and first write, from its record (carried on by every write). */
-  summary?: ThreadSummary;
-  createdAt?: number;
-  /** The lease the thread is held by on this replica (a store with leases): every write carries it. */
-  lease?: LeaseToken;
-  /** A spare (opened ahead of any thread, see spare-sessions.ts): its workspace, removed if no thread adopts it. */
-  spare?: { workspace: string | undefined };
-}
-
-/** Whose session this is; a spare's changes once, when a new thread adopts it. */
-export interface SessionIdentity {
-  threadId: string;
-  workspace: string | undefined;
-}
+const NO_SUBAGENT_ENDS: readonly SubagentEnd[] = Object.freeze([]);
 
 /**
  * One thread's live state: the harness conversation (a pool lease), the human-in-the-loop bridge
@@ -72,31 +30,29 @@ export class AntigravitySession implements ManagedSession {
   readonly bridge: HitlBridge;
   readonly translator: StepTranslator;
   readonly toolSignature: string;
-  /** User messages forwarded to the conversation, oldest first. */
-  forwarded: ForwardedMessage[];
   /** The history the thread's last run brought, checked: the next run's check builds on it. */
   readonly checkedHistory = new CheckedHistory();
+  /** User messages forwarded to the conversation, oldest first. */
+  #forwarded: ForwardedMessage[];
   /** Set when a run met a dead harness: the next run rebuilds the session. */
-  harnessLost = false;
+  #harnessLost = false;
   /** Set when the harness resumed this thread's conversation without its history. */
-  historyLost = false;
+  #historyLost = false;
   /** Subagents that ended since the run loop last looked. */
-  readonly subagentEnds: SubagentEnd[] = [];
-  /** Host tools the bridge reports itself; their mirror steps are not translated again. */
-  hostToolNames: ReadonlySet<string> = new Set();
+  #subagentEnds: SubagentEnd[] = [];
   /** Turns the harness started by itself (triggers) since the thread's last client run. */
-  triggerTurnsSinceClientRun = 0;
+  #triggerTurnsSinceClientRun = 0;
   /** What the thread's list shows of it (its id, its first user message): set by its first prompt, kept in its record. */
-  summary: ThreadSummary | undefined;
+  #summary: ThreadSummary | undefined;
   /** The lease this session holds its thread by, when the store has leases (an adopted spare gets its thread's). */
-  lease: LeaseToken | undefined;
+  #threadLease: LeaseToken | undefined;
   readonly #createdAt: number | undefined;
   /** Scheduled turns waiting: `schedule` calls that ran, less the turns the harness started since (see `scheduleLimits`). */
   pendingSchedules = 0;
   /** Hook notes of turns the harness started itself, for the relay of those turns (`takeBackgroundNotes`). */
   readonly #backgroundNotes: HookNote[] = [];
   readonly #environment: SessionEnvironment;
-  #lease: PoolLease<Conversation> | undefined;
+  #conversationLease: PoolLease<Conversation> | undefined;
   #stopBackgroundTurns: (() => void) | undefined;
   #conversationId: string | undefined;
   /** The offer to give the conversation back to the pool while no run uses it (see `offerToPool`). */
@@ -104,20 +60,8 @@ export class AntigravitySession implements ManagedSession {
   #closed = false;
   #threadKey: ThreadKey;
   #spare: { workspace: string | undefined } | undefined;
-  /**
-   * The write recording the thread's conversation when it was opened or adopted (see `adopt`,
-   * `openConversation`): the turn starts without waiting for it, but does not end before it.
-   */
-  #conversationRecord: Promise<void> | undefined;
-  /** The record `rememberInBackground` asked for, due at the end of the tick. */
-  #rememberSoon: NodeJS.Immediate | undefined;
-  /**
-   * A conversation opened new for a thread that forwarded nothing yet: its first record waits for
-   * the first prompt (`recordPrompt`), so a new thread's first turn writes one record, not two.
-   */
-  #recordAwaitsPrompt = false;
-  /** What the last record submitted to the store held: a record that would say the same is not written again. */
-  #submitted: { conversationId: string; forwarded: readonly ForwardedMessage[] } | undefined;
+  /** Writes the thread's record, without holding up the turns that change it. */
+  readonly #record: ThreadRecordWriter;
 
   constructor(identity: SessionIdentity, seed: SessionSeed, environment: SessionEnvironment) {
     this.identity = identity;
@@ -125,16 +69,25 @@ export class AntigravitySession implements ManagedSession {
     this.#spare = seed.spare;
     this.#environment = environment;
     this.toolSignature = seed.toolSignature;
-    this.forwarded = [...seed.forwarded];
+    this.#forwarded = [...seed.forwarded];
     this.#conversationId = seed.conversationId;
-    this.summary = seed.summary;
+    this.#summary = seed.summary;
     this.#createdAt = seed.createdAt;
-    this.lease = seed.lease;
+    this.#threadLease = seed.lease;
+    this.#record = new ThreadRecordWriter({
+      store: environment.threadStore,
+      warn: (details, message) => environment.warn(details, message),
+      threadId: () => this.threadId,
+      forwarded: () => this.#forwarded,
+      conversationId: () => this.conversationId,
+      describe: (forwarded) => this.#recordOf(forwarded),
+    });
     this.bridge = new HitlBridge({
       ...environment.bridgeOptions,
-      // An approval of a built-in or MCP call names the card the client holds for it (one id for both).
+      // An approval of a built-in or MCP call names the card the client holds for it (one id for both);
+      // the bridge does not ask about its own tools.
       toolCallIdOf: (call) =>
-        call.trajectoryId === undefined || call.stepIndex === undefined || this.hostToolNames.has(call.toolName)
+        call.trajectoryId === undefined || call.stepIndex === undefined
           ? undefined
           : this.translator.callIdForStep({ trajectoryId: call.trajectoryId, stepIndex: call.stepIndex, toolCallId: call.callId ?? randomUUID() }),
     });
@@ -151,6 +104,67 @@ export class AntigravitySession implements ManagedSession {
     });
   }
 
+  /** User messages forwarded to the conversation, oldest first. */
+  get forwarded(): readonly ForwardedMessage[] {
+    return this.#forwarded;
+  }
+
+  /** The harness took a turn's prompt: `forwarded` is what the thread has forwarded now (recorded by `rememberInBackground`). */
+  confirmForwarded(forwarded: ForwardedMessage[]): void {
+    this.#forwarded = forwarded;
+  }
+
+  /** Whether a run met a dead harness: the next run rebuilds the session. */
+  get harnessLost(): boolean {
+    return this.#harnessLost;
+  }
+
+  /** A run met a dead harness (or the conversation's process went away): the next run rebuilds the session. */
+  markHarnessLost(): void {
+    this.#harnessLost = true;
+  }
+
+  /**
+   * Whether the harness resumed this thread's conversation without its history since the last
+   * ask: the run that asks rebuilds it from the client's transcript, so the flag is cleared.
+   */
+  takeHistoryLost(): boolean {
+    const lost = this.#historyLost;
+    this.#historyLost = false;
+    return lost;
+  }
+
+  /** Subagents that ended since the last call, oldest first (for the run loop to translate). */
+  takeSubagentEnds(): readonly SubagentEnd[] {
+    return this.#subagentEnds.length === 0 ? NO_SUBAGENT_ENDS : this.#subagentEnds.splice(0);
+  }
+
+  /** One more turn the harness started by itself; returns how many since the thread's last client run. */
+  countTriggerTurn(): number {
+    this.#triggerTurnsSinceClientRun += 1;
+    return this.#triggerTurnsSinceClientRun;
+  }
+
+  /** A client ran the thread: its trigger turns count from zero again. */
+  resetTriggerTurns(): void {
+    this.#triggerTurnsSinceClientRun = 0;
+  }
+
+  /** What the thread's list shows of it (its id, its first user message), kept in its record. */
+  get summary(): ThreadSummary | undefined {
+    return this.#summary;
+  }
+
+  /** Names the thread by its first prompt; a thread already named keeps its name. */
+  nameThread(summary: () => ThreadSummary | undefined): void {
+    this.#summary ??= summary();
+  }
+
+  /** The lease this session holds its thread by, when the store has leases (an adopted spare gets its thread's). */
+  get lease(): LeaseToken | undefined {
+    return this.#threadLease;
+  }
+
   get threadId(): string {
     return this.identity.threadId;
   }
@@ -165,11 +179,11 @@ export class AntigravitySession implements ManagedSession {
   }
 
   get conversation(): Conversation | undefined {
-    return this.#lease?.conversation;
+    return this.#conversationLease?.conversation;
   }
 
   get conversationId(): string | undefined {
-    return this.#lease?.conversation.id ?? this.#conversationId;
+    return this.#conversationLease?.conversation.id ?? this.#conversationId;
   }
 
   /**
@@ -177,9 +191,8 @@ export class AntigravitySession implements ManagedSession {
    * had a conversation before (swept, evicted, rebuilt, restarted) resumes it by id.
    */
   async openConversation(tools: readonly Tool[], options: { signal?: AbortSignal }): Promise<Conversation> {
-    if (this.#lease !== undefined) return this.#lease.conversation;
+    if (this.#conversationLease !== undefined) return this.#conversationLease.conversation;
     const pieces = this.bridge.harnessPieces(tools);
-    this.hostToolNames = pieces.hostToolNames;
     const base = this.#environment.baseConfig;
     const workspace = await this.#environment.workspaceFor(this.threadId);
     const workspaces = [...(base.workspaces ?? []), ...(workspace === undefined ? [] : [workspace])];
@@ -190,7 +203,7 @@ export class AntigravitySession implements ManagedSession {
       hooks: withObservers({ ...base.hooks, ...pieces.hooks }, this.#environment.observers, this),
     };
     const lease = await this.#acquire(config, options.signal);
-    this.#lease = lease;
+    this.#conversationLease = lease;
     this.#environment.onConversationOpened(lease.conversation);
     lease.setReclaimable(this.#reclaim);
     this.#stopBackgroundTurns = lease.conversation.onTriggerTurn((turn) => {
@@ -202,27 +215,27 @@ export class AntigravitySession implements ManagedSession {
     lease.signal.addEventListener(
       "abort",
       () => {
-        if (!this.#closed) this.harnessLost = true;
+        if (!this.#closed) this.#harnessLost = true;
       },
       { once: true },
     );
     const resumedId = this.#conversationId;
     this.#conversationId = lease.conversation.id;
-    if (this.historyLost) {
-      this.#recordConversation();
+    if (this.#historyLost) {
+      this.#record.recordConversation();
       return lease.conversation;
     }
     // A resumed conversation that comes back empty although messages were forwarded lost its
     // history upstream (the harness died before persisting): the next prompt must carry it again.
-    if (resumedId !== undefined && lease.conversation.history.length === 0 && this.forwarded.length > 0) {
-      this.historyLost = true;
+    if (resumedId !== undefined && lease.conversation.history.length === 0 && this.#forwarded.length > 0) {
+      this.#historyLost = true;
       this.#environment.warn({ threadId: this.threadId, conversationId: lease.conversation.id }, "the harness lost this thread's history; rebuilding it from the client's transcript");
     }
-    if (lease.conversation.history.length > 0 || this.forwarded.length > 0) {
+    if (lease.conversation.history.length > 0 || this.#forwarded.length > 0) {
       this.#environment.warn({ threadId: this.threadId, conversationId: lease.conversation.id, historySteps: lease.conversation.history.length }, "thread resumed its conversation");
     }
-    if (resumedId === undefined && this.forwarded.length === 0) this.#recordAwaitsPrompt = true;
-    else this.#recordConversation();
+    if (resumedId === undefined && this.#forwarded.length === 0) this.#record.awaitPrompt();
+    else this.#record.recordConversation();
     return lease.conversation;
   }
 
@@ -249,7 +262,7 @@ export class AntigravitySession implements ManagedSession {
       );
       const lease = await pool.acquire({ config, partition, ...signalOption });
       this.#conversationId = undefined;
-      if (this.forwarded.length > 0) this.historyLost = true;
+      if (this.#forwarded.length > 0) this.#historyLost = true;
       return lease;
     }
   }
@@ -279,12 +292,12 @@ export class AntigravitySession implements ManagedSession {
 
   /** Starts a harness turn; what the HITL bridge calls when it starts queued input. */
   startTurn(parts: UserInputPart[], context: { preamble: string | undefined; signal: AbortSignal }) {
-    const conversation = this.#lease?.conversation;
+    const conversation = this.#conversationLease?.conversation;
     if (conversation === undefined) throw new Error("the conversation is not open");
     const input: UserInputPart[] = context.preamble === undefined ? parts : [{ text: context.preamble }, ...parts];
     const turn = conversation.send(input, { signal: context.signal });
     // A subagent's end is a trajectory state, not a step: it is queued for the run loop to translate.
-    turn.onSubagentEnd((end) => void this.subagentEnds.push(end));
+    turn.onSubagentEnd((end) => void this.#subagentEnds.push(end));
     return turn;
   }
 
@@ -296,23 +309,23 @@ export class AntigravitySession implements ManagedSession {
    */
   offerToPool(reclaim: (() => boolean) | undefined): void {
     this.#reclaim = reclaim;
-    this.#lease?.setReclaimable(reclaim);
+    this.#conversationLease?.setReclaimable(reclaim);
   }
 
   /** Whether the pool would give this session a conversation now, without waiting for room (a spare: without taking a thread's). */
   hasConversationRoom(): boolean {
-    return this.#lease !== undefined || this.#environment.pool.hasRoomFor(this.#environment.partition, { reclaim: this.#spare === undefined });
+    return this.#conversationLease !== undefined || this.#environment.pool.hasRoomFor(this.#environment.partition, { reclaim: this.#spare === undefined });
   }
 
   /** Tells the pool whether this conversation waits on a human (placement packs parked ones). */
   markParked(parked: boolean): void {
-    this.#lease?.setParked(parked);
+    this.#conversationLease?.setParked(parked);
   }
 
   /** Drops the conversation (not the thread): the next `openConversation` resumes or starts anew. */
   async dropConversation(options: { forgetId: boolean }): Promise<void> {
-    const lease = this.#lease;
-    this.#lease = undefined;
+    const lease = this.#conversationLease;
+    this.#conversationLease = undefined;
     this.#stopBackgroundTurns?.();
     this.#stopBackgroundTurns = undefined;
     if (options.forgetId) this.#conversationId = undefined;
@@ -325,112 +338,56 @@ export class AntigravitySession implements ManagedSession {
    */
   adopt(threadId: string, workspace: string | undefined, lease: LeaseToken | undefined): void {
     this.#spare = undefined;
-    this.lease = lease;
+    this.#threadLease = lease;
     this.identity.threadId = threadId;
     this.identity.workspace = workspace;
     this.#threadKey = { agentId: this.#threadKey.agentId, threadId };
     // A spare's conversation is new and has nothing forwarded: it is recorded with the first prompt.
-    this.#recordAwaitsPrompt = true;
+    this.#record.awaitPrompt();
   }
 
-  /**
-   * Told that a turn's prompt has just been handed to the harness, with what `forwarded` becomes
-   * once the harness takes it. A conversation opened new for this thread (nothing to lose yet) is
-   * first recorded now, already holding the prompt, while the harness works on it; the turn does
-   * not end before this write did (`recorded()`), and the write its first step would ask for is
-   * then the same record and is skipped. Recording the prompt before the harness confirmed it is
-   * safe only on a new conversation: if a kill -9 lands before the harness keeps it, the resumed
-   * conversation comes back empty while the record says something was forwarded, which
-   * `openConversation` already treats as a lost history and rebuilds from the client's transcript.
-   */
+  /** A turn's prompt was just handed to the harness; a new conversation is first recorded now (see `ThreadRecordWriter.recordPrompt`). */
   recordPrompt(forwarded: ForwardedMessage[]): void {
-    if (!this.#recordAwaitsPrompt) return;
-    this.#recordAwaitsPrompt = false;
-    this.#recordConversation(forwarded);
+    this.#record.recordPrompt(forwarded);
   }
 
-  /**
-   * Records the thread's (new or resumed) conversation without holding up the turn that follows:
-   * waiting for the disk (or Redis) before sending the prompt cost a new thread's first turn the
-   * store's round trips, and a crowd of new threads queued them all behind each other's writes.
-   * Submitted now, before the turn can submit its own record: the store writes one thread's changes
-   * in submission order, so this one never lands over the turn's. The turn does not end before this
-   * write did (`recorded()`): a thread whose client saw its turn finish resumes after a kill -9.
-   */
-  #recordConversation(forwarded = this.forwarded): void {
-    const previous = this.#conversationRecord;
-    const written = this.remember(forwarded).catch((error: unknown) =>
-      this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"),
-    );
-    this.#conversationRecord = previous === undefined ? written : Promise.all([previous, written]).then(() => undefined);
-  }
-
-  /**
-   * Resolves once the records written since the conversation was opened or adopted are stored
-   * (that one, and the turn's, which holds the prompt it forwarded); at once when there are none.
-   * Awaited before a run finishes, so it waits for the disk on a conversation's first finished run
-   * only: later turns' records do not hold up their streams. Never rejects.
-   */
-  async recorded(): Promise<void> {
-    // A run that handed no prompt over still leaves its new conversation recorded.
-    if (this.#recordAwaitsPrompt) {
-      this.#recordAwaitsPrompt = false;
-      this.#recordConversation();
-    }
-    const record = this.#conversationRecord;
-    if (record === undefined) return;
-    await record;
-    if (this.#conversationRecord === record) this.#conversationRecord = undefined;
+  /** Resolves once the records written since the conversation was opened or adopted are stored; never rejects. */
+  recorded(): Promise<void> {
+    return this.#record.recorded();
   }
 
   /** Records the thread in the persisted thread map, so it can resume after its session is gone. */
-  async remember(forwarded: ForwardedMessage[] = this.forwarded): Promise<void> {
+  remember(forwarded?: ForwardedMessage[]): Promise<void> {
+    return this.#record.remember(forwarded);
+  }
+
+  /** `remember()` without waiting for the write, once the current tick's work is done (see `ThreadRecordWriter`). */
+  rememberInBackground(): void {
+    this.#record.rememberInBackground();
+  }
+
+  /** What the thread's record says with `forwarded`; nothing while there is no conversation id, or for a spare. */
+  #recordOf(forwarded: ForwardedMessage[]): ThreadRecordWrite | undefined {
     const conversationId = this.conversationId;
-    if (conversationId === undefined || this.#spare !== undefined) return;
-    this.#submitted = { conversationId, forwarded };
-    await this.#environment.threadStore.set(
-      this.#threadKey,
-      {
+    if (conversationId === undefined || this.#spare !== undefined) return undefined;
+    return {
+      key: this.#threadKey,
+      record: {
         conversationId,
         forwarded,
         toolSignature: this.toolSignature,
-        ...(this.summary === undefined ? {} : { summary: this.summary }),
+        ...(this.#summary === undefined ? {} : { summary: this.#summary }),
         ...(this.#createdAt === undefined ? {} : { createdAt: this.#createdAt }),
       },
-      this.lease === undefined ? {} : { lease: this.lease },
-    );
+      lease: this.#threadLease,
+    };
   }
-
-  /**
-   * `remember()` without waiting for the write, and only once the current tick's work is done: a
-   * turn asks at its first step, and a warm turn's events (often all read in that same tick) go
-   * to the client first. Asks within one tick make one write; a store that rejects is logged.
-   * Except on a conversation's first turn (its open's record not yet waited for): the record that
-   * holds the prompt it forwarded is then written at once, and `recorded()` waits for it too, or a
-   * client that saw that turn finish could resume, after a kill -9, a record that never forwarded
-   * anything (a harness that lost the conversation's history would then go unnoticed). A record
-   * the store was already given (`recordPrompt`'s) is not written again.
-   */
-  rememberInBackground(): void {
-    if (this.#submitted !== undefined && this.#submitted.forwarded === this.forwarded && this.#submitted.conversationId === this.conversationId) return;
-    if (this.#conversationRecord !== undefined) {
-      this.#recordConversation();
-      return;
-    }
-    this.#rememberSoon ??= setImmediate(this.#rememberNow);
-  }
-
-  readonly #rememberNow = (): void => {
-    this.#rememberSoon = undefined;
-    this.remember().catch((error: unknown) => this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume"));
-  };
 
   async close(reason: SessionCloseReason): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     // The record below is the latest: a write still due at the end of the tick would only repeat it.
-    clearImmediate(this.#rememberSoon);
-    this.#rememberSoon = undefined;
+    this.#record.cancelPending();
     this.#stopBackgroundTurns?.();
     this.#stopBackgroundTurns = undefined;
     // Parked callers are released at once; the halted turn drains while the conversation closes below.
@@ -441,11 +398,11 @@ export class AntigravitySession implements ManagedSession {
       this.#environment.warn({ threadId: this.threadId, error }, "could not record the thread for a later resume");
     }
     try {
-      await this.#lease?.release();
+      await this.#conversationLease?.release();
     } catch (error) {
       this.#environment.warn({ threadId: this.threadId, reason, error }, "closing the conversation failed");
     }
-    this.#lease = undefined;
+    this.#conversationLease = undefined;
     await bridgeClosed;
     // A spare no thread took leaves no workspace behind, and holds no thread.
     if (this.#spare !== undefined) {
@@ -453,7 +410,7 @@ export class AntigravitySession implements ManagedSession {
       return;
     }
     // The live session is gone from this replica: another may take the thread now.
-    if (this.lease !== undefined) await this.#environment.threadStore.leases?.release(this.#threadKey, this.lease);
+    if (this.#threadLease !== undefined) await this.#environment.threadStore.leases?.release(this.#threadKey, this.#threadLease);
   }
 }
 

@@ -3,7 +3,7 @@ import { AgentError } from "../errors/agent-error.js";
 import { boundedMessageId, type ForwardedMessage, textDigest } from "../input/message-fingerprint.js";
 import { contentText } from "../input/prompt-parts.js";
 import type { LeaseToken, StoredTranscript, ThreadKey, ThreadStore } from "./store/thread-store.js";
-import type { ThreadChannels } from "./thread-channels.js";
+import type { ThreadChannels } from "./replay/thread-channels.js";
 
 /** How long after a run ends its thread's transcript is written: runs that end together make one write. */
 const TRANSCRIPT_WRITE_DELAY_MS = 250;

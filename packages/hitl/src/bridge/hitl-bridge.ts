@@ -28,23 +28,30 @@ import {
   type HitlBridgeOptions,
 } from "./bridge-options.js";
 import { HitlRun, type RunConclusion, type RunHost, type RunStart } from "./hitl-run.js";
+import { itemOfStep } from "./mirror-steps.js";
 import type { HitlNotification } from "./notifications.js";
 
-/** Starts a harness turn for queued user input; the agent wraps `conversation.send`. */
-export type StartTurn<TInput> = (input: TInput, context: { preamble: string | undefined; signal: AbortSignal }) => AsyncIterable<NormalizedStep>;
+/**
+ * The bridge's one port back into its host: start a harness turn for queued user input, and return
+ * its steps. The bridge decides when (a run's new input, input queued behind a parked turn); the
+ * host decides how (the agent wraps `conversation.send`, adding `preamble`, the bridge's note of
+ * what the user answered or abandoned, before the input). `signal` aborts when the bridge halts the
+ * turn.
+ */
+export type TurnStarter<TInput> = (input: TInput, context: { preamble: string | undefined; signal: AbortSignal }) => AsyncIterable<NormalizedStep>;
 
 export interface BeginRunOptions<TInput> {
   /** The user input this run adds (the agent decides what is new); absent for a pure resume. */
   newInput?: TInput;
   /** How to start a turn for queued input. The latest one given is used. */
-  startTurn: StartTurn<TInput>;
+  startTurn: TurnStarter<TInput>;
 }
 
 /** What the harness conversation must be configured with for the bridge to work. */
 export interface HarnessPieces {
   customTools: CustomTool[];
   hooks: BridgeHooks;
-  /** Host tools whose calls the bridge reports itself: the translator must not report their mirror steps. */
+  /** Host tools whose calls the bridge reports itself (their mirror steps are not among a run's items). */
   hostToolNames: ReadonlySet<string>;
   /** Host tools the client never hears about (the silent built-ins). */
   silentToolNames: ReadonlySet<string>;
@@ -79,7 +86,9 @@ export class HitlBridge {
   #run: HitlRun | undefined;
   #undelivered: HitlNotification[] = [];
   #pendingInputs: unknown[] = [];
-  #startTurn: StartTurn<unknown> | undefined;
+  #startTurn: TurnStarter<unknown> | undefined;
+  /** The bridge's own tools the harness was last configured with (`harnessPieces`): their mirror steps are not passed on. */
+  #hostToolNames: ReadonlySet<string> = new Set();
   #context: Context[] = [];
   #state: unknown;
   #stateUndelivered = false;
@@ -174,6 +183,7 @@ export class HitlBridge {
     const hooks: BridgeHooks = {};
     if (this.#options.questions !== false) hooks.onQuestions = (args) => this.#onQuestions(args);
     if (this.#options.toolApproval === true) hooks.preTool = (args) => this.#preTool(args, silentToolNames);
+    this.#hostToolNames = hostToolNames;
     return { customTools, hooks, hostToolNames, silentToolNames };
   }
 
@@ -221,7 +231,7 @@ export class HitlBridge {
     const continuesTurn = this.#turn !== undefined;
     this.#context = input.context;
     this.#adoptState(input.state);
-    this.#startTurn = options.startTurn as StartTurn<unknown>;
+    this.#startTurn = options.startTurn as TurnStarter<unknown>;
     // Handlers resume in later microtasks, so whatever they report reaches the run attached below.
     const start: RunStart = { ...this.#settle(plan), continuesTurn };
     if (hasNewInput) {
@@ -273,6 +283,7 @@ export class HitlBridge {
       currentTurn: () => this.#turn,
       startNextTurn: () => this.#startNextTurn(),
       turnEnded: (turn) => this.#retire(turn),
+      itemOfStep: (step) => itemOfStep(step, this.#hostToolNames),
       haltTurn: (turn) => {
         const draining = turn.halt();
         this.#draining = draining;
@@ -447,7 +458,9 @@ export class HitlBridge {
     const exempt = this.#frontendTools.has(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
     if (exempt) return { decision: "allow" };
     const callId = args.callId === undefined || args.callId === "" ? undefined : args.callId;
-    const resolved = this.#options.toolCallIdOf?.({
+    // The bridge's own tools have no harness card to share an id with (their mirror steps are dropped).
+    const hostTool = this.#hostToolNames.has(args.toolName);
+    const resolved = hostTool ? undefined : this.#options.toolCallIdOf?.({
       toolName: args.toolName,
       ...(callId === undefined ? {} : { callId }),
       ...(args.serverName === undefined ? {} : { serverName: args.serverName }),
@@ -458,13 +471,13 @@ export class HitlBridge {
     const argumentsSchema = this.#serverTools.get(args.toolName)?.parameters;
     const { expiresAt, expiresAtMs } = this.#deadline();
     const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });
-    this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments } });
+    this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments, ...(hostTool ? { hostTool } : {}) } });
     const answer = await this.#park({ kind: "approval", id: interrupt.id, interrupt, coerce: coerceApprovalPayload }, expiresAtMs, undefined);
     const decision = approvalDecision(answer);
     if (decision.decision === "deny") {
       // Whether the harness then reports the call as an error step, and in what shape, is not known
       // (docs/protocol.md, "Assumptions and how we hedge them"): the denial is reported from here.
-      this.#notify({ type: "tool-denied", toolCallId, toolName: args.toolName, arguments: args.arguments, reason: decision.reason ?? deniedStatement });
+      this.#notify({ type: "tool-denied", toolCallId, toolName: args.toolName, arguments: args.arguments, reason: decision.reason ?? deniedStatement, ...(hostTool ? { hostTool } : {}) });
     }
     return decision;
   }

@@ -33,6 +33,8 @@ export interface RunHost {
   /** Starts the next queued input as a turn, or returns undefined when none is queued. */
   startNextTurn(): Promise<TurnScope | undefined>;
   turnEnded(turn: TurnScope): void;
+  /** What the run yields for a harness step: the step, a refusal it reports, or nothing (a mirror of the bridge's own call). */
+  itemOfStep(step: NormalizedStep): RunItem | undefined;
   haltTurn(turn: TurnScope): void;
   conclude(run: HitlRun): RunConclusion;
 }
@@ -155,7 +157,8 @@ export class HitlRun {
         if (race.kind === "read") {
           turn.consume();
           if (race.result.done !== true) {
-            yield { type: "step", step: race.result.value };
+            const item = this.#host.itemOfStep(race.result.value);
+            if (item !== undefined) yield item;
             continue;
           }
           while (this.#queue.length > 0) yield this.#queue.shift() as HitlNotification;

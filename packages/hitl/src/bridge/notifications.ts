@@ -15,13 +15,19 @@ export type HitlNotification =
    */
   | { type: "tool-result"; toolCallId: string; toolName: string; content: string; output?: unknown; failed: boolean }
   /**
-   * The user denied a tool call (an approval answered no, cancelled or abandoned): the call did not
-   * run. The bridge knows it denied it, so the call's card can be closed now, whatever the harness
-   * then sends about the call, or if it sends nothing.
+   * A tool call did not run: the user denied it (an approval answered no, cancelled or abandoned),
+   * or the harness refused a call of one of the bridge's own tools (a policy; the bridge reports it
+   * from the harness's step, which it does not pass on). The bridge knows, so the call's card can be
+   * closed now, whatever the harness then sends about the call, or if it sends nothing. `hostTool`:
+   * the call is one of the bridge's own tools, whose card no harness step shows (the host opens it).
    */
-  | { type: "tool-denied"; toolCallId: string; toolName: string; arguments: Record<string, unknown>; reason: string }
-  /** An interrupt was raised (informational: the outcome comes from `finish()`). Lets the agent emit a legacy `on_interrupt` CUSTOM event, or START/ARGS/END for an approval's call. */
-  | { type: "interrupt"; interrupt: Interrupt; approval?: { toolCallId: string; toolName: string; arguments: Record<string, unknown> } }
+  | { type: "tool-denied"; toolCallId: string; toolName: string; arguments: Record<string, unknown>; reason: string; hostTool?: true }
+  /**
+   * An interrupt was raised (informational: the outcome comes from `finish()`). Lets the agent emit a
+   * legacy `on_interrupt` CUSTOM event, or START/ARGS/END for an approval's call: `approval.hostTool`
+   * says the call is one of the bridge's own tools, whose card no harness step shows.
+   */
+  | { type: "interrupt"; interrupt: Interrupt; approval?: { toolCallId: string; toolName: string; arguments: Record<string, unknown>; hostTool?: true } }
   /**
    * The shared state is now `state` (a server tool wrote it). The bridge keeps no copy of what the
    * client was sent: the translator's `updateState(state)` owns that base and says it as a
@@ -35,7 +41,11 @@ export type HitlNotification =
    */
   | { type: "relayed"; note: unknown };
 
-/** What `HitlRun.items()` yields: harness steps for the translator, interleaved with notifications. */
+/**
+ * What `HitlRun.items()` yields: harness steps for the translator, interleaved with notifications.
+ * One stream with each call said once: the harness's mirror steps of the bridge's own tools (which
+ * the bridge reports itself) are not among the steps.
+ */
 export type RunItem =
   | { type: "step"; step: NormalizedStep }
   /** The harness turn ended (its steps are exhausted); turn-scoped memory was retired. */

@@ -1,6 +1,6 @@
 import { HarnessProcess, type Conversation, type ConversationConfig } from "@ag-ui-antigravity/harness";
 import { emulatorBinPath, expectNoChildProcesses } from "@ag-ui-antigravity/testing";
-import { HitlBridge, type HitlBridgeOptions, type RunItem, type StartTurn } from "../../src/index.js";
+import { HitlBridge, type HitlBridgeOptions, type RunItem, type TurnStarter } from "../../src/index.js";
 import { countHandles, expectNoHandlesBeyond, type HandleCounts } from "./handle-baseline.js";
 
 export const changeColor = { name: "change_color", description: "Changes the page colour", parameters: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } };
@@ -9,7 +9,7 @@ export interface EmulatorSession {
   bridge: HitlBridge;
   conversation: Conversation;
   /** What the agent's run loop passes to `beginRun`: a turn is one `conversation.send`. */
-  startTurn: StartTurn<string>;
+  startTurn: TurnStarter<string>;
 }
 
 /**
@@ -40,7 +40,7 @@ export class EmulatorSessions {
       hooks: pieces.hooks,
       ...config,
     });
-    const startTurn: StartTurn<string> = (text, { preamble, signal }) => conversation.send(preamble === undefined ? text : `${preamble}\n\n${text}`, { signal });
+    const startTurn: TurnStarter<string> = (text, { preamble, signal }) => conversation.send(preamble === undefined ? text : `${preamble}\n\n${text}`, { signal });
     return { bridge, conversation, startTurn };
   }
 

@@ -1,7 +1,7 @@
 import { AbstractAgent, verifyEvents } from "@ag-ui/client";
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { from, lastValueFrom, Observable, toArray } from "rxjs";
-import { HitlError, type HitlBridge, type RunConclusion, type RunItem, type RunStart, type StartTurn } from "../../src/index.js";
+import { HitlError, type HitlBridge, type RunConclusion, type RunItem, type RunStart, type TurnStarter } from "../../src/index.js";
 
 export interface DrivenRun {
   events: BaseEvent[];
@@ -18,7 +18,7 @@ export interface DrivenRun {
 export async function driveRun<TInput>(
   bridge: HitlBridge,
   input: RunAgentInput,
-  options: { newInput?: TInput; startTurn: StartTurn<TInput>; signal?: AbortSignal; onItem?: (item: RunItem) => void },
+  options: { newInput?: TInput; startTurn: TurnStarter<TInput>; signal?: AbortSignal; onItem?: (item: RunItem) => void },
 ): Promise<DrivenRun> {
   const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId } as BaseEvent];
   const items: RunItem[] = [];
@@ -115,10 +115,10 @@ export function runInput(overrides: Partial<RunAgentInput> = {}): RunAgentInput 
 export class MiniAgent extends AbstractAgent {
   readonly runs: DrivenRun[] = [];
   readonly #bridge: HitlBridge;
-  readonly #startTurn: StartTurn<string>;
+  readonly #startTurn: TurnStarter<string>;
   readonly #seenUserMessages = new Set<string>();
 
-  constructor(bridge: HitlBridge, startTurn: StartTurn<string>) {
+  constructor(bridge: HitlBridge, startTurn: TurnStarter<string>) {
     super({ threadId: "thread-1" });
     this.#bridge = bridge;
     this.#startTurn = startTurn;

@@ -1,6 +1,6 @@
 import type { NormalizedStep } from "@ag-ui-antigravity/harness";
 import type { PreToolHookArgs, PreToolHookResult, QuestionsHookArgs, QuestionsHookResult } from "@ag-ui-antigravity/harness";
-import type { HarnessPieces, StartTurn } from "../../src/index.js";
+import type { HarnessPieces, TurnStarter } from "../../src/index.js";
 
 /** What a scripted model does in one turn. */
 export type TurnScript = (turn: ScriptedTurn) => Promise<void>;
@@ -29,7 +29,7 @@ export class ScriptedHarness {
     return this.#pieces;
   }
 
-  readonly startTurn: StartTurn<string> = (input, context) => {
+  readonly startTurn: TurnStarter<string> = (input, context) => {
     const script = this.#scripts.shift();
     if (script === undefined) throw new Error(`no script left for turn input ${JSON.stringify(input)}`);
     this.turns.push({ input, preamble: context.preamble });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { EventType, type BaseEvent, type Message, type RunAgentInput } from "@ag-ui/client";
 import { RESUME_RUN_ID_PROP } from "@ag-ui-antigravity/foundation";
 import { concat, defer, EMPTY, from, type Observable, of, switchMap } from "rxjs";
-import type { StoredTranscript } from "./store/thread-store.js";
+import type { StoredTranscript } from "../store/thread-store.js";
 import type { ThreadChannel } from "./thread-channel.js";
 import type { ThreadChannels } from "./thread-channels.js";
 

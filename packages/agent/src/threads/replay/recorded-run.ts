@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent, type RunStartedEvent } from "@ag-ui/client";
 import { Observable, type Subscriber, type TeardownLogic } from "rxjs";
 import { loggedId } from "@ag-ui-antigravity/foundation";
-import { AgentError } from "../errors/agent-error.js";
+import { AgentError } from "../../errors/agent-error.js";
 import { approximateSize } from "./approximate-size.js";
 
 /** Events one run keeps for late and returning clients, by default. */

@@ -1,7 +1,7 @@
 import type { BaseEvent, RunAgentInput, Tool } from "@ag-ui/client";
 import { Observable, Subject } from "rxjs";
-import { contentText } from "../input/prompt-parts.js";
-import { type ForwardedMessage, fingerprintMessage } from "../input/message-fingerprint.js";
+import { contentText } from "../../input/prompt-parts.js";
+import { type ForwardedMessage, fingerprintMessage } from "../../input/message-fingerprint.js";
 import { approximateSize } from "./approximate-size.js";
 import { RecordedRun } from "./recorded-run.js";
 import type { ReplayBudget } from "./replay-budget.js";

@@ -6,7 +6,7 @@ import { AgentError } from "../errors/agent-error.js";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 import type { SessionManager } from "../sessions/session-manager.js";
 import { backgroundTurnEvents } from "./background-turn-events.js";
-import type { ThreadChannels } from "./thread-channels.js";
+import type { ThreadChannels } from "../threads/replay/thread-channels.js";
 
 /** Defaults of the `triggerLimits` option. */
 export const DEFAULT_TRIGGER_TURNS_PER_THREAD = 12;
@@ -57,8 +57,7 @@ export class TriggerTurns {
     } finally {
       this.#inFlight -= 1;
     }
-    session.triggerTurnsSinceClientRun += 1;
-    if (session.triggerTurnsSinceClientRun >= maxTurnsPerThread && this.#options.sessions.evict(threadId, session, "trigger-limit")) {
+    if (session.countTriggerTurn() >= maxTurnsPerThread && this.#options.sessions.evict(threadId, session, "trigger-limit")) {
       logger.warn?.({ threadId, maxTurnsPerThread }, "thread retired after as many trigger turns without a client run as triggerLimits.maxTurnsPerThread allows; its triggers stop until a client runs it again");
     }
   }

@@ -1,8 +1,8 @@
 import type { AGUIEvent, RunAgentInput } from "@ag-ui/client";
 import type { Turn } from "@ag-ui-antigravity/harness";
 import { eventsOfHookNote } from "../hooks/hook-notes.js";
-import { cumulativeUsageOf, runFinished, runStarted } from "../run/run-events.js";
-import { toRunError } from "../run/run-error.js";
+import { cumulativeUsageOf, runFinished, runStarted } from "./run-events.js";
+import { toRunError } from "./run-error.js";
 import type { AntigravitySession } from "../sessions/antigravity-session.js";
 
 /**
@@ -19,7 +19,7 @@ export async function* backgroundTurnEvents(session: AntigravitySession, turn: T
       yield* translator.translate(step);
       // What its hooks told the agent since, after the step they followed.
       for (const note of session.takeBackgroundNotes()) yield* eventsOfHookNote(translator, note);
-      for (const end of session.subagentEnds.splice(0)) {
+      for (const end of session.takeSubagentEnds()) {
         yield* translator.finishSubagent(end);
       }
     }
