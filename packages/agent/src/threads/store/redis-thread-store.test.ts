@@ -79,12 +79,13 @@ describe.skipIf(skipReason !== undefined)(`RedisThreadStore (a real redis-server
 
   it("ping() answers while Redis does, and an agent on the store is not ready while Redis is stalled", async () => {
     const admin = await connect();
-    const threads = await store({ keyPrefix: "ready", commandTimeoutMs: 200 });
+    // A deadline a loaded machine's PING meets (200 ms did not, once), well under the pause.
+    const threads = await store({ keyPrefix: "ready", commandTimeoutMs: 1_000 });
     const agent = new AntigravityAgent({ harness: "emulator", threadStore: threads });
     try {
       await expect(threads.ping()).resolves.toBeUndefined();
       expect(await agent.readiness()).toEqual({ ready: true });
-      await admin.sendCommand(["CLIENT", "PAUSE", "1000", "ALL"]);
+      await admin.sendCommand(["CLIENT", "PAUSE", "2500", "ALL"]);
       expect(await agent.readiness()).toEqual({ ready: false, code: "THREAD_STORE_UNAVAILABLE", reason: "The agent's redis thread store cannot be reached." });
       await admin.sendCommand(["CLIENT", "UNPAUSE"]);
       expect(await agent.readiness()).toEqual({ ready: true });
