@@ -57,6 +57,7 @@ export interface RunOrigin {
   serverInitiated?: boolean;
 }
 
+/** What `AntigravityAgent.stats()` reports: its sessions and its thread store. */
 export interface AgentStats {
   sessions: SessionStats;
   /** Threads the thread store remembers, where it can count them (memory; file: at its last clean-up). */

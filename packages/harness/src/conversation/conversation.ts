@@ -1,8 +1,7 @@
 import type WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
-import { abortReason, brandClass, hasBrand, linkSignals, throwIfAborted } from "@ag-ui-antigravity/foundation";
+import { abortReason, brandClass, hasBrand, linkSignals, type Logger, throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { settleWithin } from "../internal/settle-within.js";
-import type { HarnessLogger } from "../observability/logger.js";
 import type { Redactor } from "../observability/redactor.js";
 import type { WireTap } from "../observability/wire-tap.js";
 import type {
@@ -71,7 +70,7 @@ export class Conversation {
   readonly #host: ConversationHost;
   readonly #config: ResolvedConversationConfig;
   readonly #socket: WebSocket;
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   readonly #wireTap: WireTap;
   readonly #callbacks: CallbackAnswerer;
   readonly #abortController = new AbortController();

@@ -1,5 +1,5 @@
-import { Lifetime } from "@ag-ui-antigravity/foundation";
-import type { ConversationConfig, HarnessLogger } from "@ag-ui-antigravity/harness";
+import { Lifetime, type Logger } from "@ag-ui-antigravity/foundation";
+import type { ConversationConfig } from "@ag-ui-antigravity/harness";
 import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { approvalPolicies, sessionHooks } from "../hitl/session-hooks.js";
 import type { TurnInteraction } from "../hitl/turn-interaction.js";
@@ -7,13 +7,17 @@ import { DEFAULT_SESSION_IDLE_TIMEOUT_MS, type McpServerSettings } from "../serv
 import { McpServerError } from "./mcp-server-error.js";
 import { AntigravitySession } from "./session.js";
 
+/**
+ * What a `SessionRegistry` needs: the server settings, the harness executable, pool settings and a
+ * logger.
+ */
 export interface SessionRegistryOptions {
   settings: McpServerSettings;
   /** The harness executable (the real `localharness`, or the emulator's `dist/bin.js`). */
   binaryPath: string;
   /** Extra pool settings (capacity per process, idle grace, …). */
   pool?: Omit<HarnessPoolSettings, "logger" | "signal">;
-  logger?: HarnessLogger;
+  logger?: Logger;
 }
 
 /**
