@@ -1,12 +1,14 @@
 // Build settings every published package shares: ESM + CJS + types for Node 20. Source maps ship
 // without `sourcesContent`: the sources are not published, and inlining them doubled every map.
 // `@ag-ui-antigravity/foundation` is private: its code and its types are inlined into each build
-// (ARCHITECTURE.md, "The foundation"), so no published package depends on it.
+// (ARCHITECTURE.md, "The foundation"), so no published package depends on it. Members marked
+// `@internal` (constructors a package calls itself) are left out of the declarations: their
+// parameter types are private, and a user cannot call them usefully.
 const foundation = /^@ag-ui-antigravity\/foundation$/;
 
 export const publishedBuildOptions = {
   format: ["esm", "cjs"],
-  dts: { resolve: [foundation] },
+  dts: { resolve: [foundation], compilerOptions: { stripInternal: true } },
   clean: true,
   sourcemap: true,
   target: "node20",

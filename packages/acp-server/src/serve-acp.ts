@@ -1,6 +1,5 @@
 import { Readable, Writable } from "node:stream";
-import { Lifetime, shieldLogger } from "@ag-ui-antigravity/foundation";
-import type { HarnessLogger } from "@ag-ui-antigravity/harness";
+import { Lifetime, type Logger, shieldLogger } from "@ag-ui-antigravity/foundation";
 import type { HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { createAcpAgent } from "./acp/acp-agent.js";
@@ -19,7 +18,7 @@ export interface ServeAcpOptions {
   /** Where messages to the client go (default `process.stdout`); nothing else may be written to it. */
   output?: NodeJS.WritableStream | undefined;
   /** Diagnostics (pino's shape, any subset of levels); never written to `output`. */
-  logger?: HarnessLogger | undefined;
+  logger?: Logger | undefined;
   /** Extra harness pool settings (conversations per process, idle grace, …). */
   pool?: Omit<HarnessPoolSettings, "logger" | "signal" | "harness"> | undefined;
 }

@@ -36,6 +36,7 @@ const DEFAULT_MAX_TRANSCRIPT_BYTES = 512 * 1024;
 /** Characters all transcripts keep together, by default. */
 const DEFAULT_MAX_TOTAL_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
+/** What `AntigravityAgent.stats()` reports: its sessions and its thread store. */
 export interface AgentStats {
   sessions: SessionStats;
   /** Threads the thread store remembers, where it can count them (memory; file: at its last clean-up). */

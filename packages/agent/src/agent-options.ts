@@ -86,6 +86,10 @@ export interface ScheduleLimits {
   maxDelayMs?: number;
 }
 
+/**
+ * Everything `new AntigravityAgent(options)` takes: the harness, the model and its tools, sessions,
+ * threads and logging.
+ */
 export interface AntigravityAgentOptions {
   /** Agent id and description, as AG-UI clients see them. */
   agentId?: string;

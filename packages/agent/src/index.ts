@@ -14,6 +14,8 @@ export type {
 } from "./agent-options.js";
 export { AgentError } from "./errors/agent-error.js";
 export type { AgentErrorCode, AgentErrorOptions } from "./errors/agent-error.js";
+export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
+export type { LogFields, Logger } from "@ag-ui-antigravity/foundation";
 export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/foundation";
 export type { ClientErrorCode, ClientErrorCodeInfo } from "@ag-ui-antigravity/foundation";
 export type { SessionStats } from "./sessions/session-manager.js";

@@ -2,10 +2,11 @@
 export { emulatorBinaryPath } from "./emulator-binary-path.js";
 export { EmulatorError } from "./errors/emulator-error.js";
 export type { EmulatorErrorCode, EmulatorErrorOptions } from "./errors/emulator-error.js";
+export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
 export { readKnobs } from "./knobs/emulator-knobs.js";
 export type { EmulatorKnobs } from "./knobs/emulator-knobs.js";
 export { createStreamLogger, silentLogger } from "./logging/logger.js";
-export type { Logger, StderrLike } from "./logging/logger.js";
+export type { EmulatorLogger, StderrLike } from "./logging/logger.js";
 export { runEmulatorProcess } from "./process/run-emulator-process.js";
 export type { EmulatorProcessOptions, RunningEmulator } from "./process/run-emulator-process.js";
 export type { ProcessControl } from "./conversation/turn-context.js";

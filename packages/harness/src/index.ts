@@ -1,5 +1,6 @@
 export { HarnessError } from "./errors/harness-error.js";
 export type { HarnessErrorCode, HarnessErrorOptions } from "./errors/harness-error.js";
+export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
 export type {
   NormalizedStep,
   StepKind,
@@ -23,6 +24,7 @@ export type { DiagnoseOptions, HarnessDiagnosis } from "./install/diagnose-harne
 export type { HarnessVersionSource, ResolvedHarnessVersion } from "./process/harness-version.js";
 export { HarnessDialect } from "./protocol/dialect.js";
 export { KNOWN_HARNESS_VERSIONS, NEWEST_KNOWN_HARNESS_VERSION, defaultModelFor } from "./protocol/harness-versions.js";
+export { PROTOCOL_DIALECTS } from "./protocol/harness-versions.js";
 export type { KnownHarnessVersion, ProtocolDialect } from "./protocol/harness-versions.js";
 export type { HarnessProcessCloseOptions, HarnessProcessExit, HarnessProcessOptions } from "./process/harness-process-options.js";
 export { Conversation } from "./conversation/conversation.js";
@@ -55,6 +57,7 @@ export type {
 export type { HarnessFeatureOptions, InlineSkill } from "./conversation/harness-feature-options.js";
 export { BUILTIN_TOOL_NAMES, DEFAULT_BUILTIN_TOOLS, WRITE_CAPABLE_BUILTIN_TOOLS } from "./conversation/builtin-tools.js";
 export type { BuiltinToolName } from "./conversation/builtin-tools.js";
+export { conversationConfigSchema } from "./conversation/conversation-config.js";
 export { validateConversationConfig } from "./conversation/validate-config.js";
 export { checkConversationConfig } from "./conversation/check-conversation-config.js";
 export { Turn } from "./conversation/turn.js";
@@ -62,9 +65,12 @@ export type { SubagentEnd, TurnOrigin, TurnResult } from "./conversation/turn.js
 export type { ModalityUsage, TokenUsage } from "./conversation/token-usage.js";
 export type { DriftCount, DriftEntry, DriftReport } from "./protocol/drift.js";
 // The wire messages a step and a conversation's raw history carry, under their protocol names.
-export type { OutputEvent, StepUpdate } from "./protocol/messages.js";
+// Their schemas as types only (what the two types are read from): the client loads the schemas with
+// its first conversation, never at import; the values are `./protocol`'s.
+export type { OutputEventSchema, StepUpdateSchema } from "./protocol/messages.js";
+export type { GenaiStruct, GenaiValue, OutputEvent, StepUpdate } from "./protocol/messages.js";
 export type { UserInputPart } from "./conversation/user-input.js";
 export { withMedia } from "./conversation/tool-result.js";
 export type { ToolMedia, ToolResultWithMedia } from "./conversation/tool-result.js";
-export type { HarnessLogger } from "./observability/logger.js";
+export type { LogFields, Logger } from "@ag-ui-antigravity/foundation";
 export type { WireInspector, WireRecord } from "./observability/wire-record.js";

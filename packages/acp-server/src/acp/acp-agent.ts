@@ -1,4 +1,4 @@
-import type { HarnessLogger } from "@ag-ui-antigravity/harness";
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import { agent, methods, PROTOCOL_VERSION, type AgentApp, type ClientCapabilities, type InitializeResponse, type SessionModeState } from "@agentclientprotocol/sdk";
 import { packageVersion } from "../package-version.js";
 import { isSessionModeId, SESSION_MODES, type SessionModeId } from "../permissions/session-modes.js";
@@ -42,7 +42,7 @@ async function answered<T>(sessionId: string | undefined, work: () => Promise<T>
  * its harness conversation), `session/prompt`, `session/cancel`, `session/set_mode` and
  * `session/close`. The SDK validates every request's params before a handler sees them.
  */
-export function createAcpAgent(registry: SessionRegistry, options: { logger: HarnessLogger }): AgentApp {
+export function createAcpAgent(registry: SessionRegistry, options: { logger: Logger }): AgentApp {
   let capabilities: ClientCapabilities = {};
   const { logger } = options;
   return agent({ name: "antigravity-acp-server" })

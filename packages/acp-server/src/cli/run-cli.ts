@@ -1,4 +1,5 @@
-import { findHarnessBinary, type HarnessLogger } from "@ag-ui-antigravity/harness";
+import type { Logger } from "@ag-ui-antigravity/foundation";
+import { findHarnessBinary } from "@ag-ui-antigravity/harness";
 import { emulatorBinaryPath } from "@ag-ui-antigravity/harness-emulator/binary-path";
 import { packageVersion } from "../package-version.js";
 import { serveAcp } from "../serve-acp.js";
@@ -14,7 +15,7 @@ export interface CliIo {
 }
 
 /** One line per fact: a field that names the session, then the message (never a stack). */
-function stderrLogger(say: (line: string) => void): HarnessLogger {
+function stderrLogger(say: (line: string) => void): Logger {
   const line = (level: string) => (fields: Record<string, unknown>, message?: string) => say(`${level}${message ?? ""}${fields["error"] === undefined ? "" : ` (${String(fields["error"])})`}`);
   return { debug: () => undefined, info: line(""), warn: line("warn: "), error: line("error: ") };
 }

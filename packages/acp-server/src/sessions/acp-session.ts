@@ -1,5 +1,5 @@
-import { linkSignals } from "@ag-ui-antigravity/foundation";
-import type { Conversation, HarnessLogger, McpServer } from "@ag-ui-antigravity/harness";
+import { linkSignals, type Logger } from "@ag-ui-antigravity/foundation";
+import type { Conversation, McpServer } from "@ag-ui-antigravity/harness";
 import type { PoolLease } from "@ag-ui-antigravity/pool";
 import type { AgentContext, ClientCapabilities, ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { PermissionState, PromptInteraction } from "../permissions/prompt-interaction.js";
@@ -24,7 +24,7 @@ export interface AcpSessionOptions {
   record: SessionRecord;
   openConfig: SessionOpenConfig;
   store: SessionStore;
-  logger: HarnessLogger;
+  logger: Logger;
   turnTimeoutMs: number;
   permissionTimeoutMs: number;
   idleTimeoutMs: number;
@@ -50,7 +50,7 @@ export class AcpSession {
   readonly openConfig: SessionOpenConfig;
   readonly #record: SessionRecord;
   readonly #store: SessionStore;
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   readonly #options: AcpSessionOptions;
   readonly #book = new ToolCallBook();
   readonly #edits = new Map<string, PendingEdit>();

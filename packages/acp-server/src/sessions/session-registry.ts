@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Lifetime } from "@ag-ui-antigravity/foundation";
-import type { ConversationConfig, HarnessLogger } from "@ag-ui-antigravity/harness";
+import { Lifetime, type Logger } from "@ag-ui-antigravity/foundation";
+import type { ConversationConfig } from "@ag-ui-antigravity/harness";
 import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { permissionHooks } from "../permissions/permission-gate.js";
@@ -20,7 +20,7 @@ export interface SessionRegistryOptions {
   settings: AcpServerSettings;
   /** The harness executable (the real `localharness`, or the emulator's `dist/bin.js`). */
   binaryPath: string;
-  logger: HarnessLogger;
+  logger: Logger;
   /** Extra pool settings (capacity per process, idle grace, …). */
   pool?: Omit<HarnessPoolSettings, "logger" | "signal" | "harness"> | undefined;
 }
@@ -34,7 +34,7 @@ export class SessionRegistry {
   readonly settings: AcpServerSettings;
   readonly pool: HarnessPool;
   readonly store: SessionStore;
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   readonly #stateDirectory: string;
   readonly #temporaryState: boolean;
   readonly #sessions = new Map<string, AcpSession>();

@@ -1,4 +1,4 @@
-import type { HarnessLogger } from "@ag-ui-antigravity/harness";
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Transcript } from "./transcript.js";
 
@@ -15,10 +15,10 @@ export class UpdateChannel {
   readonly #sessionId: string;
   readonly #send: SendUpdate;
   readonly #transcript: Transcript;
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   #tail: Promise<void> = Promise.resolve();
 
-  constructor(options: { sessionId: string; send: SendUpdate; transcript: Transcript; logger: HarnessLogger }) {
+  constructor(options: { sessionId: string; send: SendUpdate; transcript: Transcript; logger: Logger }) {
     this.#sessionId = options.sessionId;
     this.#send = options.send;
     this.#transcript = options.transcript;

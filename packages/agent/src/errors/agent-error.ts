@@ -19,6 +19,7 @@ export type AgentErrorCode =
   | "NOTIFY_REFUSED"
   | "PARKED_TURN_LOST";
 
+/** What an `AgentError` carries beside its code and message: the error that caused it. */
 export interface AgentErrorOptions {
   cause?: unknown;
 }

@@ -46,6 +46,10 @@ export interface SessionLease<Session extends ManagedSession> {
   release(): void;
 }
 
+/**
+ * The agent's harness sessions right now: how many are live, busy or parked, and the limits they run
+ * under.
+ */
 export interface SessionStats {
   liveSessions: number;
   busySessions: number;

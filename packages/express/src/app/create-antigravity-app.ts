@@ -1,6 +1,6 @@
+import { shieldLogger } from "@ag-ui-antigravity/foundation";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { httpError, sendHttpError } from "../errors/http-error.js";
-import { toBindingLogger } from "../logging/logger.js";
 import { toAgentRegistry, type AgentOrAgents } from "../options/agent-registry.js";
 import { resolveAgentRouterOptions } from "../options/binding-options.js";
 import { addAgentRoutes } from "../routes/add-agent-routes.js";
@@ -24,7 +24,7 @@ import { resolveAppOptions, type AntigravityAppOptions } from "./app-options.js"
  */
 export function createAntigravityApp(agentOrAgents: AgentOrAgents, options: AntigravityAppOptions = {}): AntigravityApp {
   const { routerOptions, before } = resolveAppOptions(options);
-  const logger = toBindingLogger(routerOptions.logger);
+  const logger = shieldLogger(routerOptions.logger);
   const app = express();
   app.disable("x-powered-by");
   for (const middleware of before) app.use(middleware);

@@ -1,7 +1,7 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { Request } from "express";
 import { ExpressBindingError } from "../errors/express-binding-error.js";
 import { httpError, type HttpErrorReply } from "../errors/http-error.js";
-import type { ExpressBindingLogger } from "../logging/logger.js";
 import type { AuthorizeRequest, Principal } from "./principal.js";
 
 export type AuthorizationOutcome =
@@ -20,7 +20,7 @@ const UNAUTHENTICATED_REPLY: HttpErrorReply = Object.freeze(httpError("UNAUTHENT
 export async function authorizeRequest(
   request: Request,
   authorize: AuthorizeRequest | undefined,
-  logger: ExpressBindingLogger,
+  logger: Logger,
 ): Promise<AuthorizationOutcome> {
   if (authorize === undefined) return { allowed: true, principal: undefined };
   let principal: Principal | null | undefined;

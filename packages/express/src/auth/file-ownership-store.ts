@@ -6,6 +6,7 @@ import { z } from "zod/v4";
 import { ownershipDigest } from "./ownership-digest.js";
 import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore, ownershipStoreClosed } from "./thread-ownership-store.js";
 
+/** Where a `FileOwnershipStore` keeps owners (a directory), and for how long. */
 export interface FileOwnershipStoreOptions {
   /** Owners live under `<directory>/ag-ui-owners/<agent>/<thread digest>.json` (the agents' save dir fits). */
   directory: string;

@@ -5,6 +5,7 @@ import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type Thr
 /** Owned threads the in-memory store keeps at most by default. */
 export const DEFAULT_MAX_THREAD_OWNERS = 100_000;
 
+/** How many owned threads a `MemoryOwnershipStore` keeps, and for how long. */
 export interface MemoryOwnershipStoreOptions {
   /** Owned threads kept at most; past it new threads are refused (`full`), owned ones are never dropped. Default 100 000. */
   maxEntries?: number;

@@ -2,6 +2,10 @@ import { Lifetime, sendRedisCommand, type RedisCommandClient } from "@ag-ui-anti
 import { ownershipDigest } from "./ownership-digest.js";
 import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore, ownershipStoreClosed } from "./thread-ownership-store.js";
 
+/**
+ * The Redis client a `RedisOwnershipStore` writes through, its key prefix, and how long an owner is
+ * kept.
+ */
 export interface RedisOwnershipStoreOptions {
   /** A connected client (create it with `disableOfflineQueue: true`). The store never connects or quits it. */
   client: RedisCommandClient;

@@ -8,6 +8,7 @@ import type { ThreadClaim } from "@ag-ui-antigravity/foundation";
 
 export type { ThreadClaim } from "@ag-ui-antigravity/foundation";
 
+/** What an ownership store reports for the router's stats: its kind and how many threads have an owner. */
 export interface ThreadOwnershipStats {
   /** `memory`, `file` or `redis`. */
   kind: string;

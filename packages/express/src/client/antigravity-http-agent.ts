@@ -3,6 +3,7 @@ import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 import { Observable } from "rxjs";
 import { readSseMessages } from "./sse-event-reader.js";
 
+/** `HttpAgentConfig` plus where and how often `AntigravityHttpAgent` reconnects to a dropped stream. */
 export interface AntigravityHttpAgentConfig extends HttpAgentConfig {
   /** The agent's connect route; default `<url>/connect` (what `createAgentRouter` serves). */
   connectUrl?: string;

@@ -9,6 +9,7 @@ export type ExpressBindingErrorCode =
   /** Thrown by an `authorize` hook: the caller is known but refused (answered with 403). */
   | "FORBIDDEN";
 
+/** What an `ExpressBindingError` carries beside its code and message: the error that caused it. */
 export interface ExpressBindingErrorOptions {
   cause?: unknown;
 }

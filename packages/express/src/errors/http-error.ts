@@ -17,6 +17,10 @@ export interface HttpErrorIssue {
   message: string;
 }
 
+/**
+ * The JSON body of every error response the router sends: a code to match on, a message, and the
+ * refused fields.
+ */
 export interface HttpErrorBody {
   error: {
     code: HttpErrorCode;

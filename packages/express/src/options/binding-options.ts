@@ -1,10 +1,10 @@
+import { type Logger, shieldLogger } from "@ag-ui-antigravity/foundation";
 import { z } from "zod/v4";
 import type { AuthorizeRequest } from "../auth/principal.js";
 import { DEFAULT_MAX_THREAD_OWNERS } from "../auth/memory-ownership-store.js";
 import type { ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { ExpressBindingError } from "../errors/express-binding-error.js";
 import type { ClientLimits } from "../limits/client-accounts.js";
-import { toBindingLogger, type ExpressBindingLogger } from "../logging/logger.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
@@ -78,7 +78,7 @@ export interface AgentRouterOptions {
         parkedTtlMs?: number;
       };
   /** Receives the binding's logs (pino-compatible). Default: none. */
-  logger?: Partial<ExpressBindingLogger>;
+  logger?: Partial<Logger>;
   /** Sent as `x-ag-ui-antigravity-replica` on every response of the router; default none (no header). */
   replicaId?: string;
 }
@@ -96,7 +96,7 @@ export interface ResolvedAgentRouterOptions {
   readonly healthPath: string | undefined;
   readonly readyPath: string | undefined;
   readonly clientLimits: ClientLimits | undefined;
-  readonly logger: ExpressBindingLogger;
+  readonly logger: Logger;
   readonly replicaId: string | undefined;
 }
 
@@ -131,7 +131,7 @@ const optionsSchema = z
           .strict(),
       ])
       .optional(),
-    logger: z.custom<Partial<ExpressBindingLogger>>((value) => typeof value === "object" && value !== null, "must be an object").optional(),
+    logger: z.custom<Partial<Logger>>((value) => typeof value === "object" && value !== null, "must be an object").optional(),
     replicaId: z.string().regex(/^[A-Za-z0-9._~:-]{1,64}$/, "must be 1 to 64 of [A-Za-z0-9._~:-] (it is sent as a header)").optional(),
   })
   .strict();
@@ -157,7 +157,7 @@ export function resolveAgentRouterOptions(options: AgentRouterOptions = {}): Res
     healthPath: value.healthPath === false ? undefined : trimTrailingSlash(value.healthPath ?? "/healthz"),
     readyPath: value.readyPath === false ? undefined : trimTrailingSlash(value.readyPath ?? "/readyz"),
     clientLimits: value.clientLimits === undefined || value.clientLimits === false ? undefined : resolveClientLimits(value.clientLimits),
-    logger: toBindingLogger(value.logger),
+    logger: shieldLogger(value.logger),
     replicaId: value.replicaId,
   };
 }

@@ -1,3 +1,4 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import { EventType, type BaseEvent, type RunAgentInput, type RunErrorEvent, type RunFinishedEvent } from "@ag-ui/core";
 import type { AbstractAgent } from "@ag-ui/client";
 import type { ClientErrorCode } from "@ag-ui-antigravity/foundation";
@@ -6,7 +7,6 @@ import type { Request, Response } from "express";
 import { relayedHttpError, sendHttpError } from "../errors/http-error.js";
 import { retryAfterSecondsFor } from "../errors/retry-after.js";
 import { httpStatusForRunErrorCode } from "../errors/run-error-status.js";
-import type { ExpressBindingLogger } from "../logging/logger.js";
 import { type EventCursor, EventIdSequence } from "../stream/event-ids.js";
 import { EventStreamWriter } from "../stream/event-stream-writer.js";
 import type { AgentEventStream } from "./connect-source.js";
@@ -17,7 +17,7 @@ export interface StreamAgentRunSettings {
   readonly firstEventTimeoutMs: number;
   readonly maxBufferedBytes: number;
   readonly runErrorStatuses: Readonly<Record<string, number | null>>;
-  readonly logger: ExpressBindingLogger;
+  readonly logger: Logger;
 }
 
 export interface StreamAgentRunRequest {

@@ -109,6 +109,10 @@ export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES | `MODEL_ERROR_${n
 
 const modelErrorWithStatus = /^MODEL_ERROR_\d+$/;
 
+/**
+ * True when `value` is a code of the client vocabulary (`CLIENT_ERROR_CODES`, or a
+ * `MODEL_ERROR_<status>`).
+ */
 export function isClientErrorCode(value: string): value is ClientErrorCode {
   return Object.hasOwn(CLIENT_ERROR_CODES, value) || modelErrorWithStatus.test(value);
 }

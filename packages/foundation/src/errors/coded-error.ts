@@ -1,5 +1,6 @@
 import { brandClass, brandOf, hasBrand } from "./brand.js";
 
+/** What a `CodedError` carries beside its code and message: the error that caused it. */
 export interface CodedErrorOptions {
   cause?: unknown;
 }
@@ -17,12 +18,14 @@ export interface CodedErrorOptions {
  * and inherits `PoolError.isInstance(value)`, which narrows to `PoolError` across bundles.
  */
 export class CodedError<Code extends string = string> extends Error {
+  /** What went wrong, as a stable machine-readable code (the class's own vocabulary). */
   readonly code: Code;
 
   static {
     brandClass(this, "CodedError");
   }
 
+  /** An error with `code`, a human-readable `message`, and the `cause` when there is one. */
   constructor(code: Code, message: string, options: CodedErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;

@@ -2,7 +2,7 @@ import type { WebSocket } from "ws";
 import { EmulatorError } from "../errors/emulator-error.js";
 import { createIdSource, type IdSource } from "../ids/id-source.js";
 import { readKnobs } from "../knobs/emulator-knobs.js";
-import type { Logger } from "../logging/logger.js";
+import type { EmulatorLogger } from "../logging/logger.js";
 import { McpToolbelt } from "../mcp/mcp-toolbelt.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
 import { defaultScenarioName, loadScenario, scenarioFromModelName } from "../scenario/scenario-loader.js";
@@ -45,7 +45,7 @@ export function truncateCloseReason(reason: string): string {
 
 export interface ConversationOptions {
   socket: WebSocket;
-  logger: Logger;
+  logger: EmulatorLogger;
   /** Environment the scenario and knobs are read from (process env merged with InputConfig.env). */
   env: Record<string, string | undefined>;
   store: ConversationStore;

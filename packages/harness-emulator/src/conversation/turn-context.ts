@@ -1,6 +1,6 @@
 import type { IdSource } from "../ids/id-source.js";
 import type { EmulatorKnobs } from "../knobs/emulator-knobs.js";
-import type { Logger } from "../logging/logger.js";
+import type { EmulatorLogger } from "../logging/logger.js";
 import type { McpToolbelt } from "../mcp/mcp-toolbelt.js";
 import type { Scenario } from "../scenario/scenario-schema.js";
 import type { WorkspaceGuard } from "../tools/workspace-guard.js";
@@ -30,7 +30,7 @@ export interface TurnContext {
   profile: VersionProfile;
   knobs: EmulatorKnobs;
   ids: IdSource;
-  logger: Logger;
+  logger: EmulatorLogger;
   usage: UsageMeter;
   guard: WorkspaceGuard;
   commandEnv: Record<string, string>;

@@ -16,6 +16,7 @@ export type EmulatorErrorCode =
   /** The client sent something other than what the recording holds at that point. */
   | "REPLAY_DIVERGED";
 
+/** What an `EmulatorError` carries beside its code and message: the error that caused it. */
 export interface EmulatorErrorOptions {
   cause?: unknown;
 }

@@ -1,16 +1,20 @@
-/** Where diagnostics go. The emulator never logs to stdout: stdout carries only the OutputConfig frame. */
-export interface Logger {
+/**
+ * Where the emulator's diagnostics go: message-only lines (unlike the packages' `Logger`), as a
+ * harness writes them. The emulator never logs to stdout: stdout carries only the OutputConfig frame.
+ */
+export interface EmulatorLogger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
 }
 
+/** Anything `createStreamLogger` can write its lines to: `process.stderr`, or a test's collector. */
 export interface StderrLike {
   write(chunk: string): unknown;
 }
 
 /** Writes one line per message to a stderr-like stream, prefixed the way harness diagnostics are read by humans. */
-export function createStreamLogger(stream: StderrLike, options: { prefix?: string } = {}): Logger {
+export function createStreamLogger(stream: StderrLike, options: { prefix?: string } = {}): EmulatorLogger {
   const prefix = options.prefix ?? "localharness-emulator";
   const write = (level: string, message: string): void => {
     stream.write(`${new Date().toISOString()} ${level} ${prefix}: ${message}\n`);
@@ -23,4 +27,4 @@ export function createStreamLogger(stream: StderrLike, options: { prefix?: strin
 }
 
 /** A logger that drops everything; for in-process embedding and unit tests. */
-export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLogger: EmulatorLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,4 +1,4 @@
-import type { Logger } from "../logging/logger.js";
+import type { EmulatorLogger } from "../logging/logger.js";
 import { McpConnection, type McpCallOutcome, type McpToolInfo } from "./mcp-connection.js";
 import { readMcpServerConfigs, type McpServerConfig } from "./mcp-server-config.js";
 
@@ -21,11 +21,11 @@ export class McpLoadFailure extends Error {
  */
 export class McpToolbelt {
   readonly #rawConfig: unknown;
-  readonly #logger: Logger;
+  readonly #logger: EmulatorLogger;
   readonly #connections = new Map<string, McpConnection>();
   #closed = false;
 
-  constructor(options: { config: unknown; logger: Logger }) {
+  constructor(options: { config: unknown; logger: EmulatorLogger }) {
     this.#rawConfig = options.config;
     this.#logger = options.logger;
   }

@@ -8,7 +8,7 @@ import { decodeInputConfig, encodeFrame, encodeOutputConfig, FrameReader } from 
 import type { ProcessControl } from "../conversation/turn-context.js";
 import { EmulatorError } from "../errors/emulator-error.js";
 import { readKnobs } from "../knobs/emulator-knobs.js";
-import type { Logger } from "../logging/logger.js";
+import type { EmulatorLogger } from "../logging/logger.js";
 import { ConversationStore } from "../persistence/conversation-store.js";
 import { ReplayScript } from "../replay/replay-script.js";
 import { EmulatorServer } from "../server/emulator-server.js";
@@ -17,10 +17,11 @@ import { versionProfile } from "../version/version-profile.js";
 /** Variables a command the emulator runs may inherit; the rest of the environment stays private: a command sees only what it needs. */
 const inheritedVariables = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TERM", "SHELL", "SYSTEMROOT"];
 
+/** What `runEmulatorProcess` runs on: the stdio, logger and environment a harness process would have, and its exit. */
 export interface EmulatorProcessOptions {
   stdin: Readable;
   stdout: Writable;
-  logger: Logger;
+  logger: EmulatorLogger;
   env: Record<string, string | undefined>;
   processControl: ProcessControl;
 }

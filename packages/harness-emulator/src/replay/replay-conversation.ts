@@ -1,12 +1,12 @@
 import type { WebSocket } from "ws";
 import { firstDifference, type RecordingFrame } from "@ag-ui-antigravity/harness/protocol";
 import { EmulatorError } from "../errors/emulator-error.js";
-import type { Logger } from "../logging/logger.js";
+import type { EmulatorLogger } from "../logging/logger.js";
 import { closeCodes, truncateCloseReason } from "../conversation/conversation.js";
 
 export interface ReplayConversationOptions {
   socket: WebSocket;
-  logger: Logger;
+  logger: EmulatorLogger;
   /** The recorded connection this socket plays, its number, and the recording's path (for messages). */
   connection: number;
   frames: readonly RecordingFrame[];

@@ -169,6 +169,7 @@ export const ruleConditionSchema = z.object({
   /** The text names a skill of the conversation by its exact name (sets `{{mentionedSkill}}`). */
   mentionsSkill: z.boolean().optional(),
 });
+/** When a scenario rule applies: what the turn's text, trigger, tools, skills or last tool result must match. */
 export type RuleCondition = z.infer<typeof ruleConditionSchema>;
 
 export const scenarioRuleSchema = z.object({
@@ -176,6 +177,7 @@ export const scenarioRuleSchema = z.object({
   when: ruleConditionSchema.default({}),
   actions: z.array(scenarioActionSchema),
 });
+/** One rule of a scenario: when it applies, and the actions the emulated harness plays then. */
 export type ScenarioRule = z.infer<typeof scenarioRuleSchema>;
 
 export const scenarioSchema = z.object({
@@ -190,4 +192,5 @@ export const scenarioSchema = z.object({
    */
   fallback: z.string().min(1).optional(),
 });
+/** A scripted harness: the rules the emulator plays turns from (first match wins), and its fallback scenario. */
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -7,7 +7,7 @@ import { Conversation } from "../conversation/conversation.js";
 import type { ProcessControl } from "../conversation/turn-context.js";
 import { createIdSource } from "../ids/id-source.js";
 import { readKnobs } from "../knobs/emulator-knobs.js";
-import type { Logger } from "../logging/logger.js";
+import type { EmulatorLogger } from "../logging/logger.js";
 import type { ConversationStore } from "../persistence/conversation-store.js";
 import { ReplayConversation } from "../replay/replay-conversation.js";
 import type { ReplayScript } from "../replay/replay-script.js";
@@ -22,7 +22,7 @@ export interface EmulatorServerOptions {
   bindAddress: string;
   port: number;
   apiKey: string;
-  logger: Logger;
+  logger: EmulatorLogger;
   env: Record<string, string | undefined>;
   store: ConversationStore;
   processControl: ProcessControl;

@@ -23,6 +23,7 @@ export const BUILTIN_TOOL_NAMES = [
   /** The model runs workflow scripts (harness 0.1.21+). */
   "run_workflow",
 ] as const;
+/** The name of one builtin tool, as `builtinTools` and tool policies spell it. */
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 /** What a conversation gets unless it asks otherwise: looking, never touching. */

@@ -1,5 +1,4 @@
-import { linkSignals } from "@ag-ui-antigravity/foundation";
-import type { HarnessLogger } from "../observability/logger.js";
+import { linkSignals, type Logger } from "@ag-ui-antigravity/foundation";
 import type { HarnessDialect } from "../protocol/dialect.js";
 import type { CallHookRequest, InputEvent, PolicyDecisionRequest, ToolCall } from "../protocol/messages.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
@@ -35,7 +34,7 @@ class AnsweredSet {
 export interface CallbackAnswererHost {
   readonly config: ResolvedConversationConfig;
   readonly dialect: HarnessDialect;
-  readonly logger: HarnessLogger;
+  readonly logger: Logger;
   /** The conversation's signal: aborted when it closes. */
   readonly signal: AbortSignal;
   conversationId(): string;

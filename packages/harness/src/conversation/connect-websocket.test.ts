@@ -1,7 +1,7 @@
+import { shieldLogger } from "@ag-ui-antigravity/foundation";
 import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import { toHarnessLogger } from "../observability/logger.js";
 import { connectHarnessWebSocket } from "./connect-websocket.js";
 
 async function freePort(): Promise<number> {
@@ -12,7 +12,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const logger = toHarnessLogger(undefined);
+const logger = shieldLogger(undefined);
 
 describe("connectHarnessWebSocket", () => {
   it("retries until the harness listens, presenting the token", async () => {

@@ -1,12 +1,11 @@
 import WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
-import { abortReason, sleep, throwIfAborted } from "@ag-ui-antigravity/foundation";
-import { noopLogger, type HarnessLogger } from "../observability/logger.js";
+import { abortReason, type Logger, silentLogger, sleep, throwIfAborted } from "@ag-ui-antigravity/foundation";
 
 export interface ConnectWebSocketOptions {
   port: number;
   harnessToken: string;
-  logger: HarnessLogger;
+  logger: Logger;
   signal?: AbortSignal | undefined;
   stderrTail: () => string[];
   /** Attempts, each trying localhost then 127.0.0.1 (default 5). */
@@ -107,7 +106,7 @@ export async function probeHarnessWebSocket(options: Omit<ConnectWebSocketOption
     throwIfAborted(options.signal);
     let socket: WebSocket;
     try {
-      socket = await openOnce(`ws://${host}:${options.port}/`, { ...options, logger: noopLogger, stderrTail: () => [] });
+      socket = await openOnce(`ws://${host}:${options.port}/`, { ...options, logger: silentLogger, stderrTail: () => [] });
     } catch (error) {
       if (options.signal?.aborted) throw abortReason(options.signal);
       failures.push(`${host}: ${error instanceof Error ? error.message : String(error)}`);

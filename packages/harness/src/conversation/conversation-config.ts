@@ -143,6 +143,10 @@ const systemInstructionsSchema = z.union([
     .strict(),
 ]);
 
+/**
+ * The schema `validateConversationConfig` checks a `ConversationConfig` with and fills its defaults
+ * from.
+ */
 export const conversationConfigSchema = z
   .object({
     /** Text model name (default: the official SDK's default for the harness's release). */

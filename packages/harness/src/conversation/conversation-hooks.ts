@@ -5,8 +5,10 @@ import type { NormalizedStep } from "../steps/normalized-step.js";
 export const callable = <Fn>(what: string) =>
   z.custom<Fn>((value) => typeof value === "function", { message: `${what} must be a function` });
 
+/** What the pre-turn hook decides: let the turn run, or refuse it with a reason the model sees. */
 export type PreTurnDecision = { decision: "allow" } | { decision: "deny"; reason?: string };
 
+/** What the pre-turn hook is told: the user input that is about to start a turn. */
 export interface PreTurnHookArgs {
   /** The user input parts as the harness reports them. */
   parts: { text?: string | undefined; media?: { mimeType?: string | undefined; description?: string | undefined } | undefined; slashCommand?: { name?: string | undefined } | undefined }[];
@@ -15,6 +17,7 @@ export interface PreTurnHookArgs {
   conversationId: string;
 }
 
+/** What every tool hook is told about the call: the tool, its MCP server, the conversation and trajectory making it. */
 export interface ToolHookArgs {
   toolName: string;
   /** The MCP server, for MCP tools. */
@@ -27,6 +30,7 @@ export interface ToolHookArgs {
   stepIndex?: number;
 }
 
+/** What the pre-tool hook is told: the call with its arguments, before it runs. */
 export interface PreToolHookArgs extends ToolHookArgs {
   /** Parsed arguments ({} when they are not a JSON object). */
   arguments: Record<string, unknown>;
@@ -35,19 +39,29 @@ export interface PreToolHookArgs extends ToolHookArgs {
   reason: "hook" | "policy-confirm";
 }
 
+/**
+ * What the pre-tool hook decides: run the call (with edited arguments, if given) or refuse it with a
+ * reason.
+ */
 export type PreToolHookResult =
   | { decision: "allow"; arguments?: Record<string, unknown> }
   | { decision: "deny"; reason?: string };
 
+/** What the post-tool hook is told: the call and what it returned (or the error it failed with). */
 export interface PostToolHookArgs extends ToolHookArgs {
   result: string;
   error: string;
 }
 
+/** What the tool-error hook is told: the call and why it failed. */
 export interface ToolErrorHookArgs extends ToolHookArgs {
   errorMessage: string;
 }
 
+/**
+ * What the questions hook is told: the model's `ask_question` request, with where in the conversation
+ * it was asked.
+ */
 export interface QuestionsHookArgs {
   conversationId: string;
   trajectoryId: string;
@@ -84,8 +98,10 @@ export interface CompactionHookArgs {
 
 /** One answer per question, in order. */
 export type QuestionAnswer = "unanswered" | { selected: number[]; freeform?: string };
+/** What the questions hook answers: one answer per question, or that the user cancelled. */
 export type QuestionsHookResult = { answers: QuestionAnswer[] } | { cancelled: true };
 
+/** What the confirmation hook is told: the step that waits for the user to allow a tool call. */
 export interface ConfirmationHookArgs {
   conversationId: string;
   step: NormalizedStep;

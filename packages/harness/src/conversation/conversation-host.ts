@@ -1,4 +1,4 @@
-import type { HarnessLogger } from "../observability/logger.js";
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { Redactor } from "../observability/redactor.js";
 import type { WireTap } from "../observability/wire-tap.js";
 import type { HarnessError } from "../errors/harness-error.js";
@@ -10,7 +10,7 @@ export interface ConversationHost {
   readonly port: number;
   /** The per-process token presented as `x-goog-api-key` (never a Gemini key). */
   readonly harnessToken: string;
-  readonly logger: HarnessLogger;
+  readonly logger: Logger;
   readonly redactor: Redactor;
   readonly wireTap: WireTap;
   readonly drift: DriftRegistry;

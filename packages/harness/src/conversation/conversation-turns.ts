@@ -1,5 +1,5 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import { AsyncQueue } from "../internal/async-queue.js";
-import type { HarnessLogger } from "../observability/logger.js";
 import type { InputEvent, OutputEvent, StepUpdate, TrajectoryStateUpdate } from "../protocol/messages.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import { StepNormalizer } from "../steps/step-normalizer.js";
@@ -16,7 +16,7 @@ const MAX_LATE_STEPS = 1_000;
 /** What the turns need from their conversation. */
 export interface ConversationTurnsHost {
   readonly config: ResolvedConversationConfig;
-  readonly logger: HarnessLogger;
+  readonly logger: Logger;
   conversationId(): string;
   currentUsage(): TokenUsage;
   /** True while the init response has not come: a step then belongs to no turn. */

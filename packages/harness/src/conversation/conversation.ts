@@ -1,8 +1,7 @@
 import type WebSocket from "ws";
 import { HarnessError } from "../errors/harness-error.js";
-import { abortReason, brandClass, hasBrand, linkSignals, throwIfAborted } from "@ag-ui-antigravity/foundation";
+import { abortReason, brandClass, hasBrand, linkSignals, type Logger, throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { settleWithin } from "../internal/settle-within.js";
-import type { HarnessLogger } from "../observability/logger.js";
 import type { Redactor } from "../observability/redactor.js";
 import type { WireTap } from "../observability/wire-tap.js";
 import type {
@@ -19,6 +18,7 @@ import { StepNormalizer } from "../steps/step-normalizer.js";
 import { buildHarnessConfig, geminiApiKeyOf } from "./build-harness-config.js";
 import { summarizeConversationConfig } from "./config-summary.js";
 import { connectHarnessWebSocket } from "./connect-websocket.js";
+import { conversationRedactor } from "./conversation-redactor.js";
 import { HarnessFrames, loadOutputEventParser, type OutputEventParser } from "./harness-frames.js";
 import { SocketLiveness } from "./socket-liveness.js";
 import type { ConversationConfig, ResolvedConversationConfig } from "./conversation-config.js";
@@ -71,7 +71,7 @@ export class Conversation {
   readonly #host: ConversationHost;
   readonly #config: ResolvedConversationConfig;
   readonly #socket: WebSocket;
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   readonly #wireTap: WireTap;
   readonly #callbacks: CallbackAnswerer;
   readonly #abortController = new AbortController();
@@ -146,15 +146,7 @@ export class Conversation {
     const resolved = validateConversationConfig(config);
     throwIfAborted(options.signal);
     const apiKey = geminiApiKeyOf(resolved, host.configuredEnvironment);
-    const redactor = host.redactor.fork();
-    for (const secret of [apiKey, resolved.apiKey, resolved.endpoint?.apiKey]) redactor.addSecret(secret);
-    // Whatever an MCP server or the endpoint is given in env or headers may be a key: it is never
-    // shown, not in a recording, a trace, nor an error the harness words around it.
-    redactor.addSecretsOf(resolved.endpoint?.headers);
-    for (const server of resolved.mcpServers ?? []) {
-      redactor.addSecretsOf(server.env);
-      redactor.addSecretsOf(server.headers);
-    }
+    const redactor = conversationRedactor(host.redactor, resolved, apiKey);
     const harnessConfig = buildHarnessConfig(resolved, { apiKey, dialect: host.dialect });
     await checkHarnessConfig(harnessConfig, host.dialect);
     const connectSignal = linkSignals([host.signal, ...(options.signal === undefined ? [] : [options.signal])]);

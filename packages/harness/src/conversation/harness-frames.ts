@@ -1,5 +1,5 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type WebSocket from "ws";
-import type { HarnessLogger } from "../observability/logger.js";
 import type { WireTap } from "../observability/wire-tap.js";
 import type { DriftRegistry } from "../protocol/drift.js";
 import type { OutputEvent } from "../protocol/messages.js";
@@ -33,11 +33,11 @@ export class HarnessFrames {
   readonly #textFrames = new CumulativeTextFrames();
   readonly #parse: OutputEventParser;
   readonly #drift: DriftRegistry;
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   readonly #wireTap: WireTap;
   readonly #conversationId: () => string;
 
-  constructor(options: { parse: OutputEventParser; drift: DriftRegistry; logger: HarnessLogger; wireTap: WireTap; conversationId: () => string }) {
+  constructor(options: { parse: OutputEventParser; drift: DriftRegistry; logger: Logger; wireTap: WireTap; conversationId: () => string }) {
     this.#parse = options.parse;
     this.#drift = options.drift;
     this.#logger = options.logger;

@@ -2,6 +2,7 @@ import type { Media, ToolResponse } from "../protocol/messages.js";
 
 const mediaBrand = Symbol.for("ag-ui-antigravity.ToolResultWithMedia");
 
+/** One image or file a custom tool returns beside its value, for the model to see. */
 export interface ToolMedia {
   mimeType: string;
   /** Raw bytes, or a base64 string. */
@@ -9,6 +10,7 @@ export interface ToolMedia {
   description?: string;
 }
 
+/** A custom tool's result with media attached, made by `withMedia`; a handler returns it as its value. */
 export interface ToolResultWithMedia {
   readonly [mediaBrand]: true;
   readonly value: unknown;

@@ -1,6 +1,6 @@
+import { silentLogger } from "@ag-ui-antigravity/foundation";
 import { describe, expect, it } from "vitest";
 import { HarnessError } from "../errors/harness-error.js";
-import { noopLogger } from "../observability/logger.js";
 import { DEFAULT_TURN_TIMINGS } from "./conversation-timings.js";
 import { ZERO_USAGE } from "./token-usage.js";
 import { TurnTracker } from "./turn-tracker.js";
@@ -10,7 +10,7 @@ const usage = ZERO_USAGE;
 function tracker(): TurnTracker {
   return new TurnTracker({
     origin: "user",
-    logger: noopLogger,
+    logger: silentLogger,
     conversationId: () => "c",
     timeoutMs: false,
     timings: DEFAULT_TURN_TIMINGS,
@@ -52,7 +52,7 @@ describe("TurnTracker's stopSignal", () => {
   it("keeps the first reason: a timed-out turn's signal says so after the turn ended", async () => {
     const turn = new TurnTracker({
       origin: "user",
-      logger: noopLogger,
+      logger: silentLogger,
       conversationId: () => "c",
       timeoutMs: 1,
       timings: { ...DEFAULT_TURN_TIMINGS, haltDrainMs: 1 },

@@ -1,7 +1,7 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import { HarnessError } from "../errors/harness-error.js";
 import { AsyncQueue } from "../internal/async-queue.js";
 import { PausableTimer } from "../internal/pausable-timer.js";
-import type { HarnessLogger } from "../observability/logger.js";
 import { isTerminalIdleState, STOP_REASON_VALUES } from "../protocol/enums.js";
 import type { StepUpdate, TrajectoryStateUpdate } from "../protocol/messages.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
@@ -17,7 +17,7 @@ const NON_TERMINAL_STATES = new Set(["STATE_RUNNING", "STATE_WAITING_FOR_TASKS",
 
 export interface TurnTrackerOptions {
   origin: TurnOrigin;
-  logger: HarnessLogger;
+  logger: Logger;
   conversationId: () => string;
   /** Milliseconds, or false for no timeout. */
   timeoutMs: number | false;

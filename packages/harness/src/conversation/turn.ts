@@ -4,6 +4,7 @@ import type { TokenUsage } from "./token-usage.js";
 /** Who started a turn: the caller's `send`, a configured trigger, or the harness on its own. */
 export type TurnOrigin = "user" | "trigger" | "harness";
 
+/** How a turn ended: its answer (and structured output), whether it was cancelled, its failed steps, its tokens. */
 export interface TurnResult {
   origin: TurnOrigin;
   /** The answer: the last main-trajectory model step shown to the user; on cancel, the partial text so far. */

@@ -1,7 +1,7 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { ToolConfirmation, UserQuestionAnswer, UserQuestionsResponse } from "../protocol/messages.js";
 import type { NormalizedStep } from "../steps/normalized-step.js";
 import type { ConversationHooks, QuestionAnswer } from "./conversation-config.js";
-import type { HarnessLogger } from "../observability/logger.js";
 import type { ToolGate } from "./tool-gate.js";
 
 function answerToWire(answer: QuestionAnswer): UserQuestionAnswer {
@@ -17,7 +17,7 @@ function answerToWire(answer: QuestionAnswer): UserQuestionAnswer {
 /** Answers a questionsRequest step: the hook's answers, or "unanswered" for each (with a warning) so nothing deadlocks. */
 export async function answerQuestions(
   step: NormalizedStep,
-  options: { hooks: ConversationHooks; logger: HarnessLogger; conversationId: string; signal: AbortSignal },
+  options: { hooks: ConversationHooks; logger: Logger; conversationId: string; signal: AbortSignal },
 ): Promise<UserQuestionsResponse> {
   const questions = step.questions ?? [];
   const base = { trajectoryId: step.trajectoryId, stepIndex: step.stepIndex };

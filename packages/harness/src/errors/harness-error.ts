@@ -23,6 +23,7 @@ export type HarnessErrorCode =
   /** The harness stopped the turn because the model quota is exhausted. */
   | "QUOTA_EXHAUSTED";
 
+/** What a `HarnessError` carries beside its code: the cause and the harness's last stderr lines. */
 export interface HarnessErrorOptions {
   cause?: unknown;
   /** The most recent harness stderr lines, when the failure may be explained there. */

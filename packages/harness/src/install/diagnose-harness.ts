@@ -32,6 +32,10 @@ export interface HarnessDiagnosis {
   warnings: string[];
 }
 
+/**
+ * What `diagnoseHarness` checks: the binary, version and environment to try, as `HarnessProcess` would
+ * use them.
+ */
 export interface DiagnoseOptions {
   binaryPath?: string | undefined;
   harnessVersion?: string | undefined;

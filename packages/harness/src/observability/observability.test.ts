@@ -1,5 +1,5 @@
+import { shieldLogger } from "@ag-ui-antigravity/foundation";
 import { describe, expect, it } from "vitest";
-import { toHarnessLogger } from "./logger.js";
 import { Redactor } from "./redactor.js";
 import { parseWireSelection, wireSelectionIncludes } from "./wire-selection.js";
 import { WireTap } from "./wire-tap.js";
@@ -24,7 +24,7 @@ describe("ANTIGRAVITY_WIRE selection", () => {
     expect(selection !== undefined && wireSelectionIncludes(selection, "ws", "complexUserInput")).toBe(true);
     expect(selection !== undefined && wireSelectionIncludes(selection, "ws", "stepUpdate")).toBe(false);
     const lines: string[] = [];
-    const tap = new WireTap({ logger: toHarnessLogger(undefined), redactor: new Redactor(), selection: "userInput,summary", write: (line) => lines.push(line), loggerConfigured: false });
+    const tap = new WireTap({ logger: shieldLogger(undefined), redactor: new Redactor(), selection: "userInput,summary", write: (line) => lines.push(line), loggerConfigured: false });
     tap.record({ channel: "ws", direction: "send", messageKey: "complexUserInput", message: { complexUserInput: { parts: [{ text: "look at this" }, { media: { mimeType: "image/png", data: "AA==" } }] } } });
     expect(lines).toEqual(['antigravity ws → complexUserInput "look at this" +1 non-text part']);
   });
@@ -33,7 +33,7 @@ describe("ANTIGRAVITY_WIRE selection", () => {
     const lines: string[] = [];
     const redactor = new Redactor();
     redactor.addSecret("secret-token-123");
-    const tap = new WireTap({ logger: toHarnessLogger(undefined), redactor, selection: "ws,summary", write: (line) => lines.push(line), loggerConfigured: false });
+    const tap = new WireTap({ logger: shieldLogger(undefined), redactor, selection: "ws,summary", write: (line) => lines.push(line), loggerConfigured: false });
     tap.record({ channel: "ws", direction: "receive", messageKey: "stepUpdate", message: { stepUpdate: { trajectoryId: "t", stepIndex: 3, state: "STATE_ACTIVE", textDelta: "hi" } } });
     tap.record({ channel: "harness", direction: "receive", messageKey: "OutputConfig", message: { apiKey: "secret-token-123" } });
     expect(lines).toEqual(["antigravity ws ← stepUpdate t:3 STATE_ACTIVE +2 chars"]);

@@ -1,7 +1,7 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from "node:fs";
 import { dirname, join } from "node:path";
 import { RECORDING_FORMAT, type RecordingConversation, type RecordingFrame, type RecordingHeader } from "../protocol/recording.js";
-import type { HarnessLogger } from "./logger.js";
 
 /** The header fields the process knows at spawn time. */
 export interface WireRecorderHeader {
@@ -28,13 +28,13 @@ export class WireRecorder {
   /** Undefined when the file could not be created: nothing is recorded. */
   readonly #stream: WriteStream | undefined;
   readonly #startedAt = Date.now();
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   #frames = 0;
   #connections = 0;
   #failed = false;
   #closing: Promise<void> | undefined;
 
-  constructor(path: string, header: WireRecorderHeader, logger: HarnessLogger) {
+  constructor(path: string, header: WireRecorderHeader, logger: Logger) {
     this.#logger = logger;
     this.#stream = createRecordingFile(path, logger);
     if (this.#stream === undefined) {
@@ -104,7 +104,7 @@ export function recordingFile(target: string | undefined): string | undefined {
  * The recording's file, created new and private (`RECORDING_OPEN_FLAGS`, `RECORDING_FILE_MODE`);
  * undefined, with a warning that says why, when it cannot be.
  */
-function createRecordingFile(path: string, logger: HarnessLogger): WriteStream | undefined {
+function createRecordingFile(path: string, logger: Logger): WriteStream | undefined {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   } catch {

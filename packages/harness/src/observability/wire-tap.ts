@@ -1,4 +1,4 @@
-import type { HarnessLogger } from "./logger.js";
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { Redactor } from "./redactor.js";
 import type { WireInspector, WireRecord } from "./wire-record.js";
 import type { WireRecorder } from "./wire-recorder.js";
@@ -6,7 +6,7 @@ import { parseWireSelection, wireSelectionIncludes, type WireSelection } from ".
 import { summarizeWireRecord } from "./wire-summary.js";
 
 export interface WireTapOptions {
-  logger: HarnessLogger;
+  logger: Logger;
   redactor: Redactor;
   inspector?: WireInspector | undefined;
   /** The ANTIGRAVITY_WIRE value; undefined turns printing off. */

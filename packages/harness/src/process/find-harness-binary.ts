@@ -7,6 +7,7 @@ import { harnessCacheDirectory, newestInstalledBinary } from "../install/harness
 import { throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { minimalEnvironment } from "./minimal-environment.js";
 
+/** Where `findHarnessBinary` looks for localharness, in the order it tries them. */
 export interface FindHarnessBinaryOptions {
   /** Used as is when given (it must exist). */
   explicitPath?: string;

@@ -1,8 +1,9 @@
-import type { HarnessLogger } from "../observability/logger.js";
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { DriftEntry } from "../protocol/drift.js";
 import type { WireInspector } from "../observability/wire-record.js";
 import type { FindHarnessBinaryOptions } from "./find-harness-binary.js";
 
+/** How `HarnessProcess.start` runs localharness: binary and version, environment, storage, port, logging, recording. */
 export interface HarnessProcessOptions {
   /** The localharness binary (or the emulator's `bin.js`, run with this Node). Discovered when absent. */
   binaryPath?: string;
@@ -31,7 +32,7 @@ export interface HarnessProcessOptions {
   bindAddress?: string;
   /** WebSocket port (default 0: the harness picks a free one). */
   port?: number;
-  logger?: Partial<HarnessLogger>;
+  logger?: Partial<Logger>;
   /** Observes every wire message, redacted. */
   inspector?: WireInspector;
   /** Overrides the ANTIGRAVITY_WIRE environment variable. */
@@ -55,11 +56,13 @@ export interface HarnessProcessOptions {
   stderrLines?: number;
 }
 
+/** How `HarnessProcess.close` ends the process: how long a graceful exit may take. */
 export interface HarnessProcessCloseOptions {
   /** How long to wait for a graceful exit after stdin EOF before SIGTERM (default 5 s). */
   gracePeriodMs?: number;
 }
 
+/** How the harness process exited: its exit code, or the signal that ended it. */
 export interface HarnessProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;

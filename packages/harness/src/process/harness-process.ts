@@ -8,9 +8,8 @@ import { probeHarnessWebSocket } from "../conversation/connect-websocket.js";
 import type { ConversationConfig } from "../conversation/conversation-config.js";
 import type { ConversationHost } from "../conversation/conversation-host.js";
 import { HarnessError } from "../errors/harness-error.js";
-import { brandClass, hasBrand, throwIfAborted } from "@ag-ui-antigravity/foundation";
+import { brandClass, hasBrand, type Logger, shieldLogger, throwIfAborted } from "@ag-ui-antigravity/foundation";
 import { settleWithin } from "../internal/settle-within.js";
-import { toHarnessLogger, type HarnessLogger } from "../observability/logger.js";
 import { Redactor } from "../observability/redactor.js";
 import { recordingFile, WireRecorder } from "../observability/wire-recorder.js";
 import { WireTap } from "../observability/wire-tap.js";
@@ -35,6 +34,7 @@ const DEFAULT_GRACE_PERIOD_MS = 5_000;
 /** How long SIGTERM gets before SIGKILL, and SIGKILL before we stop waiting. */
 const SIGNAL_GRACE_MS = 1_000;
 
+/** Options of `HarnessProcess.openConversation`: a signal that abandons the opening. */
 export interface OpenConversationOptions {
   signal?: AbortSignal;
 }
@@ -78,7 +78,7 @@ export class HarnessProcess {
 
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #harnessToken: string;
-  readonly #logger: HarnessLogger;
+  readonly #logger: Logger;
   readonly #redactor: Redactor;
   readonly #wireTap: WireTap;
   readonly #recorder: WireRecorder | undefined;
@@ -100,7 +100,7 @@ export class HarnessProcess {
     harnessToken: string;
     storageDirectory: string;
     ownsStorageDirectory: boolean;
-    logger: HarnessLogger;
+    logger: Logger;
     redactor: Redactor;
     wireTap: WireTap;
     recorder: WireRecorder | undefined;
@@ -157,7 +157,7 @@ export class HarnessProcess {
    */
   static async start(options: HarnessProcessOptions = {}): Promise<HarnessProcess> {
     throwIfAborted(options.signal);
-    const logger = toHarnessLogger(options.logger);
+    const logger = shieldLogger(options.logger);
     const redactor = new Redactor();
     for (const [name, value] of Object.entries(options.env ?? {})) {
       if (/key|token|secret|password|credential/i.test(name)) redactor.addSecret(value);

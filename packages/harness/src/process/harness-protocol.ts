@@ -1,5 +1,5 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import { HarnessError } from "../errors/harness-error.js";
-import type { HarnessLogger } from "../observability/logger.js";
 import { HarnessDialect } from "../protocol/dialect.js";
 import type { HarnessProcessOptions } from "./harness-process-options.js";
 import { describeSource, resolveHarnessVersion, type ResolvedHarnessVersion } from "./harness-version.js";
@@ -24,7 +24,7 @@ export function protocolFor(options: HarnessProcessOptions, binaryPath: string):
 const announcedProtocols = new WeakMap<object, Set<string>>();
 
 /** Says once per logger which protocol is spoken and why; a harness newer than every known release is a warning. */
-export function announceProtocol(logger: HarnessLogger, loggerIdentity: object, protocol: HarnessProtocolInfo): void {
+export function announceProtocol(logger: Logger, loggerIdentity: object, protocol: HarnessProtocolInfo): void {
   const key = `${protocol.version}:${protocol.source}`;
   let announced = announcedProtocols.get(loggerIdentity);
   if (announced === undefined) announcedProtocols.set(loggerIdentity, (announced = new Set()));

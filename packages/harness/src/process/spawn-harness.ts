@@ -1,6 +1,6 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { HarnessError } from "../errors/harness-error.js";
-import type { HarnessLogger } from "../observability/logger.js";
 import { trackProcessGroup } from "./child-reaper.js";
 import type { HarnessProcessExit } from "./harness-process-options.js";
 import { StderrRing } from "./stderr-ring.js";
@@ -25,7 +25,7 @@ export interface SpawnedHarness {
  */
 export function spawnHarness(
   binaryPath: string,
-  options: { environment: NodeJS.ProcessEnv; stderrLines: number | undefined; logger: HarnessLogger; onStderrLine: (line: string) => void },
+  options: { environment: NodeJS.ProcessEnv; stderrLines: number | undefined; logger: Logger; onStderrLine: (line: string) => void },
 ): SpawnedHarness {
   const isScript = /\.(c|m)?js$/.test(binaryPath);
   const command = isScript ? process.execPath : binaryPath;

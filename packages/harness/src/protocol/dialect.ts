@@ -12,7 +12,8 @@ export type WireUserInputPart = NonNullable<UserInput["parts"]>[number];
  *
  * @example
  * const dialect = new HarnessDialect("0.1.18");
- * dialect.turnInput([{ text: "hi" }]); // { userInput: { parts: [{ text: "hi" }] } }
+ * dialect.dialect; // "0.1.18"
+ * dialect.isAtLeast("0.1.17"); // true
  */
 export class HarnessDialect {
   /** The release whose protocol is spoken: the harness's own version when known, else the nearest known. */
@@ -31,6 +32,8 @@ export class HarnessDialect {
   }
 
   /**
+   * @internal The conversation builds its frames with it; the wire types are `./protocol`'s.
+   *
    * The frame that starts a turn. From 0.1.11 always `userInput{parts}`; up to 0.1.10 plain text goes
    * as the `userInput` string (the harness wraps it into one text part itself) and anything else as
    * `complexUserInput`.
@@ -42,7 +45,7 @@ export class HarnessDialect {
     return { complexUserInput: { parts: [...parts] } };
   }
 
-  /** A pre-tool hook's allow, with edited arguments when there are any: a genai.Struct from 0.1.17, JSON text before. */
+  /** @internal A pre-tool hook's allow, with edited arguments when there are any: a genai.Struct from 0.1.17, JSON text before. */
   preToolAllow(modifiedArguments: Record<string, unknown> | undefined): PreToolResult {
     if (modifiedArguments === undefined) return { decision: "ALLOW", reason: "" };
     return this.isAtLeast("0.1.17")

@@ -9,6 +9,10 @@ export type DriftEntry =
   /** A harness newer than every release this client knows (`value`: its version); it is spoken to as the newest known. */
   | { kind: "harness-version"; path: string; value: string };
 
+/**
+ * How often one kind of protocol drift was seen at one place (an enum value, a field, a refused
+ * message).
+ */
 export interface DriftCount {
   kind: DriftEntry["kind"];
   path: string;
@@ -17,6 +21,10 @@ export interface DriftCount {
   count: number;
 }
 
+/**
+ * What a harness process sent that this client does not know, counted: read it to spot a new harness
+ * release.
+ */
 export interface DriftReport {
   enumValues: DriftCount[];
   unknownFields: DriftCount[];

@@ -43,7 +43,8 @@ export function enumField<const Names extends readonly string[]>(
  * 0.1.1's int32 usage counts). Kept as sent, so re-encoding gives the original JSON.
  */
 export const int64Field = z.union([z.string().regex(/^-?\d+$/, "expected a decimal integer string"), z.number().int()]);
-export type Int64Value = z.infer<typeof int64Field>;
+/** A proto3 JSON int64: a decimal string, or a number when the writer chose one (what `int64Field` accepts). */
+export type Int64Value = string | number;
 
 /** int32/uint32 travel as JSON numbers; a numeric string is accepted because protobuf JSON parsers (the Go harness's protojson) accept it. */
 export const int32Field = z.union([z.number(), z.string().regex(/^-?\d+$/, "expected an integer")]);

@@ -17,7 +17,12 @@ export type StepKind =
 
 /** StepUpdate.State without the prefix; an unknown wire value becomes "unknown" (the raw value stays in `raw`). */
 export type StepStatus = "active" | "done" | "waiting" | "error" | "unspecified" | "unknown";
+/** Who produced a step (StepUpdate.Source without the prefix); an unknown wire value becomes "unknown". */
 export type StepSource = "system" | "user" | "model" | "unspecified" | "unknown";
+/**
+ * Whom a step is addressed to (StepUpdate.Target without the prefix); an unknown wire value becomes
+ * "unknown".
+ */
 export type StepTarget = "user" | "model" | "environment" | "unspecified" | "unknown";
 
 /**
@@ -41,6 +46,7 @@ export interface StepToolCall {
   result?: Record<string, unknown>;
 }
 
+/** One multiple-choice question of an `ask_question` step, as the harness asks it. */
 export interface StepQuestion {
   question: string;
   choices: string[];

@@ -14,6 +14,10 @@ import type {
 import { textProgress, type TextProgress } from "./text-delta.js";
 import { textExtensionsOf, type TextExtension } from "./text-extension.js";
 
+/**
+ * How `StepNormalizer.normalize` reads one step: which trajectory is the turn's own, which event
+ * carried it.
+ */
 export interface NormalizeOptions {
   /** The turn's main trajectory; steps of any other trajectory belong to subagents. Absent: every step is main. */
   mainTrajectoryId?: string;

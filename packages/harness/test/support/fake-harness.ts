@@ -1,7 +1,7 @@
+import { type Logger, shieldLogger } from "@ag-ui-antigravity/foundation";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { ConversationHost } from "../../src/conversation/conversation-host.js";
-import { toHarnessLogger, type HarnessLogger } from "../../src/observability/logger.js";
 import { Redactor } from "../../src/observability/redactor.js";
 import type { WireInspector } from "../../src/observability/wire-record.js";
 import { WireTap } from "../../src/observability/wire-tap.js";
@@ -111,10 +111,10 @@ export class FakeHarness {
     });
   }
 
-  get logger(): HarnessLogger {
+  get logger(): Logger {
     const record = (level: string) => (fields: Record<string, unknown>, message = "") =>
       this.logged.push({ level, message, fields });
-    return toHarnessLogger({ debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") });
+    return shieldLogger({ debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") });
   }
 
   /** Recent frames sent through hosts of this harness, for protocol-skew tests (`skew.onStderrLine`). */

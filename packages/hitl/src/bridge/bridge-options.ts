@@ -1,12 +1,7 @@
 import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { CustomTool } from "../harness/harness-shapes.js";
 
-/**
- * Where the bridge reports what it decided on its own (ignored answers, expiries): the `warn` level
- * of every package's one logger shape, pino's (`fields`, then `message`).
- */
-export type HitlLogger = Pick<Logger, "warn">;
-
+/** How a `HitlBridge` behaves: interrupt deadlines, what new input does to parked interrupts, where it logs. */
 export interface HitlBridgeOptions {
   /** Ask the user before every tool call that is not exempt (default false). */
   toolApproval?: boolean;
@@ -49,7 +44,11 @@ export interface HitlBridgeOptions {
    * default) or "refuse" the run with INTERRUPTS_PENDING, as AG-UI's strict contract has it.
    */
   newInputWhileParked?: "abandon" | "refuse";
-  logger?: HitlLogger;
+  /**
+   * Where the bridge reports what it decided on its own (ignored answers, expiries): only the `warn`
+   * level of every package's one `Logger` is used.
+   */
+  logger?: Pick<Logger, "warn">;
   /** Clock for deadlines (default `Date.now`). */
   now?: () => number;
   /** Id source for interrupts and tool calls without a harness id (default `crypto.randomUUID`). */

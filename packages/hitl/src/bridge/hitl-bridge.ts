@@ -40,6 +40,7 @@ import type { HitlNotification } from "./notifications.js";
  */
 export type TurnStarter<TInput> = (input: TInput, context: { preamble: string | undefined; signal: AbortSignal }) => AsyncIterable<NormalizedStep>;
 
+/** What `HitlBridge.beginRun` is given for one AG-UI run: its new input, how to start a turn, its tools and hooks. */
 export interface BeginRunOptions<TInput> {
   /** The user input this run adds (the agent decides what is new); absent for a pure resume. */
   newInput?: TInput;

@@ -23,6 +23,10 @@ export type HitlErrorCode =
   /** The bridge was closed; parked callers are released with this code. */
   | "CLOSED";
 
+/**
+ * What a `HitlError` carries beside its code and message: the cause, and the tool or interrupt it is
+ * about.
+ */
 export interface HitlErrorOptions {
   cause?: unknown;
   /** The tool or interrupt the error is about, when there is one. */

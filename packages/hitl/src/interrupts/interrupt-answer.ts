@@ -11,6 +11,7 @@ export type InterruptAnswer =
 /** Why a parked request was abandoned: the user sent new input, or its deadline passed. */
 export type AbandonCause = "new-input" | "expired";
 
+/** How an interrupt was settled: the `status` of its `InterruptAnswer`. */
 export type InterruptStatus = InterruptAnswer["status"];
 
 /** What the model reads when the user sent a new message instead of answering. */

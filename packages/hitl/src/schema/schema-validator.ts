@@ -1,6 +1,7 @@
 import { type OutputUnit, type SchemaDraft, Validator } from "@cfworker/json-schema";
 import { defaultSchemaLimits, schemaProblem, type SchemaLimits } from "./schema-limits.js";
 
+/** A JSON Schema as a plain object (a tool's `parameters`), checked by the bridge before use. */
 export type JsonSchema = Record<string, unknown>;
 
 /** The outcome of checking a value against a schema: the reasons it failed, or none. */

@@ -1,4 +1,5 @@
-import { findHarnessBinary, type HarnessLogger } from "@ag-ui-antigravity/harness";
+import type { Logger } from "@ag-ui-antigravity/foundation";
+import { findHarnessBinary } from "@ag-ui-antigravity/harness";
 import { emulatorBinaryPath } from "@ag-ui-antigravity/harness-emulator/binary-path";
 import { packageVersion } from "../package-version.js";
 import { SessionRegistry } from "../sessions/session-registry.js";
@@ -47,7 +48,7 @@ export async function runCli(argv: readonly string[], env: Record<string, string
       return 1;
     }
   }
-  const logger: HarnessLogger = {
+  const logger: Logger = {
     debug: () => undefined,
     info: () => undefined,
     warn: (_fields, message) => say(`warn: ${message ?? ""}`),

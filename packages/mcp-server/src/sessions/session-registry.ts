@@ -1,19 +1,23 @@
-import { Lifetime } from "@ag-ui-antigravity/foundation";
-import type { ConversationConfig, HarnessLogger } from "@ag-ui-antigravity/harness";
+import { Lifetime, type Logger } from "@ag-ui-antigravity/foundation";
+import type { ConversationConfig } from "@ag-ui-antigravity/harness";
 import { HarnessPool, type HarnessPoolSettings } from "@ag-ui-antigravity/pool";
 import { approvalPolicies, sessionHooks } from "../hitl/session-hooks.js";
 import type { TurnInteraction } from "../hitl/turn-interaction.js";
 import { DEFAULT_SESSION_IDLE_TIMEOUT_MS, type McpServerSettings } from "../server-options.js";
 import { McpServerError } from "./mcp-server-error.js";
-import { AntigravitySession } from "./session.js";
+import { McpSession } from "./mcp-session.js";
 
+/**
+ * What a `SessionRegistry` needs: the server settings, the harness executable, pool settings and a
+ * logger.
+ */
 export interface SessionRegistryOptions {
   settings: McpServerSettings;
   /** The harness executable (the real `localharness`, or the emulator's `dist/bin.js`). */
   binaryPath: string;
   /** Extra pool settings (capacity per process, idle grace, …). */
   pool?: Omit<HarnessPoolSettings, "logger" | "signal">;
-  logger?: HarnessLogger;
+  logger?: Logger;
 }
 
 /**
@@ -25,7 +29,7 @@ export interface SessionRegistryOptions {
 export class SessionRegistry {
   readonly settings: McpServerSettings;
   readonly pool: HarnessPool;
-  readonly #sessions = new Map<string, AntigravitySession>();
+  readonly #sessions = new Map<string, McpSession>();
   readonly #idleTimeoutMs: number;
   #sweeper: NodeJS.Timeout | undefined;
   /** Sessions being opened, counted against the limit before they have an id. */
@@ -50,7 +54,7 @@ export class SessionRegistry {
    * Opens a new session (a new harness conversation on the pool). At `maxSessions`, the session idle
    * longest is closed to make room; only when every session runs a turn is the new one refused.
    */
-  async create(options: { signal?: AbortSignal; owner?: string } = {}): Promise<AntigravitySession> {
+  async create(options: { signal?: AbortSignal; owner?: string } = {}): Promise<McpSession> {
     this.#assertOpen();
     if (this.#sessions.size + this.#opening >= this.settings.maxSessions) {
       const idlest = this.#idlest();
@@ -63,14 +67,14 @@ export class SessionRegistry {
     }
     this.#startSweeper();
     this.#opening += 1;
-    let session: AntigravitySession | undefined;
+    let session: McpSession | undefined;
     try {
       const lease = await this.pool.acquire({
         config: this.#conversationConfig(() => session?.interaction),
         ...(this.settings.storageDirectory === undefined ? {} : { partition: { storageDirectory: this.settings.storageDirectory } }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
-      session = new AntigravitySession(lease, options.owner ?? "");
+      session = new McpSession(lease, options.owner ?? "");
       const created = session;
       this.#sessions.set(created.id, created);
       // A session whose process died is gone; its id then answers SESSION_NOT_FOUND.
@@ -85,7 +89,7 @@ export class SessionRegistry {
    * The session with this id; with `owner`, only when it is theirs: another owner's session is not
    * found, the same answer as for no session at all, so an id says nothing about who holds it.
    */
-  get(sessionId: string, owner?: string): AntigravitySession {
+  get(sessionId: string, owner?: string): McpSession {
     this.#assertOpen();
     const session = this.#sessions.get(sessionId);
     if (session === undefined || !this.#visibleTo(session, owner)) {
@@ -95,7 +99,7 @@ export class SessionRegistry {
   }
 
   /** The open sessions; with `owner`, only theirs. */
-  list(owner?: string): AntigravitySession[] {
+  list(owner?: string): McpSession[] {
     return [...this.#sessions.values()].filter((session) => this.#visibleTo(session, owner));
   }
 
@@ -121,13 +125,13 @@ export class SessionRegistry {
     );
   }
 
-  #visibleTo(session: AntigravitySession, owner: string | undefined): boolean {
+  #visibleTo(session: McpSession, owner: string | undefined): boolean {
     return owner === undefined || this.settings.shareSessions === true || session.owner === owner;
   }
 
   /** The session without a turn for the longest, or undefined when every one runs a turn. */
-  #idlest(): AntigravitySession | undefined {
-    let idlest: AntigravitySession | undefined;
+  #idlest(): McpSession | undefined {
+    let idlest: McpSession | undefined;
     for (const session of this.#sessions.values()) {
       const since = session.idleSince;
       if (since !== undefined && (idlest === undefined || since < (idlest.idleSince ?? Number.POSITIVE_INFINITY))) idlest = session;

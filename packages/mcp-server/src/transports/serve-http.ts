@@ -8,6 +8,7 @@ import type { SessionRegistry } from "../sessions/session-registry.js";
 import { BearerTokens } from "./bearer-tokens.js";
 import { HttpClients } from "./http-clients.js";
 
+/** Where `serveHttp` listens and how it treats its clients (address, port, path, limits, tokens, origins). */
 export interface ServeHttpOptions {
   /** Default 127.0.0.1. Anything else exposes agent turns to the network: put authentication in front. */
   host?: string;

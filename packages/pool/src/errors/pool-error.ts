@@ -22,6 +22,10 @@ export type PoolErrorCode =
   /** An option passed to the pool is out of range. */
   | "CONFIG_INVALID";
 
+/**
+ * What a `PoolError` carries beside its code: the cause, when to retry, and the partition it happened
+ * in.
+ */
 export interface PoolErrorOptions {
   cause?: unknown;
   /** For `SPAWN_BACKOFF`: how long until the partition may start a process again; for `CAPACITY_EXHAUSTED`: when to try again. */

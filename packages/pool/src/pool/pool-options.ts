@@ -1,6 +1,6 @@
+import { type Logger, shieldLogger } from "@ag-ui-antigravity/foundation";
 import { defaultSpawnBackoff, type SpawnBackoffOptions } from "../backoff/spawn-backoff.js";
 import { PoolError } from "../errors/pool-error.js";
-import { shieldLogger, type PoolLogger } from "../logging/pool-logger.js";
 import type { PlacementStrategy } from "../placement/placement-policy.js";
 
 /** How the pool sizes, places, watches and stops processes. Every field is optional. */
@@ -38,7 +38,7 @@ export interface HarnessPoolSettings {
   /** How long `close()` waits for conversations to close before it stops the processes anyway. Default 10 000 ms. */
   readonly closeDeadlineMs?: number;
   /** Where spawns, crashes, back-off and idle stops are reported; any subset of the four levels. Default: nowhere. */
-  readonly logger?: Partial<PoolLogger>;
+  readonly logger?: Partial<Logger>;
   /** Closes the pool when aborted, for pools owned by something with a lifetime of its own. */
   readonly signal?: AbortSignal;
 }
@@ -56,7 +56,7 @@ export interface ResolvedPoolSettings {
   readonly spawnBackoff: Required<SpawnBackoffOptions>;
   readonly processGracePeriodMs: number | undefined;
   readonly closeDeadlineMs: number;
-  readonly logger: PoolLogger;
+  readonly logger: Logger;
 }
 
 /** Applies the defaults and refuses values that cannot work, naming the field. */

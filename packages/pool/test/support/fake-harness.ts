@@ -1,6 +1,6 @@
+import type { Logger } from "@ag-ui-antigravity/foundation";
 import type { Partition } from "../../src/partition/partition.js";
 import type { PooledProcess, StartProcess } from "../../src/process/pooled-process.js";
-import type { PoolLogger } from "../../src/logging/pool-logger.js";
 
 export interface FakeConfig {
   readonly name: string;
@@ -144,7 +144,7 @@ export class FakeHarness {
 }
 
 /** A logger that remembers every line, for asserting that something was reported. */
-export function recordingLogger(): PoolLogger & { lines: { level: string; message: string; fields?: Record<string, unknown> }[] } {
+export function recordingLogger(): Logger & { lines: { level: string; message: string; fields?: Record<string, unknown> }[] } {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
   const record = (level: string) => (fields: Record<string, unknown>, message = "") => {
     lines.push({ level, message, fields });

@@ -7,6 +7,7 @@ export type TranslatorErrorCode =
   /** A host-side tool result names a call this turn never started. */
   | "UNKNOWN_TOOL_CALL";
 
+/** What a `TranslatorError` carries beside its code and message: the error that caused it. */
 export interface TranslatorErrorOptions {
   cause?: unknown;
 }

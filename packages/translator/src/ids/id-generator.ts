@@ -11,6 +11,7 @@ export function randomIds(): IdGenerator {
   return () => globalThis.crypto.randomUUID();
 }
 
+/** How `sequentialIds` spells its ids: the prefix before each number. */
 export interface SequentialIdsOptions {
   /** Put before every id; defaults to `"id"`. */
   prefix?: string;

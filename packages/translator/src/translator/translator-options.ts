@@ -2,6 +2,7 @@ import { TranslatorError } from "../errors/translator-error.js";
 import { type IdGenerator, randomIds } from "../ids/id-generator.js";
 import type { CumulativeUsage, UsageLabels } from "../usage/run-usage.js";
 
+/** How a `StepTranslator` turns steps into events: its ids, how subagents and builtin calls show, structured output. */
 export interface StepTranslatorOptions {
   /** Mints every id the translator needs; defaults to random UUIDs. Inject `sequentialIds()` in tests. */
   ids?: IdGenerator;

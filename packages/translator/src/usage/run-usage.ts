@@ -46,6 +46,7 @@ export interface RunUsage {
   byModality?: TokensByModality;
 }
 
+/** The provider and model names stamped on every usage entry of a run. */
 export interface UsageLabels {
   /** `TokenUsage.provider` of every entry. */
   provider?: string;

@@ -21,6 +21,7 @@ import {
   threadStoreClosed,
 } from "./thread-store.js";
 
+/** Where a `FileThreadStore` keeps threads (a directory) and how it bounds them. */
 export interface FileThreadStoreOptions extends ThreadStoreCommonOptions {
   /**
    * The save dir. A thread lives under `<directory>/ag-ui-threads/<agent>/` as `<thread digest>.json`

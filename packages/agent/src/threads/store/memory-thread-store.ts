@@ -16,6 +16,7 @@ import {
 /** Owned threads the in-memory store keeps at most by default. */
 export const DEFAULT_MAX_OWNED_THREADS = 100_000;
 
+/** How many threads a `MemoryThreadStore` keeps in memory, owned and unowned. */
 export interface MemoryThreadStoreOptions extends Omit<ThreadStoreCommonOptions, "logger" | "maxTranscriptBytes"> {
   /** Threads without an owner remembered at most; the least recently updated are forgotten first. Default 10 000. */
   maxThreads?: number;

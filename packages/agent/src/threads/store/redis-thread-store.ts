@@ -20,6 +20,10 @@ import {
   threadStoreClosed,
 } from "./thread-store.js";
 
+/**
+ * The Redis client a `RedisThreadStore` writes through, its key prefix, and how it bounds and expires
+ * threads.
+ */
 export interface RedisThreadStoreOptions extends ThreadStoreCommonOptions {
   /** A connected client (see `RedisCommandClient`). The store never connects or quits it. */
   client: RedisCommandClient;

@@ -78,6 +78,10 @@ export interface LeaseToken {
   readonly fence: number;
 }
 
+/**
+ * What a thread store reports for the agent's stats: its kind, what it remembers, and its failed or
+ * pending writes.
+ */
 export interface ThreadStoreStats {
   /** `memory`, `file` or `redis`. */
   kind: string;
@@ -177,6 +181,7 @@ export interface ThreadStore {
   close(): Promise<void>;
 }
 
+/** Where a thread store reports a write it could not make: the `warn` level of the packages' `Logger`. */
 export interface ThreadStoreLogger {
   warn?(details: Record<string, unknown>, message: string): void;
 }

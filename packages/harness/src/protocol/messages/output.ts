@@ -102,6 +102,7 @@ export const UserQuestionsRequestSchema = message({
   questions: z.array(message({ multipleChoice: MultipleChoiceSchema }, { oneofs: [["multipleChoice"]] })),
 });
 
+/** The schema a `StepUpdate` is parsed with: loose, every field optional, unknown fields kept. */
 export const StepUpdateSchema = message({
   cascadeId: z.string(),
   trajectoryId: z.string(),
@@ -255,6 +256,7 @@ const outputArms = [
   "usageUpdate",
 ] as const;
 
+/** The schema an `OutputEvent` is parsed with: loose, every field optional, unknown fields kept. */
 export const OutputEventSchema = message(
   {
     seqNum: int64Field,
@@ -292,6 +294,10 @@ export type ActionSkillLookup = z.infer<typeof ActionSkillLookupSchema>;
 export type ActionRunWorkflow = z.infer<typeof ActionRunWorkflowSchema>;
 export type MultipleChoice = z.infer<typeof MultipleChoiceSchema>;
 export type UserQuestionsRequest = z.infer<typeof UserQuestionsRequestSchema>;
+/**
+ * One step as the harness sends it (docs/protocol.md, "Messages"); `NormalizedStep` is the friendlier
+ * form.
+ */
 export type StepUpdate = z.infer<typeof StepUpdateSchema>;
 export type TrajectoryStateUpdate = z.infer<typeof TrajectoryStateUpdateSchema>;
 export type ModalityTokenCount = z.infer<typeof ModalityTokenCountSchema>;
@@ -304,4 +310,5 @@ export type PreToolArgs = z.infer<typeof PreToolArgsSchema>;
 export type StopArgs = z.infer<typeof StopArgsSchema>;
 export type CallHookRequest = z.infer<typeof CallHookRequestSchema>;
 export type PolicyDecisionRequest = z.infer<typeof PolicyDecisionRequestSchema>;
+/** One message the harness sends over the conversation's WebSocket (docs/protocol.md, "Messages"). */
 export type OutputEvent = z.infer<typeof OutputEventSchema>;

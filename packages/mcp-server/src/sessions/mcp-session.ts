@@ -29,7 +29,7 @@ export interface SessionSummary {
  * (or by its token; every client, with `shareSessions`). One turn at a time; the MCP client that
  * runs a turn answers its questions.
  */
-export class AntigravitySession {
+export class McpSession {
   readonly lease: PoolLease<Conversation>;
   /**
    * Who may see and use the session (`list_sessions`, `run_turn`, `close_session`): the MCP client
