@@ -8,7 +8,7 @@ export type { CumulativeUsage, UsageLabels } from "./usage/run-usage.js";
 export { TranslatorError } from "./errors/translator-error.js";
 export type { TranslatorErrorCode, TranslatorErrorOptions } from "./errors/translator-error.js";
 export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
-export type { ModalityTokenCount, RunUsage, TokensByModality } from "./usage/run-usage.js";
+export type { CumulativeModalityCount, RunUsage, TokensByModality } from "./usage/run-usage.js";
 export { ACTIVITY_TYPES } from "./activity/activity-types.js";
 export type { ActivityType, CommandOutputContent, CompactionContent, ContinuationContent, ScheduleContent, TaskItem, TaskListContent } from "./activity/activity-types.js";
 export type { CompactionNote, ContinuationNote, ToolHookNote } from "./activity/harness-notes.js";

@@ -1,6 +1,6 @@
 import { EventType, type AGUIEvent, type RunAgentInput, type RunFinishedEvent, type RunStartedEvent, type TokenUsage } from "@ag-ui/client";
 import type { TokenUsage as HarnessTokenUsage } from "@ag-ui-antigravity/harness";
-import type { CumulativeUsage, ModalityTokenCount, RunUsage } from "@ag-ui-antigravity/translator";
+import type { CumulativeUsage, CumulativeModalityCount, RunUsage } from "@ag-ui-antigravity/translator";
 
 /**
  * RUN_STARTED carries the run's input (AG-UI 1.0 allows it): a client that connects to the run
@@ -64,7 +64,7 @@ export function cumulativeUsageOf(usage: HarnessTokenUsage): CumulativeUsage {
   };
 }
 
-function modalityCounts(counts: Record<string, number>): ModalityTokenCount[] {
+function modalityCounts(counts: Record<string, number>): CumulativeModalityCount[] {
   return Object.entries(counts).map(([modality, tokenCount]) => ({ modality, tokenCount }));
 }
 

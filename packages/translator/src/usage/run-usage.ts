@@ -12,15 +12,15 @@ export interface CumulativeUsage {
   thoughtsTokenCount?: string | number | undefined;
   cachedContentTokenCount?: string | number | undefined;
   /** The prompt's tokens by modality (harness 0.1.12+). */
-  promptTokensDetails?: readonly ModalityTokenCount[] | undefined;
+  promptTokensDetails?: readonly CumulativeModalityCount[] | undefined;
   /** The answer's tokens by modality (harness 0.1.12+). */
-  candidatesTokensDetails?: readonly ModalityTokenCount[] | undefined;
+  candidatesTokensDetails?: readonly CumulativeModalityCount[] | undefined;
   /** The cached prompt tokens by modality (harness 0.1.12+). */
-  cacheTokensDetails?: readonly ModalityTokenCount[] | undefined;
+  cacheTokensDetails?: readonly CumulativeModalityCount[] | undefined;
 }
 
-/** One modality's count, as the wire's `ModalityTokenCount` has it (`TEXT`, `IMAGE`, `AUDIO`, `VIDEO`, `DOCUMENT`). */
-export interface ModalityTokenCount {
+/** One modality's count in `CumulativeUsage` (`TEXT`, `IMAGE`, `AUDIO`, `VIDEO`, `DOCUMENT`), as the wire's `ModalityTokenCount` has it; named apart from the harness's stricter type of that name. */
+export interface CumulativeModalityCount {
   modality?: string | number | undefined;
   tokenCount?: string | number | undefined;
 }
@@ -130,7 +130,7 @@ function countsOf(usage: CumulativeUsage): Counts {
   return counts;
 }
 
-function modalityCounts(details: readonly ModalityTokenCount[] | undefined): Record<string, number> | undefined {
+function modalityCounts(details: readonly CumulativeModalityCount[] | undefined): Record<string, number> | undefined {
   if (details === undefined || details.length === 0) return undefined;
   const counts: Record<string, number> = {};
   for (const detail of details) {
