@@ -281,7 +281,7 @@ ${table(["failover after kill -9 of a replica", "value"], [
     ["REPLICA_TTL_MS (a dead replica's leases lapse after this)", String(cluster.failover.replicaTtlMs)],
   ])}
 
-A run for a thread whose replica died reaches a live replica (HAProxy retries the refused connection on the
+A run for a thread whose replica died reaches a live replica (HAProxy retries a refused connection, or one closed with no answer, on the
 next replica of the hash ring), which waits for the dead replica's heartbeat to lapse (at most
 \`REPLICA_TTL_MS\` and 500 ms) and then takes the thread over, resuming its conversation from the shared save
 dir: the user sees a slower reply, not an error. The failover time is bounded below by how much of the dead

@@ -62,9 +62,13 @@ defaults
   # A replica that refuses the connection (dead) is retried on another replica: nothing has been
   # sent yet, so no run is started twice. So is a 503: a replica refuses a run with it before
   # running anything (a thread another live replica holds: THREAD_ELSEWHERE; a full or closing
-  # replica), and the retry goes to the next replica on the hash ring (option redispatch).
+  # replica), and the retry goes to the next replica on the hash ring (option redispatch). And so
+  # is a connection closed with no byte of answer (empty-response): a replica being killed accepts
+  # connections for a few milliseconds and then drops them, while a live one answers a run with its
+  # headers at once, so no answer at all means nothing ran (without it, runs sent in the first
+  # ~20 ms after a kill -9 got a 502 or a closed connection).
   retries 2
-  retry-on conn-failure 503
+  retry-on conn-failure empty-response 503
   option redispatch 1
   # Each replica counts what a client holds per client address (without AUTH_TOKENS): it must see
   # the client's, not HAProxy's (the replicas run with TRUST_PROXY=loopback).
