@@ -4,7 +4,9 @@
 //     examples/copilotkit-react, whose package-lock.json pins CopilotKit (runtime, react-core, core),
 //     the @ag-ui/client it pins, React, Vite and playwright-core: `npm ci`, so CI installs the same
 //     versions every day, from npm's cache (--prefer-offline) once the machine has them.
-//     `pnpm compat --latest` tries the registry's newest CopilotKit instead.
+//     `pnpm compat --latest` tries the registry's newest CopilotKit instead. When this run did that
+//     `npm ci` itself (a clean machine, CI), the lockfile is then installed again with `npm ci --offline`
+//     into an empty folder: the pinned install needs no network.
 //  2. Type-checks the README's "Using with CopilotKit" snippets (in process and remote): strict,
 //     skipLibCheck false, under moduleResolution nodenext and bundler.
 //  3. Drives chat, a frontend tool, an approval interrupt + resume, and stop through @copilotkit/core,
@@ -172,11 +174,12 @@ function installPinned(project) {
   const npmCi = ["ci", ...npmInstall.slice(1)];
   if (fresh) {
     run("npm", npmCi, { cwd: project });
-    return;
+    return true;
   }
   const digest = createHash("sha256").update(readFileSync(join(project, "package-lock.json"))).update(readFileSync(join(project, "package.json"))).digest("hex").slice(0, 16);
   const cacheRoot = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "ag-ui-antigravity", "compat");
   const kept = join(cacheRoot, digest);
+  let ranCi = false;
   if (!existsSync(join(kept, "complete"))) {
     // One kept install at a time: an older lockfile's is removed, not piled up.
     rmSync(cacheRoot, { recursive: true, force: true });
@@ -184,12 +187,31 @@ function installPinned(project) {
     for (const file of ["package.json", "package-lock.json"]) copyFileSync(join(project, file), join(kept, file));
     run("npm", npmCi, { cwd: kept });
     writeFileSync(join(kept, "complete"), `${new Date().toISOString()}\n`);
+    ranCi = true;
   }
   try {
     execFileSync("cp", ["-al", join(kept, "node_modules"), join(project, "node_modules")], { stdio: "pipe" });
   } catch {
     rmSync(join(project, "node_modules"), { recursive: true, force: true });
     run("npm", npmCi, { cwd: project });
+    ranCi = true;
+  }
+  return ranCi;
+}
+
+/**
+ * The pinned lockfile installs with no network: `npm ci --offline` of it into an empty folder, from
+ * what the `npm ci` of this run just put in npm's cache. A lockfile that names a package it cannot
+ * resolve without the registry (a missing entry, a version range, a git dependency) fails here, so
+ * the job's install is the same on every machine and day.
+ */
+function installPinnedOffline(project) {
+  const scratch = mkdtempSync(join(tmpdir(), "agui-antigravity-compat-offline-"));
+  try {
+    for (const file of ["package.json", "package-lock.json"]) copyFileSync(join(project, file), join(scratch, file));
+    run("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: scratch });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -217,6 +239,8 @@ async function copilotKitProject(tarballs) {
     `compat: @copilotkit/runtime ${versions.runtime}, @copilotkit/react-core ${versions.reactCore}, @copilotkit/core ${versions.core}, @ag-ui/client ${versions.client}` +
       (latest ? " (the newest, --latest)" : " (pinned by examples/copilotkit-react/package-lock.json)"),
   );
+  // Whether this run's own `npm ci` filled npm's cache (a kept install from an earlier run did not).
+  let pinnedInstallRan = false;
   const installed = await check(
     latest ? `npm install next to the newest CopilotKit (no --force, no --legacy-peer-deps)` : "npm ci of the pinned CopilotKit install, then the packed packages (no --force, no --legacy-peer-deps)",
     () => {
@@ -234,13 +258,16 @@ async function copilotKitProject(tarballs) {
           { cwd: project },
         );
       } else {
-        installPinned(project);
+        pinnedInstallRan = installPinned(project);
       }
       // --no-save: the lockfile stays the pinned one; npm keeps what it installed from it.
       run("npm", [...npmInstall, "--no-save", ...tarballs], { cwd: project });
     },
   );
   if (!installed) return;
+  if (!latest && pinnedInstallRan) {
+    await check("the pinned lockfile installs again with no network (npm ci --offline, npm's cache only)", () => installPinnedOffline(project));
+  }
 
   await check("one @ag-ui/client copy serves CopilotKit and the agent", () => {
     const paths = run("npm", ["ls", "@ag-ui/client", "--all", "--parseable"], { cwd: project }).trim().split("\n");
