@@ -5,6 +5,7 @@ export { linkSignals } from "./abort/link-signals.js";
 export type { LinkedSignal } from "./abort/link-signals.js";
 export { pause, sleep } from "./abort/sleep.js";
 export { Lifetime } from "./lifetime/lifetime.js";
+export { createFileOnce } from "./files/create-file-once.js";
 export { sendRedisCommand } from "./redis/redis-command.js";
 export type { RedisCommandClient } from "./redis/redis-command.js";
 export type { ThreadHolding, ThreadHoldings } from "./holdings/thread-holdings.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { link, mkdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
+import { link, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { Lifetime } from "@ag-ui-antigravity/foundation";
+import { createFileOnce, Lifetime } from "@ag-ui-antigravity/foundation";
 import { z } from "zod/v4";
 import { ownershipDigest } from "./ownership-digest.js";
 import { DEFAULT_OWNERSHIP_TTL_MS, type OwnershipKey, type ThreadClaim, type ThreadOwnershipStats, type ThreadOwnershipStore, ownershipStoreClosed } from "./thread-ownership-store.js";
@@ -110,20 +110,9 @@ export class FileOwnershipStore implements ThreadOwnershipStore {
   }
 
   /** Creates the owner file unless one exists. */
-  async #create(path: string, key: OwnershipKey, ownerId: string): Promise<boolean> {
-    await mkdir(join(path, ".."), { recursive: true });
-    const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  #create(path: string, key: OwnershipKey, ownerId: string): Promise<boolean> {
     const digest = ownershipDigest(key.agentId, key.threadId);
-    await writeFile(temporary, JSON.stringify({ version: 1, agentId: key.agentId, thread: digest.thread, owner: ownerId }), { flag: "wx" });
-    try {
-      await link(temporary, path);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw error;
-    } finally {
-      await unlink(temporary).catch(() => undefined);
-    }
+    return createFileOnce(path, JSON.stringify({ version: 1, agentId: key.agentId, thread: digest.thread, owner: ownerId }));
   }
 
   #pathOf(key: OwnershipKey): string {

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { appendFile, link, mkdir, readFile, stat, unlink, utimes, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, stat, utimes } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { ThreadClaim } from "@ag-ui-antigravity/foundation";
+import { createFileOnce, type ThreadClaim } from "@ag-ui-antigravity/foundation";
 import { z } from "zod/v4";
 import { safeJson } from "./record-policy.js";
 import { removeFile } from "./remove-file.js";
@@ -104,19 +103,8 @@ export class FileOwners {
   }
 
   /** Creates the owner file unless one exists. */
-  async #create(path: string, names: { agentId: string; thread: string }, owner: string): Promise<boolean> {
-    await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(temporary, JSON.stringify({ version: 1, agentId: names.agentId, thread: names.thread, owner }), { flag: "wx", mode: 0o600 });
-    try {
-      await link(temporary, path);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw error;
-    } finally {
-      await unlink(temporary).catch(() => undefined);
-    }
+  #create(path: string, names: { agentId: string; thread: string }, owner: string): Promise<boolean> {
+    return createFileOnce(path, JSON.stringify({ version: 1, agentId: names.agentId, thread: names.thread, owner }), { mode: 0o600 });
   }
 
   /** Notes a claimed thread in its owner's index (appended: a line is written whole or not at all). */
