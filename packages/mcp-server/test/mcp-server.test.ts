@@ -102,16 +102,22 @@ async function driveSessionLifecycle(client: Client & Elicitations): Promise<voi
   expect(JSON.stringify(after.content)).toContain("SESSION_NOT_FOUND");
 }
 
+/** The built executable over stdio, with a minimal environment; `stderr` collects what it prints. */
+function builtServerOverStdio(): { transport: StdioClientTransport; stderr: string[] } {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [binPath, "--workspace", workspace],
+    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+  return { transport, stderr };
+}
+
 describe("over stdio (the built executable)", () => {
   it("runs, continues, asks through elicitation and closes a session", async () => {
-    const stderr: string[] = [];
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [binPath, "--workspace", workspace],
-      env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" },
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+    const { transport, stderr } = builtServerOverStdio();
     const client = await connectClient(transport, pickCoffee);
     // The handshake names the release that runs, not a constant that drifts from package.json.
     expect(client.getServerVersion()).toEqual({ name: "antigravity", version: packageJson.version });
@@ -126,14 +132,7 @@ describe("over stdio, connect and disconnect", () => {
     // A normal disconnect once printed ~90 "Maximum call stack size exceeded" traces (a close() that
     // the transport re-entered while it ran); MCP clients show any stack trace as a crash.
     const cycle = async (index: number): Promise<void> => {
-      const stderr: string[] = [];
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [binPath, "--workspace", workspace],
-        env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" },
-        stderr: "pipe",
-      });
-      transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+      const { transport, stderr } = builtServerOverStdio();
       const client = new Client({ name: "cycle-client", version: "1.0.0" });
       await client.connect(transport);
       const serverPid = transport.pid;
