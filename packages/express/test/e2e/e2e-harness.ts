@@ -138,3 +138,19 @@ export async function postRun(url: string, input: Partial<RunAgentInput>, header
   const body: RunAgentInput = { threadId: randomUUID(), runId: randomUUID(), messages: [], tools: [], context: [], state: {}, forwardedProps: {}, ...input };
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", ...headers }, body: JSON.stringify(body) });
 }
+
+/** Agent options with `toolApproval` and one server tool, `write_note`, whose calls' arguments go to `calls`. */
+export const writeNote = (calls: unknown[]) => ({
+  toolApproval: true,
+  serverTools: [
+    {
+      name: "write_note",
+      description: "Writes a note",
+      parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      handler: async (args: Record<string, unknown>) => {
+        calls.push(args);
+        return { written: args.text };
+      },
+    },
+  ],
+});

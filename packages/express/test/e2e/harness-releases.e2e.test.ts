@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ThreadClient, useE2EServers } from "./e2e-harness.js";
+import { ThreadClient, useE2EServers, writeNote } from "./e2e-harness.js";
 
 /*
  * The adapter over HTTP against each harness release the emulator plays (docs/protocol.md,
@@ -13,21 +13,7 @@ describe.each(["0.1.10", "0.1.14", "0.1.18", "0.1.21"])("harness %s", (harnessVe
     const calls: unknown[] = [];
     const server = await startServer({
       chat: { harnessVersion },
-      approval: {
-        harnessVersion,
-        toolApproval: true,
-        serverTools: [
-          {
-            name: "write_note",
-            description: "Writes a note",
-            parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-            handler: async (args: Record<string, unknown>) => {
-              calls.push(args);
-              return { written: args.text };
-            },
-          },
-        ],
-      },
+      approval: { harnessVersion, ...writeNote(calls) },
     });
     const chat = new ThreadClient(`${server.url}/chat`);
     await chat.say("hello there");

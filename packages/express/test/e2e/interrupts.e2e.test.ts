@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type E2EServer, ThreadClient, useE2EServers } from "./e2e-harness.js";
+import { type E2EServer, ThreadClient, useE2EServers, writeNote } from "./e2e-harness.js";
 
 const startServer = useE2EServers();
 
@@ -61,20 +61,6 @@ describe("question interrupts answered in every shape the ecosystem sends", () =
 });
 
 describe("tool approval", () => {
-  const writeNote = (calls: unknown[]) => ({
-    toolApproval: true,
-    serverTools: [
-      {
-        name: "write_note",
-        description: "Writes a note",
-        parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-        handler: async (args: Record<string, unknown>) => {
-          calls.push(args);
-          return { written: args.text };
-        },
-      },
-    ],
-  });
 
   it("approves: the tool runs with the model's arguments and the pending call was shown first", async () => {
     const calls: unknown[] = [];
