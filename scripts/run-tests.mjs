@@ -64,6 +64,19 @@ for (const [command, args] of steps) {
   }
 }
 
+/** `<package dir> › <test name>: <first line of the reason>` for each failed test in a vitest JSON report. */
+function failedTests(report, dir) {
+  const where = dir.slice(root.length);
+  const firstLine = (text) => String(text ?? "").split("\n")[0].slice(0, 300);
+  return (report.testResults ?? []).flatMap((file) => {
+    const tests = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    // A file that failed outside any test (an import, a hook) has no failed test to name.
+    if (tests.length === 0 && file.status === "failed") return [`${file.name.slice(root.length)}: ${firstLine(file.message)}`];
+    return tests.map((test) => `${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  });
+}
+
+const failures = [];
 for (const dir of workspaceDirs) {
   const reportPath = join(dir, ".vitest-report.json");
   if (!existsSync(reportPath)) continue;
@@ -71,7 +84,10 @@ for (const dir of workspaceDirs) {
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  failures.push(...failedTests(report, dir));
 }
+// CI keeps only the tail of the output: name every failed test (with the first line of its reason) there.
+for (const failure of failures) console.log(`failed: ${failure}`);
 if (exitCode === 0 && passed === 0) {
   console.error("no test ran");
   exitCode = 1;
