@@ -40,13 +40,20 @@ export function boundedMessageId(id: string): string {
 
 /**
  * Every run compares each user message of the client's history with what was forwarded, so the
- * same short texts are digested turn after turn: their digests are kept, up to a bounded number of
- * characters (oldest forgotten first). Long texts are rare and digested each time.
+ * same short texts are digested turn after turn: their digests are kept, oldest forgotten first,
+ * within a memory budget. The budget counts what an entry costs the heap, not only its text: the
+ * digest string, two string headers and a Map slot add ~175 bytes to each (measured: 187 bytes for
+ * an 11-character text), so a budget of 1 Mi characters let ~95 000 one-line messages hold ~17 MiB.
+ * Long texts are rare and digested each time.
  */
 const maxCachedTextLength = 4_096;
-const maxCachedCharacters = 1_048_576;
+const maxCachedBytes = 1_048_576;
+/** An entry's heap cost past its text's characters (the digest string, two string headers, a Map slot), rounded up. */
+const cachedEntryOverheadBytes = 192;
 const cachedDigests = new Map<string, string>();
-let cachedCharacters = 0;
+let cachedBytes = 0;
+
+const cachedEntryBytes = (text: string): number => text.length + cachedEntryOverheadBytes;
 
 /** The digest of a message's text (its length and a hash). */
 export function textDigest(text: string): string {
@@ -55,11 +62,11 @@ export function textDigest(text: string): string {
   const digest = `${text.length}:${sha256(text)}`;
   if (text.length <= maxCachedTextLength) {
     cachedDigests.set(text, digest);
-    cachedCharacters += text.length;
+    cachedBytes += cachedEntryBytes(text);
     for (const oldest of cachedDigests.keys()) {
-      if (cachedCharacters <= maxCachedCharacters) break;
+      if (cachedBytes <= maxCachedBytes) break;
       cachedDigests.delete(oldest);
-      cachedCharacters -= oldest.length;
+      cachedBytes -= cachedEntryBytes(oldest);
     }
   }
   return digest;
