@@ -190,10 +190,11 @@ describe("the thread map", () => {
     const runThread = (index: number) => runOnce(agent, { threadId: `big-${index}`, messages: [{ id: `m-${index}`, role: "user", content: big(index) }] });
 
     const warmup = await inBatches(60, 4, runThread);
-    const baseline = await settledHeapBytes();
+    const storeIdle = (): boolean => files.stats().pendingWrites === 0;
+    const baseline = await settledHeapBytes(storeIdle);
     const earlyWrites = writeTimes.length;
     const rest = await inBatches(540, 4, (index) => runThread(index + 60));
-    const after = await settledHeapBytes();
+    const after = await settledHeapBytes(storeIdle);
     expect([...warmup, ...rest].filter(succeeded)).toHaveLength(600);
     expect(after - baseline, `heap grew from ${baseline} to ${after}`).toBeLessThan(10 * 1024 * 1024);
     await waitFor(() => files.stats().pendingWrites === 0, { what: "every change to be written" });

@@ -90,11 +90,12 @@ describe("threads", () => {
     };
 
     await createThreads(0, 1_000);
-    const baseline = await settledHeapBytes();
+    const storeIdle = (): boolean => chat.stats().threadStore.pendingWrites === 0;
+    const baseline = await settledHeapBytes(storeIdle);
     const started = performance.now();
     await createThreads(1_000, 10_000);
     const elapsedMs = performance.now() - started;
-    const after = await settledHeapBytes();
+    const after = await settledHeapBytes(storeIdle);
 
     expect(unexpected).toBe("");
     expect(finished).toBe(10_000);

@@ -7,6 +7,7 @@ import { type Agent, request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { getHeapSpaceStatistics } from "node:v8";
 import { join } from "node:path";
 import { HttpAgent } from "@ag-ui/client";
 import { EventType, type BaseEvent, type Message, type RunAgentInput, type RunErrorEvent, type RunFinishedEvent } from "@ag-ui/core";
@@ -193,15 +194,24 @@ export async function waitFor(condition: () => boolean, options: { timeoutMs?: n
   }
 }
 
-/** Heap in use after full collections (the test process runs with --expose-gc). */
-export async function settledHeapBytes(): Promise<number> {
+/**
+ * Data on the heap after full collections (the test process runs with --expose-gc), once `quiet()`
+ * holds. Two things are left out because they vary with the machine's load, not with what the code
+ * keeps: compiled code (V8 optimizes more functions the longer a case runs, ~1.5 MiB in a loaded
+ * run), and work still in flight (pass `quiet`, e.g. "no store write pending": a pending transcript
+ * write holds its text, and a loaded disk kept 8 MiB of them pending at the measurement).
+ */
+export async function settledHeapBytes(quiet?: () => boolean): Promise<number> {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (collect === undefined) throw new Error("run with --expose-gc");
+  if (quiet !== undefined) await waitFor(quiet, { timeoutMs: 120_000, what: "in-flight work to end before measuring the heap" });
   for (let round = 0; round < 4; round += 1) {
     collect();
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return process.memoryUsage().heapUsed;
+  return getHeapSpaceStatistics()
+    .filter((space) => !space.space_name.startsWith("code_"))
+    .reduce((sum, space) => sum + space.space_used_size, 0);
 }
 
 /** What a raw POST got back. */
