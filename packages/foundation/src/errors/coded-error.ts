@@ -2,6 +2,7 @@ import { brandClass, brandOf, hasBrand } from "./brand.js";
 
 /** What a `CodedError` carries beside its code and message: the error that caused it. */
 export interface CodedErrorOptions {
+  /** The error this one wraps, kept as the standard `Error.cause` for logs and debuggers. */
   cause?: unknown;
 }
 
