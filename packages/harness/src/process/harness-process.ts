@@ -293,8 +293,9 @@ export class HarnessProcess {
   }
 
   /**
-   * Unknown fields and enum values this process's harness has sent so far, with counts: what a
-   * newer harness speaks that this client does not know yet. Also logged once at close.
+   * Unknown fields and enum values this process's harness has sent so far, the frames it sent that
+   * did not parse, and its version when newer than every known release, with counts: what a newer
+   * harness speaks that this client does not know yet. Also logged once at close.
    */
   driftReport(): DriftReport {
     return this.#drift.snapshot();
