@@ -29,7 +29,9 @@ export type {
 export interface ToolCallContext {
   /** The harness's id of this call. */
   callId: string;
+  /** The tool called: this handler's `CustomTool.name`. */
   toolName: string;
+  /** The conversation whose agent made the call (`Conversation.id`). */
   conversationId: string;
   /** Aborted when the conversation closes or the turn is cancelled; the handler may stop then. */
   signal: AbortSignal;
@@ -43,12 +45,19 @@ export interface ToolCallContext {
  * `{"result": value}`. A thrown error becomes a tool error the model sees.
  */
 export interface CustomTool {
+  /** What the model calls it: 1-64 letters, digits, `_`, `.` or `-`, starting with a letter or `_`; unique in the conversation. */
   name: string;
+  /** What the tool does, for the model to decide when to call it; not empty. */
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
   /** Optional JSON Schema of the result. */
   responseSchema?: Record<string, unknown> | undefined;
+  /**
+   * Serves one call: `args` is the model's arguments object (after any pre-tool hook edits; a call
+   * whose arguments are not an object is refused before this runs). Its value (or `withMedia`) is
+   * the result; a throw is a tool error the model sees.
+   */
   handler: (args: Record<string, unknown>, context: ToolCallContext) => unknown;
 }
 
@@ -247,7 +256,12 @@ export const conversationConfigSchema = z
 
 /** A policy: allow, deny or confirm calls of a tool (builtin, custom or MCP); `*` is a wildcard. */
 export interface ToolPolicy {
+  /** The tool name the rule matches (a builtin's, custom tool's or MCP tool's), `*` matching any run of characters. */
   tool: string;
+  /**
+   * `allow` lets the call run (a pre-tool hook, if set, is still asked); `deny` refuses it with
+   * `reason`; `confirm` asks the pre-tool hook (`reason: "policy-confirm"`) and refuses without one.
+   */
   decision: "allow" | "deny" | "confirm";
   /** Restrict the rule to one MCP server. */
   server?: string | undefined;
@@ -257,13 +271,21 @@ export interface ToolPolicy {
 
 /** An MCP server the harness starts (stdio: `command`) or connects to (HTTP: `url`). */
 export interface McpServer {
+  /** Unique in the conversation; what a policy's `server`, a hook's `serverName` and MCP_LOAD_FAILED's `subject` name it by. */
   name: string;
+  /** The stdio server's executable, which the harness starts; give exactly one of `command` and `url`. */
   command?: string | undefined;
+  /** The stdio server's arguments (default none). */
   args?: string[] | undefined;
+  /** Environment variables for the stdio server (redacted in recordings). */
   env?: Record<string, string> | undefined;
+  /** The HTTP server's URL, which the harness connects to; give exactly one of `command` and `url`. */
   url?: string | undefined;
+  /** HTTP headers the harness sends to the HTTP server, e.g. its credentials (redacted in recordings). */
   headers?: Record<string, string> | undefined;
+  /** When given, the only tools of the server offered to the model (by name). */
   enabledTools?: string[] | undefined;
+  /** Tools of the server never offered to the model (by name). */
   disabledTools?: string[] | undefined;
   /** Bounds each tool call, not start-up. */
   timeoutSeconds?: number | undefined;
@@ -271,10 +293,15 @@ export interface McpServer {
 
 /** A custom subagent; its `tools` name custom tools of the conversation (calls route through it). */
 export interface Subagent {
+  /** What the model starts it by: 1-64 letters, digits, `_`, `.` or `-`, starting with a letter or `_`. */
   name: string;
+  /** What it is for, for the model to decide when to start it; not empty. */
   description: string;
+  /** Its instructions, added to the harness's own (the workspace note follows when `announceWorkspaces`). */
   systemInstructions?: string | undefined;
+  /** Its builtins (default `DEFAULT_BUILTIN_TOOLS`); `start_subagent` stays off unless `maxSubagentDepth` is above 1. */
   builtinTools?: BuiltinToolName[] | undefined;
+  /** Names of this conversation's custom tools it may call; their calls run the conversation's handlers. */
   tools?: string[] | undefined;
   /** Its own text model (harness 0.1.18+); default the conversation's. */
   model?: string | undefined;
@@ -293,6 +320,11 @@ export interface ConversationConfig extends HarnessFeatureOptions {
   model?: string | undefined;
   /** Image model name, or false for none. */
   imageModel?: string | false | undefined;
+  /**
+   * Where the models are called: `gemini` (the Gemini API; `baseUrl` and `headers` change its address
+   * and add HTTP headers, `apiKey` is its key) or `vertex` (Vertex AI in `project` and `location`,
+   * with the harness's own Google credentials unless `apiKey`). Default: the Gemini API. Excludes `baseUrl`.
+   */
   endpoint?:
     | { type: "gemini"; baseUrl?: string | undefined; headers?: Record<string, string> | undefined; apiKey?: string | undefined }
     | {
@@ -309,7 +341,9 @@ export interface ConversationConfig extends HarnessFeatureOptions {
   baseUrl?: string | undefined;
   /** Gemini API key; default GEMINI_API_KEY from the process's `env` option, then from process.env. */
   apiKey?: string | undefined;
+  /** How much the model thinks before it answers; absent: not sent (the harness's default). Sent with a `gemini` or `vertex` endpoint only. */
   thinkingLevel?: "minimal" | "low" | "medium" | "high" | "extra_high" | undefined;
+  /** The service tier the model calls ask for (harness 0.1.10+); absent: not sent (the API's default). Sent with a `gemini` or `vertex` endpoint only. */
   serviceTier?: "standard" | "priority" | "flex" | undefined;
   /** A string is appended to the harness's instructions; `mode: "replace"` swaps them out. */
   systemInstructions?: string | { text: string; mode?: "append" | "replace" | undefined; identity?: string | undefined } | undefined;
@@ -319,16 +353,27 @@ export interface ConversationConfig extends HarnessFeatureOptions {
   announceWorkspaces?: boolean | undefined;
   /** Default: list_directory, search_directory, find_file, view_file, finish. */
   builtinTools?: BuiltinToolName[] | undefined;
+  /** Host-side tools the model may call (default none); their names must be unique. */
   customTools?: CustomTool[] | undefined;
+  /** MCP servers the harness runs or connects to for the conversation (default none); each needs policies or a pre-tool hook (the safety gate). */
   mcpServers?: McpServer[] | undefined;
+  /** Subagents the model may start (default none); any switches on the `start_subagent` builtin. */
   subagents?: Subagent[] | undefined;
   /** JSON Schema of the structured output (the `finish` tool's argument). */
   responseSchema?: Record<string, unknown> | undefined;
   /** Resume (or create) this conversation id. */
   conversationId?: string | undefined;
+  /**
+   * How the harness treats `conversationId`: `resume` continues a conversation it has (and needs
+   * `conversationId`), `create-or-resume` continues it or else starts it, `create-only` starts a new
+   * one. Default: the harness's own choice (docs/protocol.md, "Assumptions and how we hedge them").
+   */
   continuation?: "resume" | "create-or-resume" | "create-only" | undefined;
+  /** Context size in tokens past which the harness may compact the history; 0 or absent: the harness's default. */
   compactionThreshold?: number | undefined;
+  /** Directories the harness searches for skills (`skills` is the 0.1.19+ way, with inline skills). */
   skillsPaths?: string[] | undefined;
+  /** Where the harness keeps its app data and what it generates (images, other media); default the harness's. */
   appDataDirectory?: string | undefined;
   /** Harness-side retries of model API errors (429/503) and malformed model output. */
   retry?:
@@ -340,8 +385,18 @@ export interface ConversationConfig extends HarnessFeatureOptions {
         modelOutputMaxRetries?: number | undefined;
       }
     | undefined;
+  /**
+   * What the harness does with a tool output over `maxTokens` tokens: `truncate` cuts it, `error`
+   * gives the model an error instead (`message`, if given). Default the harness's.
+   */
   truncation?: { mode: "truncate"; maxTokens: number } | { mode: "error"; maxTokens: number; message?: string | undefined } | undefined;
+  /** Host callbacks for the conversation's events (default none; see `ConversationHooks`). */
   hooks?: ConversationHooks | undefined;
+  /**
+   * Allow, deny or confirm rules for every tool call, checked by the client. The most specific match
+   * decides: an exact name beats a wildcard, a longer wildcard a shorter one, a rule with `server`
+   * one without. Default none: calls run unless the pre-tool hook refuses them.
+   */
   policies?: ToolPolicy[] | undefined;
   /** Also send the policies to the harness as `policyConfig` (0.1.10+ harnesses only). */
   sendPoliciesToHarness?: boolean | undefined;

@@ -10,12 +10,15 @@ const positiveInteger = z.number().int().positive();
 
 /** An inline skill (harness 0.1.21): instructions the model can look up by name, without a directory. */
 export interface InlineSkill {
+  /** The name the model looks the skill up by. */
   name: string;
+  /** When the skill applies, for the model to decide whether to look it up. */
   description: string;
   /** The skill's instructions (what a SKILL.md holds). */
   content: string;
   /** Tools the skill may use. */
   allowedTools?: string[] | undefined;
+  /** Free-form key/value pairs sent to the harness with the skill, unread by this client. */
   metadata?: Record<string, string> | undefined;
 }
 

@@ -3,10 +3,15 @@ import { toSafeInteger } from "../protocol/wire-types.js";
 
 /** Token counts. The harness reports cumulative totals per conversation; per-turn numbers are differences of those. */
 export interface TokenUsage {
+  /** Input tokens the model read (instructions, history, tool results), cached ones included. */
   promptTokens: number;
+  /** Tokens the model wrote in its responses. */
   candidatesTokens: number;
+  /** Every token counted, as the harness totals them (not recomputed here). */
   totalTokens: number;
+  /** Tokens the model spent thinking. */
   thoughtsTokens: number;
+  /** The part of `promptTokens` served from the context cache. */
   cachedContentTokens: number;
   /** The same counts split by modality (`TEXT`, `IMAGE`, `AUDIO`, ...), when the harness reports them (0.1.12+). */
   byModality?: ModalityUsage;
@@ -14,9 +19,13 @@ export interface TokenUsage {
 
 /** Token counts per modality name, for each kind of count the harness splits (0.1.12+). */
 export interface ModalityUsage {
+  /** `promptTokens` by modality. */
   prompt?: Record<string, number>;
+  /** `candidatesTokens` by modality. */
   candidates?: Record<string, number>;
+  /** `cachedContentTokens` by modality. */
   cache?: Record<string, number>;
+  /** Tokens of tool-use prompts by modality (a split the harness reports with no total of its own). */
   toolUsePrompt?: Record<string, number>;
 }
 

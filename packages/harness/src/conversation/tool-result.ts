@@ -4,16 +4,21 @@ const mediaBrand = Symbol.for("ag-ui-antigravity.ToolResultWithMedia");
 
 /** One image or file a custom tool returns beside its value, for the model to see. */
 export interface ToolMedia {
+  /** What the attachment is (`image/png`, `application/pdf`, ...), sent as given. */
   mimeType: string;
   /** Raw bytes, or a base64 string. */
   data: Uint8Array | string;
+  /** What the attachment shows, sent with it; optional. */
   description?: string;
 }
 
 /** A custom tool's result with media attached, made by `withMedia`; a handler returns it as its value. */
 export interface ToolResultWithMedia {
+  /** Marks a value `withMedia` made, so no plain object a handler returns is mistaken for one. */
   readonly [mediaBrand]: true;
+  /** The tool's result, sent as a plain return value would be; when undefined, a note counting the attachments is sent instead. */
   readonly value: unknown;
+  /** The attachments, sent in the tool response's `supplementalMedia`. */
   readonly media: readonly ToolMedia[];
 }
 

@@ -6,6 +6,7 @@ export type TurnOrigin = "user" | "trigger" | "harness";
 
 /** How a turn ended: its answer (and structured output), whether it was cancelled, its failed steps, its tokens. */
 export interface TurnResult {
+  /** Who started the turn (the same as `Turn.origin`). */
   origin: TurnOrigin;
   /** The answer: the last main-trajectory model step shown to the user; on cancel, the partial text so far. */
   text: string;
@@ -29,6 +30,7 @@ export interface TurnResult {
 
 /** A subagent trajectory of the turn reached its end (idle, possibly with an error). */
 export interface SubagentEnd {
+  /** The subagent's trajectory: the `trajectoryId` its steps carry. */
   trajectoryId: string;
   /** The harness's error text when the subagent failed. */
   error?: string;
@@ -53,6 +55,7 @@ export interface TurnDriver {
  * const { text, usage } = await turn.result;
  */
 export class Turn implements AsyncIterable<NormalizedStep> {
+  /** Who started the turn: `user` (`send`), `trigger` (a configured trigger) or `harness` (steps sent with no turn running). */
   readonly origin: TurnOrigin;
   /** Settles when the turn ends: resolves on completion or cancellation, rejects with a HarnessError otherwise. */
   readonly result: Promise<TurnResult>;
@@ -79,6 +82,11 @@ export class Turn implements AsyncIterable<NormalizedStep> {
     return this.#driver.onSubagentEnd(listener);
   }
 
+  /**
+   * The turn's steps as they stream; it ends when the turn ends and throws the turn's HarnessError
+   * when it fails. One iteration per turn (a second throws a TypeError); past 10 000 unread steps the
+   * oldest are dropped, with a warning.
+   */
   [Symbol.asyncIterator](): AsyncIterator<NormalizedStep> {
     return this.#driver.steps[Symbol.asyncIterator]();
   }

@@ -25,10 +25,15 @@ export type HarnessErrorCode =
 
 /** What a `HarnessError` carries beside its code: the cause and the harness's last stderr lines. */
 export interface HarnessErrorOptions {
+  /** The error that led to this one (a spawn failure, a zod error, ...), kept as the standard `Error.cause`. */
   cause?: unknown;
   /** The most recent harness stderr lines, when the failure may be explained there. */
   stderrTail?: readonly string[];
-  /** What the error is about, when it names one thing: the MCP server for MCP_LOAD_FAILED, the field for PROTOCOL_SKEW, the stop reason for BUDGET_EXCEEDED. */
+  /**
+   * What the error is about, when it names one thing: the MCP server for MCP_LOAD_FAILED, the field
+   * for PROTOCOL_SKEW, the StopReason for BUDGET_EXCEEDED and QUOTA_EXHAUSTED, the harness's error
+   * code (0.1.20+) for TURN_FAILED.
+   */
   subject?: string;
   /** For a turn that ended in this error: the answer text it had produced so far. */
   partialText?: string;
@@ -40,7 +45,9 @@ export interface HarnessErrorOptions {
  * across duplicated installs, where `instanceof` does not.
  */
 export class HarnessError extends CodedError<HarnessErrorCode> {
+  /** The harness's last stderr lines that may explain the failure (redacted); empty when none came with it. */
   readonly stderrTail: readonly string[];
+  /** What the error is about when it names one thing (see `HarnessErrorOptions.subject`); undefined otherwise. */
   readonly subject: string | undefined;
   /** For a turn that ended in this error: the answer text it had produced so far. */
   readonly partialText: string | undefined;

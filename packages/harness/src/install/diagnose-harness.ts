@@ -15,10 +15,18 @@ import { DESCRIPTOR_FILE } from "./harness-cache.js";
 
 /** One finding of the doctor. */
 export interface HarnessDiagnosis {
+  /** The binary discovery found, where, and whether it is the emulator (a Node script); absent when none was found. */
   binary?: { path: string; source: HarnessBinarySource; emulator: boolean };
+  /** The binary's version, where it was learned (`reason` says so in words), and whether it is newer than every known release. */
   version?: { version: string; source: HarnessVersionSource; reason: string; newerThanKnown: boolean };
+  /** The release the client would speak (`version`) and its dialect (the first release of the same frame shapes). */
   protocol?: { version: string; dialect: string };
+  /** Whether GEMINI_API_KEY is set (never its value), and whether it is needed (not for the emulator). */
   key: { set: boolean; needed: boolean };
+  /**
+   * The wheel's protocol descriptor (`localharness_pb2.py`) near the binary, and where it and the
+   * client's schemas disagree; absent when there is none (or it could not be read: a warning then).
+   */
   descriptor?: {
     path: string;
     /** Fields and enum values the harness has that the client does not know (harmless: kept as drift). */
@@ -37,10 +45,15 @@ export interface HarnessDiagnosis {
  * use them.
  */
 export interface DiagnoseOptions {
+  /** Check this binary instead of discovering one; missing, it is a problem (no fallback). */
   binaryPath?: string | undefined;
+  /** Take this version instead of learning it, as the `harnessVersion` process option does. */
   harnessVersion?: string | undefined;
+  /** The environment looked at: GEMINI_API_KEY, ANTIGRAVITY_HARNESS_PATH, ANTIGRAVITY_HARNESS_VERSION, PATH, ... (default process.env). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Where `antigravity-harness install` put its binaries (default `$XDG_CACHE_HOME/ag-ui-antigravity/harness`). */
   cacheDirectory?: string | undefined;
+  /** Abandons discovery (the Python query included): it rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
 }
 

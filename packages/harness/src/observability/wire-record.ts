@@ -2,6 +2,7 @@
 export interface WireRecord {
   /** `harness` for the stdio handshake frames, `ws` for WebSocket messages. */
   channel: "harness" | "ws";
+  /** `send`: from this client to the harness; `receive`: from the harness to this client. */
   direction: "send" | "receive";
   /** The top-level key of the message (`stepUpdate`, `userInput`, `config`, `InputConfig`, ...). */
   messageKey: string;

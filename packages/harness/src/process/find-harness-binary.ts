@@ -13,6 +13,7 @@ export interface FindHarnessBinaryOptions {
   explicitPath?: string;
   /** Where ANTIGRAVITY_HARNESS_PATH and PATH are read (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Abandons the search (and kills the Python query): it rejects with the signal's reason. */
   signal?: AbortSignal;
   /** The Python interpreter asked for its site-packages (default `python3`). */
   pythonExecutable?: string;
@@ -27,7 +28,9 @@ export type HarnessBinarySource = "explicit path" | "ANTIGRAVITY_HARNESS_PATH" |
 
 /** The binary discovery found, and where. */
 export interface FoundHarnessBinary {
+  /** The binary: the explicit path or ANTIGRAVITY_HARNESS_PATH as given, else the file found in the directory searched. */
   path: string;
+  /** Which step of the search found it. */
   source: HarnessBinarySource;
 }
 

@@ -32,6 +32,10 @@ export interface HarnessProcessOptions {
   bindAddress?: string;
   /** WebSocket port (default 0: the harness picks a free one). */
   port?: number;
+  /**
+   * Where the process and its conversations log (pino's argument order: a pino logger fits). Levels
+   * it lacks are skipped and a throw is ignored; default: nothing is logged.
+   */
   logger?: Partial<Logger>;
   /** Observes every wire message, redacted. */
   inspector?: WireInspector;
@@ -64,6 +68,8 @@ export interface HarnessProcessCloseOptions {
 
 /** How the harness process exited: its exit code, or the signal that ended it. */
 export interface HarnessProcessExit {
+  /** The exit code; null when a signal ended the process (or it never started). */
   code: number | null;
+  /** The signal that ended the process (e.g. the SIGTERM of `close`); null when it exited on its own. */
   signal: NodeJS.Signals | null;
 }

@@ -36,6 +36,7 @@ const SIGNAL_GRACE_MS = 1_000;
 
 /** Options of `HarnessProcess.openConversation`: a signal that abandons the opening. */
 export interface OpenConversationOptions {
+  /** Abandons the opening (connect and init): it rejects with the signal's reason. Only the opening; the open conversation does not watch it. */
   signal?: AbortSignal;
 }
 
@@ -62,8 +63,11 @@ export class HarnessProcess {
     return hasBrand(value, "HarnessProcess");
   }
 
+  /** The harness's process id, also its process group's (what `close` signals); -1 if Node reported none. */
   readonly pid: number;
+  /** The WebSocket port the harness reported in its handshake, which its conversations connect to. */
   readonly port: number;
+  /** Where the harness persists trajectories: the `storageDirectory` option, or a temporary directory this process removes at close. */
   readonly storageDirectory: string;
   /** Aborted with a CONNECTION_CLOSED HarnessError when the process exits or is closed. */
   readonly signal: AbortSignal;
@@ -288,15 +292,16 @@ export class HarnessProcess {
     return this.#conversations.size;
   }
 
-  /** The last lines the harness wrote to stderr. */
   /**
-   * Unknown fields and enum values this process's harness has sent so far, with counts: what a
-   * newer harness speaks that this client does not know yet. Also logged once at close.
+   * Unknown fields and enum values this process's harness has sent so far, the frames it sent that
+   * did not parse, and its version when newer than every known release, with counts: what a newer
+   * harness speaks that this client does not know yet. Also logged once at close.
    */
   driftReport(): DriftReport {
     return this.#drift.snapshot();
   }
 
+  /** The last lines the harness wrote to stderr (at most `stderrLines`, default 40), secrets redacted. */
   stderrTail(): string[] {
     return this.#stderr.lines().map((line) => this.#redactor.redactText(line));
   }

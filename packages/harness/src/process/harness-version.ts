@@ -46,6 +46,7 @@ export type HarnessVersionSource = "option" | "environment" | "wheel" | "install
 export interface ResolvedHarnessVersion {
   /** The version as learned (may be newer than any known release). */
   readonly version: string;
+  /** Where `version` was learned; `default` means nothing said, so the newest known release is assumed. */
   readonly source: HarnessVersionSource;
   /** True when the version is newer than the newest release this client knows. */
   readonly newerThanKnown: boolean;

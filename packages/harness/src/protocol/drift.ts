@@ -14,10 +14,16 @@ export type DriftEntry =
  * message).
  */
 export interface DriftCount {
+  /** What was seen (see `DriftEntry`): an unknown enum value, an unknown field, an unusable message, a newer harness. */
   kind: DriftEntry["kind"];
+  /**
+   * Where: the dotted path from the message (`OutputEvent.stepUpdate.state`, `[]` for an array
+   * element); for an unknown field, the message holding it; `harness` for a harness version.
+   */
   path: string;
   /** The enum value (enum-value), the field name (unknown-field), the reason (invalid-message) or the version (harness-version). */
   value: string | number;
+  /** How many times it was seen since the registry was made (or reset). */
   count: number;
 }
 
@@ -26,7 +32,9 @@ export interface DriftCount {
  * release.
  */
 export interface DriftReport {
+  /** Enum values that are not a known name (an unknown name, or any number), by path and value. */
   enumValues: DriftCount[];
+  /** Field names a message's schema does not declare, by message path and name; their values are kept. */
   unknownFields: DriftCount[];
   /** Messages dropped because they did not parse; the client logs each and carries on. */
   invalidMessages: DriftCount[];

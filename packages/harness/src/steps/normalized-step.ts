@@ -32,6 +32,10 @@ export type StepTarget = "user" | "model" | "environment" | "unspecified" | "unk
  * into the arguments.
  */
 export interface StepToolCall {
+  /**
+   * Whose tool it is: `builtin` (the harness's own), `mcp` (an MCP server's, see `serverName`),
+   * `custom` (a host-side `CustomTool`, see `callId`) or `subagent` (the builtin that starts a subagent).
+   */
   kind: "builtin" | "mcp" | "custom" | "subagent";
   /** Builtin wire name (`list_directory`, `run_command`, `invoke_subagent`, ...), MCP tool name or custom tool name. */
   name: string;
@@ -41,6 +45,10 @@ export interface StepToolCall {
   serverName?: string;
   /** The harness tool call id, for custom tools. */
   callId?: string;
+  /**
+   * The call's inputs, never its results (see above). MCP and custom tools: the parsed JSON arguments
+   * (`{}` when the harness sent none; a non-object or unparsable value is kept under `value`).
+   */
   arguments: Record<string, unknown>;
   /** Present once the step is DONE (or ERROR) and the harness added result fields. */
   result?: Record<string, unknown>;
@@ -48,8 +56,11 @@ export interface StepToolCall {
 
 /** One multiple-choice question of an `ask_question` step, as the harness asks it. */
 export interface StepQuestion {
+  /** The question's text ("" for a kind of question this client does not know: a placeholder that keeps answers aligned). */
   question: string;
+  /** The choices offered; an answer's `selected` holds indices into this list. */
   choices: string[];
+  /** True when the user may pick several choices; false when exactly one (or when the harness does not say). */
   isMultiSelect: boolean;
 }
 
@@ -61,12 +72,19 @@ export interface StepQuestion {
 export interface NormalizedStep {
   /** `${trajectoryId}:${stepIndex}`: the identity of the step across deliveries. */
   id: string;
+  /** The conversation the step belongs to (the harness's cascade id, `Conversation.id`); "" when the wire omits it. */
   cascadeId: string;
+  /** The trajectory (the main agent's or a subagent's) the step belongs to; "" when the wire omits it. */
   trajectoryId: string;
+  /** The step's position in its trajectory (0 when the wire omits it); with `trajectoryId`, how answers name the step. */
   stepIndex: number;
+  /** What the step is about, from the fields it carries: an error first, then a question, a confirmation, an action, text, thinking. */
   kind: StepKind;
+  /** Where the step is in its life: `waiting` means it waits on the user (a question or a confirmation). */
   status: StepStatus;
+  /** Who produced the step: `model` (the agent's text, thinking, tool calls), `system` (the platform: model API errors, compaction), `user`. */
   source: StepSource;
+  /** Whom the step is addressed to: `user` (shown to the user: answers, thinking), `environment` (tool executions), `model`. */
   target: StepTarget;
   /** True when the step belongs to the turn's main trajectory (not a subagent). */
   isMainTrajectory: boolean;
@@ -80,6 +98,7 @@ export interface NormalizedStep {
   thinking: string;
   /** Thinking appended since the previous delivery of this step ("" when none). */
   thinkingDelta: string;
+  /** The tool call the step carries (builtin, MCP, custom or a subagent start); absent on steps that call no tool. */
   tool?: StepToolCall;
   /** Set while the step waits on questions (`questionsRequest`). */
   questions?: StepQuestion[];

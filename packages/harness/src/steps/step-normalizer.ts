@@ -66,6 +66,11 @@ const targetByName: Record<string, StepTarget> = {
 export class StepNormalizer {
   readonly #memory = new Map<string, StepMemory>();
 
+  /**
+   * One delivery of a step, normalized: its deltas are what is new since this normalizer's previous
+   * delivery of the same step (same `id`), which it then remembers. Unknown enum values and actions
+   * become "unknown"; it never throws on what the harness sends.
+   */
   normalize(step: StepUpdate, options: NormalizeOptions = {}): NormalizedStep {
     const trajectoryId = step.trajectoryId ?? "";
     const stepIndex = Number(step.stepIndex ?? 0);

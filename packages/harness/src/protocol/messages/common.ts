@@ -26,19 +26,29 @@ export const markerMessage = () => message({});
 
 /** genai.Value: one JSON value in the verbose form (not google.protobuf.Value). */
 export interface GenaiValue {
+  /** Set when the value is JSON null (`"NULL_VALUE"`, or 0 or null as protobuf JSON allows); at most one member is set. */
   nullValue?: string | number | null | undefined;
+  /** A JSON number; the strings `"NaN"`, `"Infinity"` and `"-Infinity"` stand for the non-finite ones. */
   numberValue?: number | string | undefined;
+  /** A JSON string. */
   stringValue?: string | undefined;
+  /** A JSON boolean. */
   boolValue?: boolean | undefined;
+  /** A JSON object. */
   structValue?: GenaiStruct | undefined;
+  /** A JSON array: its items in order under `values`. */
   listValue?: { values?: GenaiValue[] | undefined } | undefined;
+  /** A genai.Content, which no message of this protocol carries; kept as sent. */
   contentValue?: unknown;
+  /** Fields this client does not know, kept as sent (and counted as drift). */
   [unknownField: string]: unknown;
 }
 
 /** genai.Struct: a JSON object as `{fields: [{name, value}]}`, the form `toolCall.arguments` and `preToolResult.modifiedArgs` take. */
 export interface GenaiStruct {
+  /** The object's members, in order: each a `name` and its `value` (one missing either is skipped when read). */
   fields?: { name?: string | undefined; value?: GenaiValue | undefined; [unknownField: string]: unknown }[] | undefined;
+  /** Fields this client does not know, kept as sent (and counted as drift). */
   [unknownField: string]: unknown;
 }
 
