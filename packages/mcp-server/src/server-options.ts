@@ -12,7 +12,12 @@ export interface McpServerSettings {
   emulator: boolean;
   /** Absolute workspace roots the builtin file tools may touch. */
   workspaces: string[];
+  /** The harness builtin tools every session gets (the CLI's default: `DEFAULT_SESSION_BUILTIN_TOOLS`); `approval` governs the write-capable ones. */
   builtinTools: BuiltinToolName[];
+  /**
+   * What a call of a write-capable builtin gets: `ask` asks the MCP client running the turn
+   * (elicitation; denied when that client cannot be asked), `allow` runs it, `deny` refuses it.
+   */
   approval: ApprovalPolicy;
   /** Sessions open at once across every MCP client; past it the session idle longest is closed, and only when every one runs a turn is a new one refused. */
   maxSessions: number;

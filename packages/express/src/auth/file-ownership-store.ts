@@ -36,6 +36,11 @@ export class FileOwnershipStore implements ThreadOwnershipStore {
     this.#ttlMs = options.ttlMs ?? DEFAULT_OWNERSHIP_TTL_MS;
   }
 
+  /**
+   * Never `full`. `owned` touches the file's mtime (the TTL starts again); an expired or corrupt
+   * file is moved aside and the thread claimed anew. Rejects on a file-system error, or when the
+   * file kept changing under concurrent claimers for 5 attempts.
+   */
   async claim(key: OwnershipKey, ownerId: string): Promise<ThreadClaim> {
     const path = this.#pathOf(key);
     for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -52,17 +57,20 @@ export class FileOwnershipStore implements ThreadOwnershipStore {
     throw new Error("the thread's owner file kept changing under concurrent claims");
   }
 
+  /** Deletes the owner file if `ownerId` owns the thread; another owner's file is left alone. */
   async release(key: OwnershipKey, ownerId: string): Promise<void> {
     const path = this.#pathOf(key);
     const current = await this.#read(path, key);
     if (current.state === "live" && current.owner === ownerId) await unlink(path).catch(() => undefined);
   }
 
+  /** The owner in the thread's file, or undefined when there is none, it expired, or it is not a valid owner file. Does not refresh the TTL. */
   async ownerOf(key: OwnershipKey): Promise<string | undefined> {
     const current = await this.#read(this.#pathOf(key), key);
     return current.state === "live" ? current.owner : undefined;
   }
 
+  /** `kind: "file"` and no `owners` (counting would read the whole directory); `refusedFull` is always 0. */
   stats(): ThreadOwnershipStats {
     return { kind: "file", refusedFull: 0 };
   }

@@ -11,6 +11,7 @@ export interface MemoryOwnershipStoreOptions {
   maxEntries?: number;
   /** An owned thread without a run of its owner for this long is forgotten. Default 30 days. */
   ttlMs?: number;
+  /** The clock entries are aged by, in epoch ms; tests pass a fake one. Default `Date.now`. */
   now?: () => number;
 }
 
@@ -43,6 +44,7 @@ export class MemoryOwnershipStore implements ThreadOwnershipStore {
     this.#now = options.now ?? Date.now;
   }
 
+  /** Never rejects. `full` only at `maxEntries` live owners, after expired entries were swept. */
   claim(key: OwnershipKey, ownerId: string): Promise<ThreadClaim> {
     const name = nameOf(key);
     const now = this.#now();
@@ -63,16 +65,19 @@ export class MemoryOwnershipStore implements ThreadOwnershipStore {
     return Promise.resolve("claimed");
   }
 
+  /** Forgets the entry if `ownerId` owns it; another owner's entry is left alone. */
   release(key: OwnershipKey, ownerId: string): Promise<void> {
     const name = nameOf(key);
     if (this.#entries.get(name)?.owner === ownerId) this.#entries.delete(name);
     return Promise.resolve();
   }
 
+  /** The live owner, or undefined; an expired entry is dropped here. Does not refresh the TTL. */
   ownerOf(key: OwnershipKey): Promise<string | undefined> {
     return Promise.resolve(this.#live(nameOf(key), this.#now())?.owner);
   }
 
+  /** `kind: "memory"`, the entries held (expired ones not yet swept included), and the `full` refusals so far. */
   stats(): ThreadOwnershipStats {
     return { kind: "memory", owners: this.#entries.size, refusedFull: this.#refusedFull };
   }

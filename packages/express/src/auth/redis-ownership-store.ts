@@ -54,21 +54,25 @@ export class RedisOwnershipStore implements ThreadOwnershipStore {
     this.#commandTimeoutMs = options.commandTimeoutMs ?? 2_000;
   }
 
+  /** One atomic script; never `full`. `owned` resets the key's TTL. Rejects when Redis errs or does not answer in `commandTimeoutMs`. */
   async claim(key: OwnershipKey, ownerId: string): Promise<ThreadClaim> {
     const reply = await this.#send(["EVAL", claimScript, "1", this.#keyOf(key), ownerId, String(this.#ttlMs)]);
     if (reply === "claimed" || reply === "owned" || reply === "refused") return reply;
     throw new Error(`unexpected reply to a thread claim: ${String(reply)}`);
   }
 
+  /** Deletes the key atomically if `ownerId` still owns it; another owner's key is left alone. */
   async release(key: OwnershipKey, ownerId: string): Promise<void> {
     await this.#send(["EVAL", releaseScript, "1", this.#keyOf(key), ownerId]);
   }
 
+  /** The owner the key holds, or undefined when it is absent (never claimed, or its TTL ran out). Does not refresh the TTL. */
   async ownerOf(key: OwnershipKey): Promise<string | undefined> {
     const owner = await this.#send(["GET", this.#keyOf(key)]);
     return typeof owner === "string" ? owner : undefined;
   }
 
+  /** `kind: "redis"` and no `owners` (counting would scan the keyspace); `refusedFull` is always 0. */
   stats(): ThreadOwnershipStats {
     return { kind: "redis", refusedFull: 0 };
   }

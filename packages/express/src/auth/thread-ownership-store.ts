@@ -1,6 +1,8 @@
 /** A thread is owned per agent: the same thread id on two agents is two threads. */
 export interface OwnershipKey {
+  /** The agent's route name, or for a single agent its `agentId` (`"agent"` without one). */
   readonly agentId: string;
+  /** The AG-UI `threadId` of the run or connect, as the client sent it. */
   readonly threadId: string;
 }
 
@@ -29,11 +31,23 @@ export interface ThreadOwnershipStats {
  * Methods reject when the store cannot be reached; the binding then refuses the run (fail closed).
  */
 export interface ThreadOwnershipStore {
+  /**
+   * Asked before each run `authorize` let through, with the principal's id: takes the thread for
+   * `ownerId` if nobody owns it (`claimed`), confirms an existing claim and starts its TTL again
+   * (`owned`), or reports another owner (`refused`, answered 403) or no room (`full`, answered 503).
+   * Must be atomic: two concurrent callers never both get `claimed`.
+   */
   claim(key: OwnershipKey, ownerId: string): Promise<ThreadClaim>;
   /** Undoes a claim whose run was refused before it started, if `ownerId` still owns the thread. */
   release(key: OwnershipKey, ownerId: string): Promise<void>;
+  /** The principal id owning the thread, or undefined when nobody does (never claimed, or expired). Asked by `connect`; claims nothing. */
   ownerOf(key: OwnershipKey): Promise<string | undefined>;
+  /** A cheap synchronous snapshot for the app's metrics; the binding itself never reads it. */
   stats(): ThreadOwnershipStats;
+  /**
+   * Stops the store; idempotent. The binding closes only the default store it created, when the
+   * router closes; a store passed as `ownershipStore` is the caller's to close.
+   */
   close(): Promise<void>;
 }
 

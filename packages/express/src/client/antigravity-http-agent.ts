@@ -18,7 +18,9 @@ export interface AntigravityHttpAgentConfig extends HttpAgentConfig {
  * body's `error.code` (the binding's error codes, README "Errors"), or `HTTP_ERROR` without one.
  */
 export class HttpStreamError extends CodedError<string> {
+  /** The response's HTTP status (outside 200–299: 4xx and 5xx from the binding). */
   readonly status: number;
+  /** The response body: the parsed JSON for a JSON response (the binding's `{ error: { code, message } }`), else its text. */
   readonly payload: unknown;
 
   static {
@@ -54,8 +56,11 @@ function errorCodeOf(payload: unknown): string | undefined {
  * await agent.connectAgent(); // a reloaded page gets the thread back, or the run in flight
  */
 export class AntigravityHttpAgent extends HttpAgent {
+  /** Where `connectAgent()` and every reconnect go; from the config, default `<url>/connect`. */
   connectUrl: string;
+  /** Reconnects in a row that bring no event before the stream fails with an error. Default 5. */
   maxReconnectAttempts: number;
+  /** Pause before the first reconnect of a row, in ms, doubled for each further one. Default 500. */
   reconnectDelayMs: number;
 
   constructor(config: AntigravityHttpAgentConfig) {
@@ -65,10 +70,20 @@ export class AntigravityHttpAgent extends HttpAgent {
     this.reconnectDelayMs = config.reconnectDelayMs ?? 500;
   }
 
+  /**
+   * Posts the run to `url` and streams its events; if the stream drops while the run is open (after
+   * `RUN_STARTED`, before `RUN_FINISHED`/`RUN_ERROR`), resumes it through `connectUrl` with
+   * `Last-Event-ID`. An HTTP error answer fails with `HttpStreamError` and is not retried.
+   */
   override run(input: RunAgentInput): Observable<BaseEvent> {
     return this.#stream(input, this.url, false);
   }
 
+  /**
+   * What `connectAgent()` streams: the agent's `connect` answer from `connectUrl` (for
+   * `AntigravityAgent`, the thread's messages, state and pending interrupts, or the run in flight),
+   * resumed like `run`; with `forwardedProps.stayOpen: true`, followed until `abortRun()`.
+   */
   protected override connect(input: RunAgentInput): Observable<BaseEvent> {
     // A connect may follow an aborted run, whose controller would cancel it at once.
     if (this.abortController.signal.aborted) this.abortController = new AbortController();
@@ -76,6 +91,7 @@ export class AntigravityHttpAgent extends HttpAgent {
     return this.#stream(input, this.connectUrl, stayOpen);
   }
 
+  /** A copy as `HttpAgent.clone()` makes it (url, headers, thread, messages, state), plus `connectUrl` and the reconnect settings. */
   override clone(): AntigravityHttpAgent {
     const copy = super.clone() as AntigravityHttpAgent;
     copy.connectUrl = this.connectUrl;

@@ -11,6 +11,7 @@ export type ExpressBindingErrorCode =
 
 /** What an `ExpressBindingError` carries beside its code and message: the error that caused it. */
 export interface ExpressBindingErrorOptions {
+  /** The underlying failure, kept as the error's standard `cause`; absent when there is none. */
   cause?: unknown;
 }
 

@@ -13,7 +13,9 @@ export type HttpErrorCode =
 
 /** One schema violation, located by a JSON-pointer-like path. Never carries the offending value. */
 export interface HttpErrorIssue {
+  /** Where in the request body, as a JSON pointer (`/messages/0/content`); `""` for the body as a whole or a count of issues left out. */
   path: string;
+  /** What is wrong there, in words (a schema's message); never quotes the value. */
   message: string;
 }
 
@@ -22,9 +24,13 @@ export interface HttpErrorIssue {
  * refused fields.
  */
 export interface HttpErrorBody {
+  /** The error itself; the body's only field. */
   error: {
+    /** What went wrong, to match on (docs/error-codes.md); an agent's own first-`RUN_ERROR` code is passed through as spelled. */
     code: HttpErrorCode;
+    /** A human-readable explanation; it may change between versions, so match on `code`. */
     message: string;
+    /** The rejected fields of an invalid request (at most 20, then one that counts the rest); absent for other errors. */
     issues?: HttpErrorIssue[];
   };
 }

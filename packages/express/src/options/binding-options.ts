@@ -6,9 +6,13 @@ import type { ThreadOwnershipStore } from "../auth/thread-ownership-store.js";
 import { ExpressBindingError } from "../errors/express-binding-error.js";
 import type { ClientLimits } from "../limits/client-accounts.js";
 
+/** `maxBodyBytes` when not given: 1 MiB, in bytes. A larger request body is answered with 413. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** `keepAliveIntervalMs` when not given: 15 s of stream silence, in ms, before a keep-alive comment. */
 export const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
+/** `firstEventTimeoutMs` when not given: 10 s, in ms, that headers wait for the agent's first event. */
 export const DEFAULT_FIRST_EVENT_TIMEOUT_MS = 10_000;
+/** `maxBufferedBytes` when not given: 8 MiB, in bytes, held for a slow reader before its response is dropped. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 /** What one client may hold at once when `clientLimits` is on and a field is not given. */

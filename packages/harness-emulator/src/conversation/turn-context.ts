@@ -15,7 +15,9 @@ import type { UsageMeter } from "./usage-meter.js";
 
 /** How a scenario's fault actions reach the process; the binary wires these to the real process. */
 export interface ProcessControl {
+  /** Ends the process with `code`, for the `process-exit` fault action; the binary calls `process.exit(code)`. */
   exit(code: number): void;
+  /** Kills the process abruptly, as a crash would, for the `process-kill` fault action; the binary sends itself SIGKILL. */
   killSelf(): void;
 }
 

@@ -18,6 +18,7 @@ export type EmulatorErrorCode =
 
 /** What an `EmulatorError` carries beside its code and message: the error that caused it. */
 export interface EmulatorErrorOptions {
+  /** The underlying failure, kept as the error's standard `cause`; absent when there is none. */
   cause?: unknown;
 }
 

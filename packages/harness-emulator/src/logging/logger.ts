@@ -3,13 +3,17 @@
  * harness writes them. The emulator never logs to stdout: stdout carries only the OutputConfig frame.
  */
 export interface EmulatorLogger {
+  /** Routine progress: listening, a conversation created or resumed, shutting down. */
   info(message: string): void;
+  /** Something the emulator ignored or worked around (an unknown response id, a refused upgrade, a scenario's stall). */
   warn(message: string): void;
+  /** A failure: a turn or a persist that failed, a scenario fault that ends the process, a malformed input event. */
   error(message: string): void;
 }
 
 /** Anything `createStreamLogger` can write its lines to: `process.stderr`, or a test's collector. */
 export interface StderrLike {
+  /** Called with one whole line (newline included) per message; the return value is ignored. */
   write(chunk: string): unknown;
 }
 

@@ -19,16 +19,27 @@ const inheritedVariables = ["PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", 
 
 /** What `runEmulatorProcess` runs on: the stdio, logger and environment a harness process would have, and its exit. */
 export interface EmulatorProcessOptions {
+  /** Where the one InputConfig frame is read from; its EOF (or close) shuts the emulator down, as it does a harness. */
   stdin: Readable;
+  /** Where the one OutputConfig frame is written; nothing else is ever written to it. */
   stdout: Writable;
+  /** Receives the emulator's diagnostics (the binary's writes to stderr). */
   logger: EmulatorLogger;
+  /**
+   * The process environment: the `ANTIGRAVITY_EMULATOR_*` knobs are read from it (InputConfig's
+   * `env` overrides them), and a command a scenario runs inherits only `PATH`, `HOME` and a few
+   * other basics from it.
+   */
   env: Record<string, string | undefined>;
+  /** What the `process-exit` and `process-kill` fault actions call; an in-process host decides what they mean for it. */
   processControl: ProcessControl;
 }
 
 /** A running emulator: its port and key, and its owner's handle. */
 export interface RunningEmulator {
+  /** The WebSocket port it listens on: InputConfig's `port`, or an ephemeral one when that was 0 or absent. Also sent in OutputConfig. */
   readonly port: number;
+  /** The random per-process key every WebSocket connection must send as `x-goog-api-key`. Also sent in OutputConfig. */
   readonly apiKey: string;
   /** Aborted when closing starts: stdin reached EOF, or `close()` was called. */
   readonly signal: AbortSignal;

@@ -54,6 +54,7 @@ export type ScenarioAction =
   | { type: "json-malform"; text?: string | undefined }
   | { type: "field-unknown"; variant: "field" | "enum" | "event" };
 
+/** Validates one action of a rule (`ScenarioAction`); lazy, because a `subagent-run` action holds actions of its own. */
 export const scenarioActionSchema: z.ZodType<ScenarioAction> = z.lazy(() =>
   z.discriminatedUnion("type", [
     z.object({ type: z.literal("thinking-emit"), text: z.string(), ...streamOptions }),
@@ -172,6 +173,7 @@ export const ruleConditionSchema = z.object({
 /** When a scenario rule applies: what the turn's text, trigger, tools, skills or last tool result must match. */
 export type RuleCondition = z.infer<typeof ruleConditionSchema>;
 
+/** Validates one rule (`ScenarioRule`): an optional `name`, `when` (default `{}`, which matches every turn) and its `actions`. */
 export const scenarioRuleSchema = z.object({
   name: z.string().optional(),
   when: ruleConditionSchema.default({}),
@@ -180,6 +182,7 @@ export const scenarioRuleSchema = z.object({
 /** One rule of a scenario: when it applies, and the actions the emulated harness plays then. */
 export type ScenarioRule = z.infer<typeof scenarioRuleSchema>;
 
+/** Validates a whole scenario file (`Scenario`), as `parseScenario` and `loadScenario` do; unknown keys are dropped. */
 export const scenarioSchema = z.object({
   name: z.string(),
   description: z.string().optional(),

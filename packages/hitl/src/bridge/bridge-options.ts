@@ -57,18 +57,22 @@ export interface HitlBridgeOptions {
 
 /** The call an approval is about, as the pre-tool hook names it. */
 export interface ApprovedCall {
+  /** The tool the harness is about to call, as the model named it. */
   toolName: string;
   /** The harness's id of the call (harness 0.1.10+). */
   callId?: string;
   /** The MCP server, for an MCP tool. */
   serverName?: string;
-  /** The call's step (harness 0.1.13+). */
+  /** The trajectory (main agent or a subagent) making the call (harness 0.1.13+). */
   trajectoryId?: string;
+  /** The call's step in that trajectory (harness 0.1.13+); with `trajectoryId` it identifies the step (docs/protocol.md), so a host can find its own card of the call. */
   stepIndex?: number;
 }
 
 export const defaultParkTimeoutMs = 2 * 60 * 60 * 1_000;
 export const defaultSettleMs = 150;
 export const defaultTurnSummaryChars = 4_000;
+/** Name of the silent tool `appContextTool: true` offers the model: it returns the run's AG-UI `context`. */
 export const appContextToolName = "get_app_context";
+/** Name of the silent tool `sharedStateTool: true` offers the model: it returns the thread's shared state. */
 export const sharedStateToolName = "get_shared_state";

@@ -50,7 +50,9 @@ export interface BeginRunOptions<TInput> {
 
 /** What the harness conversation must be configured with for the bridge to work. */
 export interface HarnessPieces {
+  /** For `ConversationConfig.customTools`: the server tools, the client's frontend tools (unless `frontendTools: false`) and the enabled silent tools; on a name clash a server tool wins over a client's, and both over a silent one. */
   customTools: CustomTool[];
+  /** For `ConversationConfig.hooks`: the approval and question hooks the options turn on. */
   hooks: BridgeHooks;
   /** Host tools whose calls the bridge reports itself (their mirror steps are not among a run's items). */
   hostToolNames: ReadonlySet<string>;

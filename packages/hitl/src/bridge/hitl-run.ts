@@ -15,7 +15,9 @@ export type RunConclusion =
 
 /** What a run's answers settled, for logging and for the agent's own bookkeeping. */
 export interface RunStart {
+  /** Interrupts this run's `resume` settled (answered or cancelled); they are no longer pending. */
   resolvedInterruptIds: string[];
+  /** Parked frontend tool calls this run's ToolMessages settled (with a result or an error). */
   resolvedToolCallIds: string[];
   /** Parked requests released because the run brought new input instead of answers. */
   abandonedIds: string[];
@@ -89,6 +91,7 @@ export class HitlRun {
     this.#unsubscribePark = host.lot.onPark(() => this.#settleRace(WAKE));
   }
 
+  /** True once `finish()` was called (or a failed read ended the run): the run is detached and gets no more notifications. */
   get finished(): boolean {
     return this.#finished;
   }

@@ -28,6 +28,7 @@ export type HitlErrorCode =
  * about.
  */
 export interface HitlErrorOptions {
+  /** The underlying failure, kept as the error's standard `cause`; absent when there is none. */
   cause?: unknown;
   /** The tool or interrupt the error is about, when there is one. */
   subject?: string;
@@ -46,6 +47,7 @@ export interface HitlErrorOptions {
  * }
  */
 export class HitlError extends CodedError<HitlErrorCode> {
+  /** The tool name, interrupt id or tool call id the error is about; undefined when it concerns no single one. */
   readonly subject: string | undefined;
 
   static {

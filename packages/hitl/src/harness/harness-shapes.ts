@@ -21,6 +21,14 @@ export type HarnessQuestion = QuestionsHookArgs["questions"][number];
 
 /** The hooks the bridge provides for `ConversationConfig.hooks`. */
 export interface BridgeHooks {
+  /**
+   * Parks each non-exempt tool call as an approval interrupt and allows, edits or denies it by the
+   * answer. Present only with `toolApproval: true`.
+   */
   preTool?: (args: PreToolHookArgs) => Promise<PreToolHookResult>;
+  /**
+   * Parks the harness's `ask_question` request as a question interrupt and returns the answers (or
+   * `cancelled` when it was not answered). Present unless `questions: false`.
+   */
   onQuestions?: (args: QuestionsHookArgs) => Promise<QuestionsHookResult>;
 }

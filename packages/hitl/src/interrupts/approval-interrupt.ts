@@ -9,6 +9,7 @@ export const approvalReason = "tool_call";
 
 /** The payload an approval interrupt accepts. */
 export interface ApprovalPayload {
+  /** True lets the call run (with `editedArgs` when given); false denies it and the model is told so. */
   approved: boolean;
   /** Why the user denied the call; the model reads it. */
   reason?: string;

@@ -8,21 +8,32 @@ export const questionReason = "input_required";
 
 /** One question as the interrupt's metadata shows it; choice ids are what an answer selects. */
 export interface QuestionDescription {
+  /** The question's text, as the model asked it. */
   question: string;
+  /** True when an answer may select several choices; false allows at most one. */
   multiSelect: boolean;
-  choices: { id: string; text: string }[];
+  /** The offered choices, in order; empty for a free-form-only question. */
+  choices: {
+    /** What an answer's `selected` names: the choice's index as a string (`"0"`, `"1"`, …). */
+    id: string;
+    /** The choice as shown to the user. */
+    text: string;
+  }[];
 }
 
 /** One answer as `responseSchema` describes it. */
 export interface QuestionResponse {
   /** Choice ids (see the interrupt's `metadata.questions[].choices`). */
   selected?: string[];
+  /** A typed answer, instead of or beside the choices. */
   freeform?: string;
+  /** True when the user chose not to answer; the harness is told the question was unanswered. */
   skipped?: boolean;
 }
 
 /** The payload a question interrupt accepts: one response per question, in order. */
 export interface QuestionPayload {
+  /** Exactly one response per question of the interrupt, in the order of `metadata.questions`. */
   answers: QuestionResponse[];
 }
 

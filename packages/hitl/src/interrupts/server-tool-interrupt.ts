@@ -5,6 +5,7 @@ import type { JsonSchema } from "../schema/schema-validator.js";
 export interface InterruptOptions {
   /** A human-readable prompt for whoever answers. */
   message?: string;
+  /** Free-form data for the client's UI (what to show, how), sent as the interrupt's `metadata`; the bridge never reads it. */
   metadata?: Record<string, unknown>;
   /** The JSON Schema of the answer; when given, answers that do not validate are refused. */
   responseSchema?: JsonSchema;

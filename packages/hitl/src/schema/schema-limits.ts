@@ -16,6 +16,7 @@ export interface SchemaLimits {
   maxPatternLength: number;
 }
 
+/** The limits every JSON Schema the package uses is held to (client tools' parameters, a server tool's `interrupt()` `responseSchema`); frozen. */
 export const defaultSchemaLimits: Readonly<SchemaLimits> = Object.freeze({
   maxDepth: 32,
   maxNodes: 5_000,

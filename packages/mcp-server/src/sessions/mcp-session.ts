@@ -6,8 +6,11 @@ import { McpServerError } from "./mcp-server-error.js";
 
 /** What one turn gave back. */
 export interface TurnOutcome {
+  /** The agent's answer: its last model step shown to the user; the partial text when `cancelled`. */
   reply: string;
+  /** True when the turn was halted before it finished (its caller cancelled it, or the session closed under it); `reply` is then partial. */
   cancelled: boolean;
+  /** Tokens this turn used (not the session's running total). */
   usage: TokenUsage;
   /** Questions or approvals that could not be asked of the caller, in words. */
   notes: string[];
@@ -15,10 +18,15 @@ export interface TurnOutcome {
 
 /** A snapshot for `list_sessions`. */
 export interface SessionSummary {
+  /** What `run_turn` and `close_session` take to reach this session (its harness conversation id). */
   sessionId: string;
+  /** True while a turn runs; a `run_turn` on it now would get SESSION_BUSY. */
   busy: boolean;
+  /** Turns that completed (cancelled ones included); failed turns are not counted. */
   turns: number;
+  /** When the session was opened, ISO 8601 (UTC). */
   createdAt: string;
+  /** When its last turn started or ended (its creation before any), ISO 8601 (UTC); the idle timeout counts from here. */
   lastActiveAt: string;
   /** The start of the last reply (at most 200 characters). */
   lastReply: string;
@@ -30,12 +38,14 @@ export interface SessionSummary {
  * runs a turn answers its questions.
  */
 export class McpSession {
+  /** The session's slot on the harness pool: its conversation (`lease.conversation`), released by `close()`. */
   readonly lease: PoolLease<Conversation>;
   /**
    * Who may see and use the session (`list_sessions`, `run_turn`, `close_session`): the MCP client
    * connection that opened it, or the `--auth-token` its client presented. Never sent to a client.
    */
   readonly owner: string;
+  /** When the session was opened. */
   readonly createdAt = new Date();
   #lastActiveAt = new Date();
   #turns = 0;
@@ -52,6 +62,7 @@ export class McpSession {
     return this.lease.conversation.id;
   }
 
+  /** True while a turn runs (one this session started, or one its conversation still reports in progress). */
   get busy(): boolean {
     return this.#interaction !== undefined || this.lease.conversation.busy;
   }
@@ -81,6 +92,7 @@ export class McpSession {
     return this.#interaction;
   }
 
+  /** A snapshot for `list_sessions`; never includes `owner`. */
   summary(): SessionSummary {
     return {
       sessionId: this.id,

@@ -12,11 +12,13 @@ import { McpSession } from "./mcp-session.js";
  * logger.
  */
 export interface SessionRegistryOptions {
+  /** What every session is opened with; `validateSettings` checks them (the registry does not). */
   settings: McpServerSettings;
   /** The harness executable (the real `localharness`, or the emulator's `dist/bin.js`). */
   binaryPath: string;
   /** Extra pool settings (capacity per process, idle grace, …). */
   pool?: Omit<HarnessPoolSettings, "logger" | "signal">;
+  /** Receives the pool's and the harness processes' logs. Default: none. */
   logger?: Logger;
 }
 
@@ -27,7 +29,9 @@ export interface SessionRegistryOptions {
  * they see every session (the server's own bookkeeping, tests).
  */
 export class SessionRegistry {
+  /** The settings given to the constructor, as given; every session is opened with them. */
   readonly settings: McpServerSettings;
+  /** The harness pool every session's conversation runs on; the registry owns it and closes it in `close()`. Read it for metrics. */
   readonly pool: HarnessPool;
   readonly #sessions = new Map<string, McpSession>();
   readonly #idleTimeoutMs: number;
