@@ -38,6 +38,7 @@ const DEFAULT_MAX_TOTAL_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
 /** What `AntigravityAgent.stats()` reports: its sessions and its thread store. */
 export interface AgentStats {
+  /** The threads' live sessions now, and the limits they run under. */
   sessions: SessionStats;
   /** Threads the thread store remembers, where it can count them (memory; file: at its last clean-up). */
   rememberedThreads?: number;

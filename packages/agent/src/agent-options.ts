@@ -22,6 +22,10 @@ export interface ServerToolContext extends ToolCallContext {
 
 /** A tool that runs in this server. Its handler may call `interrupt()`, `getState()`, `setState()` and `getContext()` from `@ag-ui-antigravity/hitl`. */
 export interface ServerTool extends Omit<CustomTool, "handler"> {
+  /**
+   * Runs one call (it may be async): what it returns is the tool's result (an object as it is,
+   * anything else as `{ result }`); what it throws is the call's error, which the model sees.
+   */
   handler: (args: Record<string, unknown>, context: ServerToolContext) => unknown;
 }
 
@@ -62,6 +66,7 @@ export interface ReconnectOptions {
 
 /** What `onStop` is told: the agent of a thread is about to stop. */
 export interface AgentStopArgs {
+  /** The AG-UI thread whose agent is about to stop. */
   threadId: string;
   /** The text the agent ends with. */
   responseText: string;
@@ -73,6 +78,7 @@ export interface AgentStopArgs {
 
 /** What `onCompaction` is told: the harness summarised a thread's context. */
 export interface AgentCompactionArgs {
+  /** The AG-UI thread whose context was compacted. */
   threadId: string;
   /** The summary that replaced the compacted context. */
   summary: string;
@@ -91,9 +97,15 @@ export interface ScheduleLimits {
  * threads and logging.
  */
 export interface AntigravityAgentOptions {
-  /** Agent id and description, as AG-UI clients see them. */
+  /**
+   * The agent's id, as AG-UI clients see it, and the id its threads are stored under (two live
+   * agents may not share one on a store). Without it, threads are stored under the route name the
+   * HTTP binding serves the agent under, else `agent`.
+   */
   agentId?: string;
+  /** What the agent does, in words: AG-UI's `description` and the `/capabilities` identity's. Default `A Google Antigravity agent`. */
   description?: string;
+  /** Where the harness binary comes from (see `HarnessSource`). Default `"discover"`. */
   harness?: HarnessSource;
   /** Text model. With the emulator, `emulator:<scenario>` picks a scenario (default `demo`). */
   model?: string;
@@ -103,7 +115,9 @@ export interface AntigravityAgentOptions {
   endpoint?: ConversationConfig["endpoint"];
   /** Root URL of a local OpenAI-compatible server; exclusive with `endpoint`. */
   baseUrl?: string;
+  /** How much the model thinks before it answers: `minimal`, `low`, `medium`, `high` or `extra_high`. Default: the harness's. */
   thinkingLevel?: ConversationConfig["thinkingLevel"];
+  /** Text appended to the harness's own instructions, or `{ text, mode: "replace" }` to replace them. */
   systemInstructions?: ConversationConfig["systemInstructions"];
   /** Fixed workspaces every thread shares. */
   workspaces?: string[];
@@ -115,10 +129,23 @@ export interface AntigravityAgentOptions {
   builtinTools?: NonNullable<ConversationConfig["builtinTools"]>;
   /** Ask the user (an approval interrupt) before every tool call; `{ exempt }` names tools that never ask. */
   toolApproval?: boolean | { exempt?: string[] };
+  /**
+   * MCP servers the harness connects every thread to: stdio `{ name, command, args?, env? }` or HTTP
+   * `{ name, url, headers? }`. A server that cannot be loaded ends the turn with `MCP_LOAD_FAILED`.
+   */
   mcpServers?: ConversationConfig["mcpServers"];
+  /**
+   * Custom subagents the model may start (`{ name, description, systemInstructions?, builtinTools?,
+   * tools? }`, the harness client's option); each shows as SUBAGENT_STARTED … SUBAGENT_FINISHED and
+   * is advertised in `/capabilities`.
+   */
   subagents?: ConversationConfig["subagents"];
   /** JSON Schema of structured output; it is delivered as state (default) or as a CUSTOM event. */
   responseSchema?: Record<string, unknown>;
+  /**
+   * How structured output reaches the client: `"state"` (default) merges it into the shared state
+   * under `structuredOutputKey`; `"custom"` sends a CUSTOM event named `antigravity.structured_output`.
+   */
   structuredOutputAs?: "state" | "custom";
   /** The state key structured output is merged under (a STATE_DELTA); default the agent id, else `"antigravity"`. */
   structuredOutputKey?: string;
@@ -136,6 +163,11 @@ export interface AntigravityAgentOptions {
   reconnect?: ReconnectOptions;
   /** Policies and hooks of the harness client, for advanced uses. */
   policies?: ConversationConfig["policies"];
+  /**
+   * The harness client's conversation hooks (`preTool`, `postTool`, `preTurn`, …), shared by every
+   * thread; the agent observes the calls around them. `onQuestions` is the agent's own (questions
+   * become interrupts), and `stop` cannot be given with `onStop`.
+   */
   hooks?: Omit<ConversationHooks, "onQuestions">;
   /**
    * The harness's release (e.g. `0.1.18`): which protocol is spoken, and which options it has. Default:
@@ -187,6 +219,13 @@ export interface AntigravityAgentOptions {
   pool?: HarnessPool | Partial<HarnessPoolSettings>;
   /** Extra environment for the harness process (part of the pool partition key). */
   env?: Record<string, string>;
+  /**
+   * The threads' live sessions: `idleTimeoutMs` (default 30 min; turns the server starts are no use)
+   * before an idle one closes, `parkedTimeoutMs` (2 h, never less than the idle timeout) before one
+   * waiting on a human closes, `maxSessions` (100; at the cap the least recently used idle one is
+   * evicted, and with none to evict a run is refused with `SESSION_LIMIT`), and
+   * `maxRememberedThreads` (10 000), the `maxThreads` of the thread store the agent makes itself.
+   */
   sessions?: { idleTimeoutMs?: number; parkedTimeoutMs?: number; maxSessions?: number; maxRememberedThreads?: number };
   /**
    * Keep spare sessions with their harness conversation already open, so the first run of a new
@@ -219,6 +258,10 @@ export interface AntigravityAgentOptions {
   };
   /** Replace the advertised capabilities entirely. */
   capabilities?: AgentCapabilities;
+  /**
+   * Where the agent, and the harness client, pool and thread store it makes, log (pino-style, any of
+   * the four levels). Default: silent, but for one `console.warn` when the harness cannot be started.
+   */
   logger?: AntigravityAgentLogger;
 }
 

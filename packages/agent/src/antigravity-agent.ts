@@ -142,6 +142,12 @@ export class AntigravityAgent extends AbstractAgent implements ThreadHoldings, T
     this.core.identity.useRouteName(name);
   }
 
+  /**
+   * What the agent advertises (`/capabilities`), derived from its options so it never claims what it
+   * cannot do (no interrupts without questions or approvals, no code execution without
+   * `run_command`), and from what its harness said (the command sandbox). The `capabilities` option
+   * replaces it whole.
+   */
   override async getCapabilities(): Promise<AgentCapabilities> {
     return this.core.capabilities();
   }
@@ -157,6 +163,10 @@ export class AntigravityAgent extends AbstractAgent implements ThreadHoldings, T
     return this.core.checkConfiguration();
   }
 
+  /**
+   * A copy for one request: its own AG-UI fields (thread id, messages, state, subscribers), and this
+   * agent's sessions, transcripts, pool, thread store and lifetime (closing one closes both).
+   */
   override clone(): AntigravityAgent {
     const copy = super.clone() as AntigravityAgent;
     Object.defineProperty(copy, "core", { value: this.core, enumerable: false });

@@ -21,6 +21,7 @@ export type AgentErrorCode =
 
 /** What an `AgentError` carries beside its code and message: the error that caused it. */
 export interface AgentErrorOptions {
+  /** The error that led to this one; it becomes the standard `Error.cause`. */
   cause?: unknown;
 }
 

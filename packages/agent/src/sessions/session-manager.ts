@@ -51,11 +51,17 @@ export interface SessionLease<Session extends ManagedSession> {
  * under.
  */
 export interface SessionStats {
+  /** Threads with a live harness session now (busy, parked or idle; spares not counted). */
   liveSessions: number;
+  /** Of those, the ones a run or a turn is using now (the thread's lock is held). */
   busySessions: number;
+  /** Of those, the ones whose turn waits on a human (an interrupt); they close after `parkedTimeoutMs`. */
   parkedSessions: number;
+  /** The cap on live sessions (`sessions.maxSessions`): past it the least recently used idle one is evicted. */
   maxSessions: number;
+  /** How long an idle session lives unused before it is closed, in milliseconds (`sessions.idleTimeoutMs`). */
   idleTimeoutMs: number;
+  /** How long a parked session waits for its answer before it is closed, in milliseconds; never less than `idleTimeoutMs`. */
   parkedTimeoutMs: number;
 }
 

@@ -27,6 +27,7 @@ export type PoolErrorCode =
  * in.
  */
 export interface PoolErrorOptions {
+  /** The error that led to this one; it becomes the standard `Error.cause`. */
   cause?: unknown;
   /** For `SPAWN_BACKOFF`: how long until the partition may start a process again; for `CAPACITY_EXHAUSTED`: when to try again. */
   retryAfterMs?: number;
@@ -41,8 +42,11 @@ export interface PoolErrorOptions {
  * and across duplicated installs, where `instanceof` does not.
  */
 export class PoolError extends CodedError<PoolErrorCode> {
+  /** Milliseconds to wait before trying again: set for `SPAWN_BACKOFF` (the pause left) and `CAPACITY_EXHAUSTED`; otherwise undefined. */
   readonly retryAfterMs: number | undefined;
+  /** The key of the partition the failure happened in (as in metrics and logs); undefined when no partition is involved. */
   readonly partitionKey: string | undefined;
+  /** The last stderr lines of the process involved (a `PROCESS_DIED` of a process that kept them); empty otherwise. */
   readonly stderrTail: readonly string[];
 
   static {

@@ -36,6 +36,11 @@ export interface AcquireOptions<TConfig> {
   readonly config: TConfig;
   /** Decides which processes it may share. Default: the client's storage directory, no extra env. */
   readonly partition?: Partition;
+  /**
+   * Gives up the acquire: it rejects with `ACQUIRE_ABORTED` (the abort reason as `cause`) and lets go
+   * of the slot and of a conversation opened for it. Only until the lease is handed out; the lease's
+   * own `signal` and `release()` take over from there.
+   */
   readonly signal?: AbortSignal;
   /**
    * False: this acquire never asks a holder to give its conversation back (one opened ahead of
@@ -46,9 +51,14 @@ export interface AcquireOptions<TConfig> {
 
 /** What `warm` needs. */
 export interface WarmOptions {
+  /** The partition to start processes for. Default: the client's storage directory, no extra env. */
   readonly partition?: Partition;
   /** Empty processes this partition keeps ready from now on. Default: the pool's `minIdleProcesses`, at least 1. */
   readonly minIdleProcesses?: number;
+  /**
+   * Stops the wait only: `warm()` rejects with `PoolError` `ACQUIRE_ABORTED`, while the processes
+   * keep starting and the partition keeps its new minimum.
+   */
   readonly signal?: AbortSignal;
 }
 

@@ -5,10 +5,13 @@ import type { PooledConversation } from "../process/pooled-process.js";
  * long as the conversation lives (including while it is parked) and `release()` it when done.
  */
 export interface PoolLease<TConversation> {
+  /** The open conversation (a harness `Conversation` by default); the pool closes it when the lease ends, so do not close it yourself. */
   readonly conversation: TConversation;
   /** The pool's id of the process the conversation lives on. */
   readonly processId: number;
+  /** The OS pid of that process; undefined only when a custom `startProcess` gives none. */
   readonly pid: number | undefined;
+  /** The key of the partition the conversation belongs to, as in metrics, logs and `PoolError.partitionKey`. */
   readonly partitionKey: string;
   /**
    * Aborted when the lease ends: on `release()` (reason: an `AbortError`), when its process dies

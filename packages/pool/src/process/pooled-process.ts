@@ -2,6 +2,10 @@ import type { Partition } from "../partition/partition.js";
 
 /** What the pool needs from a conversation: a way to end it. */
 export interface PooledConversation {
+  /**
+   * Ends the conversation. The pool calls it once the lease ends (released, process died, pool
+   * closing) and keeps the slot taken until it settles; a rejection is logged, never thrown.
+   */
   close(): Promise<void> | void;
 }
 

@@ -26,6 +26,7 @@ export type ActivityType = (typeof ACTIVITY_TYPES)[keyof typeof ACTIVITY_TYPES];
 export interface TaskItem {
   /** The harness's id for the task, else one the translator numbered (`task-1`, ...). */
   id: string;
+  /** What the task is, as the model wrote it (trimmed, at most 500 characters); a task is never added without one. */
   title: string;
   /** As the model wrote it (`pending`, `in progress`, `done`, ...); `pending` when it gave none. */
   status: string;
@@ -33,6 +34,7 @@ export interface TaskItem {
 
 /** `antigravity.tasks`: the whole list as it stands, oldest task first. */
 export interface TaskListContent {
+  /** Every task still on the list, oldest first; at most 200, the oldest dropped first past that. */
   tasks: TaskItem[];
 }
 
@@ -64,7 +66,9 @@ export interface CommandOutputContent {
   command?: string;
   /** The output in arrival order: join them for the text. Deltas append to it. */
   chunks: string[];
+  /** True while the command runs; false once its step ended (done or failed). */
   running: boolean;
+  /** The command's exit code once it ended, when its step reported one. */
   exitCode?: number;
   /** Set when the output grew past the translator's bound (64 KiB); the rest is in the tool's result. */
   truncated?: boolean;
@@ -72,6 +76,7 @@ export interface CommandOutputContent {
 
 /** `antigravity.schedule`: a turn the agent asked the harness to start later, as its arguments said. */
 export interface ScheduleContent {
+  /** The `schedule` call's card (its TOOL_CALL_START), when the call's step was seen. */
   toolCallId?: string;
   /** What the later turn will be asked, when the arguments named it. */
   prompt?: string;

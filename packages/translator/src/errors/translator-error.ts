@@ -9,6 +9,7 @@ export type TranslatorErrorCode =
 
 /** What a `TranslatorError` carries beside its code and message: the error that caused it. */
 export interface TranslatorErrorOptions {
+  /** The error that led to this one; it becomes the standard `Error.cause`. */
   cause?: unknown;
 }
 

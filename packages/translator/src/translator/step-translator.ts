@@ -35,7 +35,9 @@ import { type CallRecord, type NamedCall, type Scope, type StepRecord, type Suba
 export interface HostToolCall {
   /** The harness `toolCall.id`, so a later mirror step of the same call is recognised. */
   toolCallId: string;
+  /** The tool's name as the host declared it (a server tool or one of the client's tools); TOOL_CALL_START's `toolCallName`. */
   toolCallName: string;
+  /** The call's arguments as the harness sent them, streamed to the client as TOOL_CALL_ARGS. */
   arguments: Record<string, unknown>;
   /** The trajectory that made the call, when known: a subagent's call is attributed to it. Default: main. */
   trajectoryId?: string;

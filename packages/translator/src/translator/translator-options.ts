@@ -43,6 +43,7 @@ export interface StepTranslatorOptions {
 
 /** A subagent trajectory that could not be matched to the call that started it. */
 export interface UnmatchedSubagent {
+  /** The subagent's trajectory, announced without a link to the call that started it. */
   trajectoryId: string;
   /** The calls any of which may have started it. */
   candidateToolCallIds: string[];

@@ -6,10 +6,15 @@ import type { TokenUsage } from "@ag-ui/core";
  * strings; numbers are accepted too.
  */
 export interface CumulativeUsage {
+  /** Tokens of every prompt so far: AG-UI `inputTokens`. */
   promptTokenCount?: string | number | undefined;
+  /** Tokens of every answer so far, thoughts excluded (Gemini counts those apart): with `thoughtsTokenCount`, AG-UI `outputTokens`. */
   candidatesTokenCount?: string | number | undefined;
+  /** The provider's own total; used for AG-UI `totalTokens` only when the prompt or answer count is missing (else that is input + output). */
   totalTokenCount?: string | number | undefined;
+  /** Tokens the model spent thinking so far: AG-UI `reasoningTokens`, and part of `outputTokens`. */
   thoughtsTokenCount?: string | number | undefined;
+  /** Prompt tokens served from the context cache so far: AG-UI `cachedInputTokens`. */
   cachedContentTokenCount?: string | number | undefined;
   /** The prompt's tokens by modality (harness 0.1.12+). */
   promptTokensDetails?: readonly CumulativeModalityCount[] | undefined;
@@ -21,7 +26,9 @@ export interface CumulativeUsage {
 
 /** One modality's count in `CumulativeUsage` (`TEXT`, `IMAGE`, `AUDIO`, `VIDEO`, `DOCUMENT`), as the wire's `ModalityTokenCount` has it; named apart from the harness's stricter type of that name. */
 export interface CumulativeModalityCount {
+  /** The modality's enum name, with or without the `MODALITY_` prefix (`TEXT`, `MODALITY_IMAGE`); an entry whose modality is not such a name (a number included) is not counted. */
   modality?: string | number | undefined;
+  /** That modality's tokens so far (a decimal string or a number); an entry without a non-negative integer count is skipped. */
   tokenCount?: string | number | undefined;
 }
 
@@ -30,8 +37,11 @@ export interface CumulativeModalityCount {
  * `input` parts `inputTokens`, `output` parts `outputTokens`, `cachedInput` parts `cachedInputTokens`.
  */
 export interface TokensByModality {
+  /** The run's prompt tokens per modality; absent when the harness gave no split or none were spent. */
   input?: Record<string, number>;
+  /** The run's answer tokens per modality; absent when the harness gave no split or none were spent. */
   output?: Record<string, number>;
+  /** The run's cached prompt tokens per modality; absent when the harness gave no split or none were spent. */
   cachedInput?: Record<string, number>;
 }
 
@@ -42,7 +52,9 @@ export interface TokensByModality {
  * it in RUN_FINISHED's `metadata`).
  */
 export interface RunUsage {
+  /** One entry with the run's share, labelled with the provider and model; empty when the run spent nothing. */
   usage: TokenUsage[];
+  /** The run's share split by modality; absent when the harness gave no split or the run spent nothing. */
   byModality?: TokensByModality;
 }
 

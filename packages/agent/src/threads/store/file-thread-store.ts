@@ -56,6 +56,7 @@ const TRANSCRIPT_SUFFIX = ".transcript.json";
  * are all here, and expire together.
  */
 export class FileThreadStore implements ThreadStore {
+  /** True: transcripts are files beside the records, so a `connect` after a restart gets its chat back. */
   readonly keepsTranscripts = true;
   readonly #root: string;
   readonly #maxThreads: number;
@@ -103,6 +104,11 @@ export class FileThreadStore implements ThreadStore {
     });
   }
 
+  /**
+   * Reads the record from disk (a change not written yet answers first) and its owner from the owner
+   * file; undefined when there is neither, or the record expired or is not this thread's. Rejects
+   * when the directory cannot be read.
+   */
   async get(key: ThreadKey): Promise<ThreadRecord | undefined> {
     const path = this.#pathOf(key);
     const record = await this.#readRecord(key, path);
@@ -113,6 +119,11 @@ export class FileThreadStore implements ThreadStore {
     return { ...(record ?? { forwarded: [], toolSignature: "", createdAt: now, updatedAt: now }), owner: owner.owner };
   }
 
+  /**
+   * Writes the record's slot (the newest `maxForwardedPerThread` fingerprints, stamped now) and
+   * resolves once written or failed; a failed write is kept and retried with the next change. The first
+   * write, and every `pruneEveryWrites` writes, start a clean-up in the background. Takes no lease (one machine).
+   */
   async set(key: ThreadKey, record: ThreadRecordInput): Promise<void> {
     const names = threadNames(key);
     this.#agentsSeen.add(names.agent);
@@ -121,6 +132,7 @@ export class FileThreadStore implements ThreadStore {
     if (this.#rememberedThreads === undefined || this.#writesSincePrune >= this.#pruneEveryWrites) this.#pruneInBackground();
   }
 
+  /** Reads the transcript from disk (a change not written yet answers first); undefined when none was kept or it expired. */
   async getTranscript(key: ThreadKey): Promise<StoredTranscript | undefined> {
     const path = transcriptPathOf(this.#pathOf(key));
     const pending = this.#transcripts.peek(path);
@@ -128,11 +140,17 @@ export class FileThreadStore implements ThreadStore {
     return text === undefined ? undefined : this.#policy.readTranscript(text, key);
   }
 
+  /** Writes the transcript, cut to `maxTranscriptBytes` (the oldest messages first, then the state), and retries it like `set`. */
   async setTranscript(key: ThreadKey, transcript: StoredTranscript): Promise<void> {
     const path = transcriptPathOf(this.#pathOf(key));
     await this.#transcripts.submit(path, this.#policy.storedTranscriptText(key, this.#policy.boundedTranscript(transcript)));
   }
 
+  /**
+   * Creates the owner file once (atomic across processes on this save dir); a thread past its time
+   * to live is removed whole before a new owner gets it, so nobody inherits an expired conversation.
+   * Never `full`.
+   */
   claim(key: ThreadKey, owner: string): Promise<ThreadClaim> {
     const names = threadNames(key);
     this.#agentsSeen.add(names.agent);
@@ -146,12 +164,14 @@ export class FileThreadStore implements ThreadStore {
     );
   }
 
+  /** Removes the owner file when it names `owner` and the thread has no conversation yet; otherwise does nothing. */
   async releaseClaim(key: ThreadKey, owner: string): Promise<void> {
     const path = this.#pathOf(key);
     if ((await this.#readRecord(key, path))?.conversationId !== undefined) return;
     await this.#owners.release(ownerPathOf(path), { agentId: key.agentId, thread: threadNames(key).thread }, owner);
   }
 
+  /** Reads `owner`'s index of claims on agent `agentId` and each thread's files: those still theirs, with a record and a listable id, the most recently updated first, at most `limit`. */
   async listByOwner(agentId: string, owner: string, options: { limit: number }): Promise<ThreadListing[]> {
     const directory = join(this.#root, agentDigest(agentId));
     const listings: ThreadListing[] = [];
@@ -168,11 +188,13 @@ export class FileThreadStore implements ThreadStore {
     return listings.sort((left, right) => right.lastActivityAt - left.lastActivityAt).slice(0, options.limit);
   }
 
+  /** Removes the thread's record and transcript files (retried like `set`); its owner file stays until it expires with `ttlMs`. */
   async delete(key: ThreadKey): Promise<void> {
     const path = this.#pathOf(key);
     await Promise.all([this.#writer.submit(path, null satisfies PendingChange<StoredThread>), this.#transcripts.submit(transcriptPathOf(path), null)]);
   }
 
+  /** Kind `file`, the record and transcript writes that failed, wait or were dropped, and `rememberedThreads` as of the last clean-up. */
   stats(): ThreadStoreStats {
     return {
       kind: "file",

@@ -37,6 +37,7 @@ export interface MemoryThreadStoreOptions extends Omit<ThreadStoreCommonOptions,
  * transcripts stay in the agent's channels (nothing here outlives the process anyway).
  */
 export class MemoryThreadStore implements ThreadStore {
+  /** False: nothing here outlives the process, so the agent keeps transcripts in its own channels only. */
   readonly keepsTranscripts = false;
   /** Least recently used first, in both maps. */
   readonly #unowned = new Map<string, ThreadRecord>();
@@ -58,10 +59,16 @@ export class MemoryThreadStore implements ThreadStore {
     this.#policy = new ThreadRecordPolicy(options);
   }
 
+  /** The record, with its owner; undefined when unknown, expired (it is then forgotten) or pushed out for room. Never rejects. */
   get(key: ThreadKey): Promise<ThreadRecord | undefined> {
     return Promise.resolve(this.#live(threadKeyDigest(key)));
   }
 
+  /**
+   * Keeps the record (the newest `maxForwardedPerThread` fingerprints, stamped now; the owner kept).
+   * An unowned thread past `maxThreads` pushes out the least recently updated unowned one. Takes no
+   * lease: one process has no other replica to fence off.
+   */
   set(key: ThreadKey, input: ThreadRecordInput): Promise<void> {
     const name = threadKeyDigest(key);
     const previous = this.#live(name);
@@ -78,6 +85,7 @@ export class MemoryThreadStore implements ThreadStore {
     return Promise.resolve();
   }
 
+  /** Always undefined: nothing is kept (see `keepsTranscripts`). */
   getTranscript(_key: ThreadKey): Promise<StoredTranscript | undefined> {
     return Promise.resolve(undefined);
   }
@@ -87,6 +95,7 @@ export class MemoryThreadStore implements ThreadStore {
     return Promise.resolve();
   }
 
+  /** See `ThreadStore.claim`; `full` when `maxOwnedThreads` threads are owned and none of them has expired. */
   claim(key: ThreadKey, owner: string): Promise<ThreadClaim> {
     const name = threadKeyDigest(key);
     const current = this.#live(name);
@@ -110,6 +119,7 @@ export class MemoryThreadStore implements ThreadStore {
     return Promise.resolve("claimed");
   }
 
+  /** Forgets the thread when `owner` holds it and it has no conversation yet; otherwise does nothing. */
   releaseClaim(key: ThreadKey, owner: string): Promise<void> {
     const name = threadKeyDigest(key);
     const current = this.#owned.get(name);
@@ -117,6 +127,7 @@ export class MemoryThreadStore implements ThreadStore {
     return Promise.resolve();
   }
 
+  /** The live threads `owner` owns on agent `agentId` that have a listable id, the most recently updated first, at most `limit`. */
   listByOwner(agentId: string, owner: string, options: { limit: number }): Promise<ThreadListing[]> {
     const prefix = `${agentDigest(agentId)}/`;
     const listings: ThreadListing[] = [];
@@ -130,11 +141,13 @@ export class MemoryThreadStore implements ThreadStore {
     return Promise.resolve(listings.sort((left, right) => right.lastActivityAt - left.lastActivityAt).slice(0, options.limit));
   }
 
+  /** Forgets the thread, its owner with it. */
   delete(key: ThreadKey): Promise<void> {
     this.#forget(threadKeyDigest(key));
     return Promise.resolve();
   }
 
+  /** Kind `memory`, with `rememberedThreads` (owned and unowned); nothing is written, so the write counters stay 0. */
   stats(): ThreadStoreStats {
     return { kind: "memory", rememberedThreads: this.#unowned.size + this.#owned.size, writeFailures: 0, pendingWrites: 0, droppedWrites: 0 };
   }

@@ -60,7 +60,9 @@ interface FieldWrite {
  * for good, and the lease's listeners hear of it. Leases, heartbeat and takeover: redis-leases.ts.
  */
 export class RedisThreadStore implements ThreadStore {
+  /** True: the transcript lives in the thread's hash, so a `connect` on any replica gets its chat back. */
   readonly keepsTranscripts = true;
+  /** The threads' leases in this store's Redis: which replica holds a thread's live session; they need `startHeartbeat()`. */
   readonly leases: ThreadLeases;
   readonly #leases: RedisLeases;
   readonly #client: RedisCommandClient;
@@ -136,6 +138,11 @@ export class RedisThreadStore implements ThreadStore {
     return this.#commands;
   }
 
+  /**
+   * One HMGET of the record and the owner (a change not written yet answers first); undefined when
+   * the thread has neither (never written, expired with its key's TTL, deleted). Rejects when Redis
+   * does not answer within `commandTimeoutMs`.
+   */
   async get(key: ThreadKey): Promise<ThreadRecord | undefined> {
     // A change not written yet (Redis away) is newer than what Redis holds, and answers without it.
     const pending = this.#writer.peek(this.#writeName(key, "record"));
@@ -147,21 +154,32 @@ export class RedisThreadStore implements ThreadStore {
     return { ...(record ?? { forwarded: [], toolSignature: "", createdAt: now, updatedAt: now }), owner };
   }
 
+  /**
+   * Writes the record field and renews the thread's TTL in one script. With `lease`, only while that
+   * lease is still the thread's: a write fenced off by another replica is dropped for good and the
+   * leases' `onLost` listeners hear of it. A failed write is kept and retried with the next change.
+   */
   async set(key: ThreadKey, record: ThreadRecordInput, options: { lease?: LeaseToken } = {}): Promise<void> {
     const stored = this.#policy.stored(key, record);
     await this.#writer.submit(this.#writeName(key, "record"), { key, field: "record", value: JSON.stringify(stored), lease: options.lease, updatedAt: stored.updatedAt });
   }
 
+  /** One HGET of the transcript field (a change not written yet answers first); undefined when none was kept. */
   async getTranscript(key: ThreadKey): Promise<StoredTranscript | undefined> {
     const text = this.#writer.peek(this.#writeName(key, "transcript"))?.value ?? (await this.#send(["HGET", this.#recordKey(key), "transcript"]));
     return typeof text === "string" ? this.#policy.readTranscript(text, key) : undefined;
   }
 
+  /** Writes the transcript field, cut to `maxTranscriptBytes`, fenced by `lease` and retried like `set`. */
   async setTranscript(key: ThreadKey, transcript: StoredTranscript, options: { lease?: LeaseToken } = {}): Promise<void> {
     const value = this.#policy.storedTranscriptText(key, this.#policy.boundedTranscript(transcript));
     await this.#writer.submit(this.#writeName(key, "transcript"), { key, field: "transcript", value, lease: options.lease, updatedAt: this.#policy.now() });
   }
 
+  /**
+   * One script, atomic across replicas: sets the owner when there is none, renews the thread's TTL and
+   * puts the thread first in the owner's list (kept to `maxListedThreadsPerOwner`). Never `full`.
+   */
   async claim(key: ThreadKey, owner: string): Promise<ThreadClaim> {
     const names = threadNames(key);
     const reply = await this.#send(["EVAL", CLAIM_SCRIPT, "1", this.#recordKey(key), owner, String(this.#policy.ttlMs), this.#ownerListPrefix(names.agent), names.thread, String(this.#policy.now()), String(this.#maxListed)]);
@@ -169,11 +187,13 @@ export class RedisThreadStore implements ThreadStore {
     throw new Error(`unexpected reply to a thread claim: ${String(reply)}`);
   }
 
+  /** One script: removes the owner (and the thread from the owner's list) when it is `owner` and the thread has no record yet. */
   async releaseClaim(key: ThreadKey, owner: string): Promise<void> {
     const names = threadNames(key);
     await this.#send(["EVAL", RELEASE_CLAIM_SCRIPT, "2", this.#recordKey(key), this.#ownerList(names.agent, owner), owner, names.thread]);
   }
 
+  /** One script over `owner`'s list on agent `agentId`: the threads still theirs that have a record and a listable id, the most recently active first, at most `limit`. */
   async listByOwner(agentId: string, owner: string, options: { limit: number }): Promise<ThreadListing[]> {
     const agent = threadNames({ agentId, threadId: "" }).agent;
     const reply = await this.#send(["EVAL", LIST_SCRIPT, "1", this.#ownerList(agent, owner), String(options.limit), `${this.#prefix}:record:${agent}:`]);
@@ -190,6 +210,7 @@ export class RedisThreadStore implements ThreadStore {
     return listings;
   }
 
+  /** Deletes the thread's hash: record, transcript, owner and lease at once (retried like `set`). */
   async delete(key: ThreadKey): Promise<void> {
     await this.#writer.submit(`${this.#recordKey(key)}#delete`, null);
   }
@@ -199,6 +220,7 @@ export class RedisThreadStore implements ThreadStore {
     await this.#send(["PING"]);
   }
 
+  /** Kind `redis`, the writes that failed, wait, were dropped or were refused as stale, and the commands sent; no thread count (it would take a scan). */
   stats(): ThreadStoreStats {
     return {
       kind: "redis",

@@ -4,7 +4,9 @@ import type { ForwardedMessage } from "../../input/message-fingerprint.js";
 
 /** A thread is always named together with its agent: two agents never share an entry. */
 export interface ThreadKey {
+  /** The id the agent keeps its threads under: its `agentId`, else the route name the HTTP binding serves it under, else `agent`. */
   readonly agentId: string;
+  /** The AG-UI thread id, as the client sent it (client input: stores name files and keys by a digest of it, never by the text). */
   readonly threadId: string;
 }
 
@@ -34,6 +36,7 @@ export interface ThreadRecord {
   toolSignature: string;
   /** The principal that owns the thread (with the HTTP binding's `authorize`); it never changes while the record lives. */
   owner?: string;
+  /** What the owner's thread list shows of it; set by the first run that forwarded a prompt, absent before. */
   summary?: ThreadSummary;
   /** When the record was first written (ms since the epoch). */
   createdAt: number;
@@ -43,8 +46,11 @@ export interface ThreadRecord {
 
 /** What a live session writes of its thread's record: the rest (owner, transcript) is kept as it is. */
 export interface ThreadRecordInput {
+  /** The harness conversation the thread's session runs on: what a cold resume reopens. */
   conversationId: string;
+  /** Fingerprints of the user messages forwarded so far, oldest first; the store keeps the newest `maxForwardedPerThread`. */
   forwarded: ForwardedMessage[];
+  /** A digest of the tool contract (every server and frontend tool's name, description and schema) the conversation was built with. */
   toolSignature: string;
   /** The thread's summary, set by its first prompt and carried on (the session got it with the record). */
   summary?: ThreadSummary;
@@ -57,6 +63,7 @@ export interface ThreadRecordInput {
  * `connect` after the process that served it is gone: a reloaded page gets its chat back.
  */
 export interface StoredTranscript {
+  /** The newest messages, oldest first; to fit the bound the oldest go first (counted in `omittedMessages`). */
   messages: Message[];
   /** The shared state; absent when it alone outgrew the bound. */
   state?: State;
@@ -66,9 +73,11 @@ export interface StoredTranscript {
 
 /** A thread in a principal's thread list. */
 export interface ThreadListing {
+  /** The thread's AG-UI id; a thread whose id is longer than 512 characters is never listed. */
   threadId: string;
   /** When the thread was last written (ms since the epoch). */
   lastActivityAt: number;
+  /** The start of its first user message (200 characters at most), when there was one. */
   firstUserMessage?: string;
 }
 
@@ -149,9 +158,15 @@ export interface ThreadLeases {
  * reject when the store cannot be read.
  */
 export interface ThreadStore {
+  /**
+   * The thread's record, or undefined when there is none (never written, expired, deleted, or not
+   * readable as this thread's). A thread claimed before its first run has only its owner, with no
+   * fingerprints and no conversation. Rejects when the store cannot be read.
+   */
   get(key: ThreadKey): Promise<ThreadRecord | undefined>;
   /** Writes the session's part of the record (conversation, fingerprints, tool contract, summary); with `lease`, only while it is the thread's. */
   set(key: ThreadKey, record: ThreadRecordInput, options?: { lease?: LeaseToken }): Promise<void>;
+  /** The transcript a `connect` restores once the live one is gone; undefined when none was kept. Rejects when the store cannot be read. */
   getTranscript(key: ThreadKey): Promise<StoredTranscript | undefined>;
   /** Keeps the thread's transcript, cut to the store's bound; with `lease`, only while it is the thread's. */
   setTranscript(key: ThreadKey, transcript: StoredTranscript, options?: { lease?: LeaseToken }): Promise<void>;
@@ -165,7 +180,9 @@ export interface ThreadStore {
   releaseClaim(key: ThreadKey, owner: string): Promise<void>;
   /** The threads `owner` owns on agent `agentId`, the newest first, at most `limit`. */
   listByOwner(agentId: string, owner: string, options: { limit: number }): Promise<ThreadListing[]>;
+  /** Forgets the thread's record and transcript (what else goes with them is each store's to say). Never rejects because storage failed. */
   delete(key: ThreadKey): Promise<void>;
+  /** Counters for the agent's `stats()`; synchronous and cheap, so a `/metrics` route may ask at every scrape. */
   stats(): ThreadStoreStats;
   /** Whether transcripts outlive the process (file, Redis): the agent writes them only then. */
   readonly keepsTranscripts: boolean;
@@ -183,6 +200,7 @@ export interface ThreadStore {
 
 /** Where a thread store reports a write it could not make: the `warn` level of the packages' `Logger`. */
 export interface ThreadStoreLogger {
+  /** Told each write that failed (it is retried with the next change), a failed clean-up and, for Redis, heartbeat and lease trouble: details (`error`, …) first, then the message. */
   warn?(details: Record<string, unknown>, message: string): void;
 }
 
@@ -194,6 +212,7 @@ export interface ThreadStoreCommonOptions {
   maxForwardedPerThread?: number;
   /** Characters of a thread's transcript kept (its newest messages). Default 256 KiB. */
   maxTranscriptBytes?: number;
+  /** Where failed writes are reported. Default: nowhere (the agent gives the store it makes itself its own logger). */
   logger?: ThreadStoreLogger;
   /** Clock, injectable for tests. */
   now?: () => number;
