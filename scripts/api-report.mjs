@@ -45,7 +45,7 @@ const UNDOCUMENTED_ALLOWED = new Set(["@ag-ui-antigravity/harness/protocol"]);
 // are not used here, and TSDoc style is not this check's business. Two warnings fail the check
 // instead of landing in a report: a type the public API uses but the entry point does not export
 // (`ae-forgotten-export`: a reader cannot name it), and an export without a doc comment
-// (`ae-undocumented`: the public API is what is documented; checked for top-level exports).
+// (`ae-undocumented`: the public API is what is documented, every export and every member of one).
 function messagesFor(label) {
   const undocumented = UNDOCUMENTED_ALLOWED.has(label) ? "none" : "error";
   return {
@@ -98,8 +98,6 @@ try {
       messageCallback: (message) => {
         // A changed report is what this script reports itself, with the command that fixes it.
         if (message.messageId.startsWith("console-api-report-")) message.handled = true;
-        // Exports must be documented; their members (declared indented in the bundled `.d.ts`) not yet.
-        if (message.messageId === "ae-undocumented" && message.sourceFileColumn !== 1) message.logLevel = "none";
       },
     });
     const report = relative(root, join(entry.packageFolder, "api", `${entry.name}.api.md`));

@@ -36,6 +36,10 @@ const code = <Status extends number | null>(
   meaning: string,
 ): ClientErrorCodeInfo<Status> => Object.freeze({ from, httpStatus, refusesRun, meaning });
 
+/**
+ * The vocabulary itself: each code a client can receive, with the package that sends it, its HTTP
+ * status, whether it refuses a run before anything ran, and what it means (docs/error-codes.md).
+ */
 export const CLIENT_ERROR_CODES = Object.freeze({
   // Refused before anything ran: what the client sent cannot be served.
   INVALID_JSON: code("express", 400, false, "The request body is not JSON the server can read (empty, truncated, bad UTF-8, bad compression)."),

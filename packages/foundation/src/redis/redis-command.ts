@@ -4,6 +4,7 @@
  * as it is; for `ioredis`, pass `{ sendCommand: ([command, ...args]) => client.call(command, ...args) }`.
  */
 export interface RedisCommandClient {
+  /** Sends one command (`["HGET", key, field]`) and resolves with Redis's reply, or rejects when Redis cannot be reached. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 

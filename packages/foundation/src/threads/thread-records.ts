@@ -8,6 +8,7 @@ export type ThreadClaim = "claimed" | "owned" | "refused" | "full";
 
 /** One thread of a principal's thread list (`GET /<agent>/threads`). */
 export interface ListedThread {
+  /** The thread's id, as the client sent it in `RunAgentInput.threadId`. */
   readonly threadId: string;
   /** When the thread was last active, as an ISO 8601 date. */
   readonly lastActivityAt: string;
@@ -17,8 +18,11 @@ export interface ListedThread {
 
 /** A message as far as a transcript check reads it (an AG-UI message fits). */
 export interface TranscriptMessage {
+  /** The message id the client gave it; a transcript is matched message by message on it. */
   readonly id: string;
+  /** The AG-UI role (`user`, `assistant`, `tool`, …). */
   readonly role: string;
+  /** The message content as the client sent it (a string, or AG-UI content parts); absent on some assistant and tool messages. */
   readonly content?: unknown;
 }
 
