@@ -92,7 +92,7 @@ export async function diagnoseHarness(options: DiagnoseOptions = {}): Promise<Ha
   if (descriptorPath !== undefined) {
     const { compareDescriptor, descriptorFromPythonModule } = await import("../protocol/descriptor-diff.js");
     try {
-      const differences = compareDescriptor(descriptorFromPythonModule(readFileSync(descriptorPath, "utf8")), dialect.version);
+      const differences = compareDescriptor(await descriptorFromPythonModule(readFileSync(descriptorPath, "utf8")), dialect.version);
       const clientOnly = differences.filter((difference) => difference.side !== "harness-only" && difference.outbound);
       diagnosis.descriptor = {
         path: descriptorPath,

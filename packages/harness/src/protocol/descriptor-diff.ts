@@ -1,11 +1,4 @@
-import { fromBinary } from "@bufbuild/protobuf";
-import {
-  FieldDescriptorProto_Type,
-  FileDescriptorProtoSchema,
-  type DescriptorProto,
-  type EnumDescriptorProto,
-  type FileDescriptorProto,
-} from "@bufbuild/protobuf/wkt";
+import type { DescriptorProto, EnumDescriptorProto, FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { z } from "zod/v4";
 import { inVersionRange } from "./harness-versions.js";
 import { InitializeConversationEventSchema, InputEventSchema, OutputEventSchema } from "./messages.js";
@@ -40,14 +33,24 @@ export interface ProtocolDifference {
   readonly since?: string;
 }
 
+/** `FieldDescriptorProto.Type` values (descriptor.proto), named here so the module needs no runtime import of the well-known types. */
+const FIELD_TYPE_MESSAGE = 11;
+const FIELD_TYPE_ENUM = 14;
+
 /**
  * Reads the serialized FileDescriptorProto out of a `localharness_pb2.py`: the bytes literal(s)
- * passed to `AddSerializedFile(...)`. Throws DescriptorError when the file has none.
+ * passed to `AddSerializedFile(...)`. Rejects with DescriptorError when the file has none.
+ *
+ * Asynchronous because it loads protobuf's well-known types on first use: importing them builds
+ * descriptor.proto's descriptor (~60 ms), which every process importing the wire schemas (each
+ * emulator, each server) paid at start when this module imported them eagerly, for a function only
+ * the doctor calls.
  */
-export function descriptorFromPythonModule(source: string): FileDescriptorProto {
+export async function descriptorFromPythonModule(source: string): Promise<FileDescriptorProto> {
   const call = source.indexOf("AddSerializedFile(");
   if (call === -1) throw new DescriptorError("no AddSerializedFile(...) call: not a generated _pb2 module");
   const bytes = readBytesLiterals(source, call + "AddSerializedFile(".length);
+  const [{ fromBinary }, { FileDescriptorProtoSchema }] = await Promise.all([import("@bufbuild/protobuf"), import("@bufbuild/protobuf/wkt")]);
   try {
     return fromBinary(FileDescriptorProtoSchema, bytes);
   } catch (error) {
@@ -147,13 +150,13 @@ export function compareDescriptor(file: FileDescriptorProto, version: string): P
         continue;
       }
       const target = elementOf(inner, version);
-      const theirsIsMessage = field.type === FieldDescriptorProto_Type.MESSAGE;
+      const theirsIsMessage = field.type === FIELD_TYPE_MESSAGE;
       const oursIsMessage = target instanceof z.ZodObject || target instanceof z.ZodRecord;
       if (theirsIsMessage !== oursIsMessage && knownEnumNames(target) === undefined) {
         differences.push({ path: `${path}.${jsonName}`, side: "mismatch", kind: "field", outbound });
         continue;
       }
-      if (field.type === FieldDescriptorProto_Type.MESSAGE) {
+      if (field.type === FIELD_TYPE_MESSAGE) {
         const nested = messages.get(field.typeName);
         if (nested === undefined) continue;
         if (nested.options?.mapEntry === true) {
@@ -164,7 +167,7 @@ export function compareDescriptor(file: FileDescriptorProto, version: string): P
           continue;
         }
         if (target instanceof z.ZodObject) walkMessage(nested, target, `${path}.${jsonName}`, outbound);
-      } else if (field.type === FieldDescriptorProto_Type.ENUM) {
+      } else if (field.type === FIELD_TYPE_ENUM) {
         const enumType = enums.get(field.typeName);
         if (enumType !== undefined) compareEnum(enumType, target, `${path}.${jsonName}`, outbound);
       }
