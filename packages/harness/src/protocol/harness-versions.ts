@@ -40,10 +40,21 @@ export const PROTOCOL_DIALECTS = ["0.1.8", "0.1.10", "0.1.11", "0.1.17", "0.1.18
 export type ProtocolDialect = (typeof PROTOCOL_DIALECTS)[number];
 
 /** A version's numeric parts, or undefined when it is not `major.minor.patch` (a suffix such as `rc1` is ignored). */
-function versionParts(version: string): [number, number, number] | undefined {
+/**
+ * Parsed versions, by string: the strict checker compares the release with every field's range on
+ * every frame, so the same few strings (the known releases, the one in use) are parsed again and
+ * again. Bounded, since a version may come from outside (an env variable, a wheel's folder name).
+ */
+const parsedVersions = new Map<string, readonly [number, number, number] | undefined>();
+const maxParsedVersions = 256;
+
+function versionParts(version: string): readonly [number, number, number] | undefined {
+  if (parsedVersions.has(version)) return parsedVersions.get(version);
   const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version.trim());
-  if (match === null) return undefined;
-  return [Number(match[1]), Number(match[2]), Number(match[3])];
+  const parts = match === null ? undefined : ([Number(match[1]), Number(match[2]), Number(match[3])] as const);
+  if (parsedVersions.size >= maxParsedVersions) parsedVersions.clear();
+  parsedVersions.set(version, parts);
+  return parts;
 }
 
 /** True for a `major.minor.patch` version string. */
