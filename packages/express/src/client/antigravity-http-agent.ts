@@ -1,3 +1,4 @@
+import * as agUiClient from "@ag-ui/client";
 import { type BaseEvent, EventType, type HttpAgentConfig, HttpAgent, type RunAgentInput } from "@ag-ui/client";
 import { CodedError, nameErrorClass, pause } from "@ag-ui-antigravity/foundation";
 import { Observable } from "rxjs";
@@ -115,7 +116,7 @@ export class AntigravityHttpAgent extends HttpAgent {
 
       const request = async (url: string): Promise<void> => {
         // HttpAgent's own request (headers, and the body as this client version sends it), made resumable.
-        const init = this.requestInit(input);
+        const init = this.requestInit(enforceOutgoingInput?.(input) ?? input);
         const headers = new Headers(init.headers);
         headers.set("Accept", "text/event-stream");
         if (lastEventId !== undefined) headers.set("Last-Event-ID", lastEventId);
@@ -171,6 +172,14 @@ export class AntigravityHttpAgent extends HttpAgent {
     });
   }
 }
+
+/**
+ * The check `HttpAgent.run` applies to what it sends (@ag-ui/client 1.x: unknown properties
+ * stripped with a warning, a malformed known field refused before anything is sent), so this client
+ * sends what the stock one would. Read from the namespace: the 0.0.x clients the peer range allows
+ * do not have it, and there the input goes as is, as their HttpAgent sends it.
+ */
+const enforceOutgoingInput = (agUiClient as { enforceOutgoingInput?: (input: RunAgentInput) => RunAgentInput }).enforceOutgoingInput;
 
 async function readPayload(response: Response): Promise<unknown> {
   const text = await response.text();
