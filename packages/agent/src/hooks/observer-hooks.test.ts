@@ -20,7 +20,18 @@ function settings(overrides: Partial<ObserverSettings> = {}): ObserverSettings {
 function thread(): ObservedThread & { notes: HookNote[]; warnings: string[] } {
   const notes: HookNote[] = [];
   const warnings: string[] = [];
-  return { threadId: "t1", notes, warnings, pendingSchedules: 0, relay: (note) => void notes.push(note), warn: (_details, message) => void warnings.push(message) };
+  let pendingSchedules = 0;
+  return {
+    threadId: "t1",
+    notes,
+    warnings,
+    get pendingSchedules() {
+      return pendingSchedules;
+    },
+    noteScheduled: () => void (pendingSchedules += 1),
+    relay: (note) => void notes.push(note),
+    warn: (_details, message) => void warnings.push(message),
+  };
 }
 
 const preTool = (toolName: string, args: Record<string, unknown> = {}, reason: PreToolHookArgs["reason"] = "hook"): PreToolHookArgs => ({

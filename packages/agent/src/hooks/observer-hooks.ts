@@ -33,7 +33,9 @@ export interface ObservedThread {
   /** Delivers a note to whoever relays the turn it came from, in order with its steps. */
   relay(note: HookNote): void;
   /** Scheduled turns this thread has waiting (the `schedule` calls that ran, less the turns the harness started since). */
-  pendingSchedules: number;
+  readonly pendingSchedules: number;
+  /** Counts a `schedule` call that ran: one more turn waits to come due. */
+  noteScheduled(): void;
   warn(details: Record<string, unknown>, message: string): void;
 }
 
@@ -82,7 +84,7 @@ export function withObservers(hooks: ConversationHooks, settings: ObserverSettin
   const postTool = hooks.postTool;
   observed.postTool = async (args) => {
     if (OBSERVED_TOOLS.has(args.toolName)) {
-      if (args.toolName === "schedule" && args.error === "") thread.pendingSchedules += 1;
+      if (args.toolName === "schedule" && args.error === "") thread.noteScheduled();
       thread.relay({ kind: "tool", note: { phase: "post", ...callOf(args), result: args.result, error: args.error } });
     }
     await postTool?.(args);

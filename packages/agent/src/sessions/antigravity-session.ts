@@ -48,7 +48,7 @@ export class AntigravitySession implements ManagedSession {
   #threadLease: LeaseToken | undefined;
   readonly #createdAt: number | undefined;
   /** Scheduled turns waiting: `schedule` calls that ran, less the turns the harness started since (see `scheduleLimits`). */
-  pendingSchedules = 0;
+  #pendingSchedules = 0;
   /** Hook notes of turns the harness started itself, for the relay of those turns (`takeBackgroundNotes`). */
   readonly #backgroundNotes: HookNote[] = [];
   readonly #environment: SessionEnvironment;
@@ -208,7 +208,7 @@ export class AntigravitySession implements ManagedSession {
     lease.setReclaimable(this.#reclaim);
     this.#stopBackgroundTurns = lease.conversation.onTriggerTurn((turn) => {
       // A turn the harness starts itself may be a scheduled one coming due: one fewer waits.
-      if (this.pendingSchedules > 0) this.pendingSchedules -= 1;
+      if (this.#pendingSchedules > 0) this.#pendingSchedules -= 1;
       this.#environment.onBackgroundTurn(this, turn);
     });
     // The session learns that its harness died from the lease, not from the next failing send.
@@ -265,6 +265,16 @@ export class AntigravitySession implements ManagedSession {
       if (this.#forwarded.length > 0) this.#historyLost = true;
       return lease;
     }
+  }
+
+  /** Scheduled turns waiting: `schedule` calls that ran, less the turns the harness started since. */
+  get pendingSchedules(): number {
+    return this.#pendingSchedules;
+  }
+
+  /** A `schedule` call ran (the observer hooks saw it succeed): one more turn waits to come due. */
+  noteScheduled(): void {
+    this.#pendingSchedules += 1;
   }
 
   /**
