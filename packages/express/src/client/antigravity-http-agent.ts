@@ -1,6 +1,6 @@
 import * as agUiClient from "@ag-ui/client";
 import { type BaseEvent, EventType, type HttpAgentConfig, HttpAgent, type RunAgentInput } from "@ag-ui/client";
-import { CodedError, nameErrorClass, pause } from "@ag-ui-antigravity/foundation";
+import { CodedError, nameErrorClass } from "@ag-ui-antigravity/foundation";
 import { Observable } from "rxjs";
 import { readSseMessages } from "./sse-event-reader.js";
 
@@ -189,4 +189,16 @@ async function readPayload(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
