@@ -191,6 +191,10 @@ async function readPayload(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * Waits `ms`, or less when `signal` aborts. Not foundation's `pause`: this entry runs in browsers
+ * (the dojo bundles it), and that one is built on `node:timers/promises`.
+ */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
