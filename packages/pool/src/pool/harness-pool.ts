@@ -10,6 +10,7 @@ import type { PartitionMetrics, PoolMetrics, ProcessMetrics } from "../metrics/p
 import { envNamesOf, partitionKeyOf, type Partition } from "../partition/partition.js";
 import { choosePlacement } from "../placement/placement-policy.js";
 import { reclaimCandidates } from "./room-reclaim.js";
+import { acquireAbortedError, acquireError, capacityExhaustedError, poolClosedError } from "./acquire-errors.js";
 import {
   startHarnessProcess,
   type HarnessStartOptions,
@@ -179,7 +180,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   async acquire(options: AcquireOptions<TConfig>): Promise<PoolLease<TConversation>> {
     const callerSignal = options.signal;
     this.#assertAccepting();
-    if (callerSignal?.aborted) throw this.#abortedError(callerSignal);
+    if (callerSignal?.aborted) throw acquireAbortedError(callerSignal);
     const record = this.#partitionFor(options.partition ?? {});
     this.#totals.acquires += 1;
     let roomDeadline: number | undefined;
@@ -211,7 +212,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#ensureWarm(record);
     const starting = [...record.members].filter((member) => member.isIdle).map((member) => member.started);
     await raceAbort(Promise.all(starting), [options.signal, this.signal], (signal) =>
-      signal === this.signal ? this.#closedError() : this.#abortedError(signal),
+      signal === this.signal ? poolClosedError() : acquireAbortedError(signal),
     );
   }
 
@@ -312,7 +313,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
 
   async #shutdown(options: PoolCloseOptions): Promise<void> {
     const deadline = Date.now() + (options.deadlineMs ?? this.#settings.closeDeadlineMs);
-    const reason = this.#closedError();
+    const reason = poolClosedError();
     this.#controller.abort(reason);
     this.#detachOwnerSignal();
     if (this.#healthTimer !== undefined) clearInterval(this.#healthTimer);
@@ -416,11 +417,11 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     let process: PooledProcess<TConfig, TConversation>;
     try {
       process = await raceAbort(member.started, [callerSignal, this.signal], (signal) =>
-        signal === this.signal ? this.#closedError() : this.#abortedError(signal),
+        signal === this.signal ? poolClosedError() : acquireAbortedError(signal),
       );
     } catch (error) {
       this.#unreserve(member);
-      throw this.#acquireError(error, callerSignal);
+      throw acquireError(error, { callerSignal, accepting: this.#accepting });
     }
     if (!member.isReady()) {
       this.#unreserve(member);
@@ -436,7 +437,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       if (process.hasExited === true) this.#processGone(member);
       this.#unreserve(member);
       if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
-      throw this.#acquireError(error, callerSignal, member.partition.key);
+      throw acquireError(error, { callerSignal, accepting: this.#accepting, partitionKey: member.partition.key });
     } finally {
       open.unlink();
     }
@@ -445,7 +446,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       // Opened too late to hand out: the process died, the pool closed or the caller gave up.
       this.#closeUnwanted(member, conversation);
       if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
-      throw this.#acquireError(undefined, callerSignal);
+      throw acquireError(undefined, { callerSignal, accepting: this.#accepting });
     }
     const lease = new PooledLease<TConversation>({
       conversation,
@@ -604,7 +605,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#waitingAcquires += 1;
     try {
       await raceAbort(this.#roomChanged.next(), [callerSignal, this.signal, expiry.signal], (signal) =>
-        signal === this.signal ? this.#closedError() : signal === expiry.signal ? this.#capacityError() : this.#abortedError(signal),
+        signal === this.signal ? poolClosedError() : signal === expiry.signal ? this.#capacityError() : acquireAbortedError(signal),
       );
     } finally {
       clearTimeout(timer);
@@ -614,11 +615,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
 
   #capacityError(): PoolError {
     this.#totals.capacityRefusals += 1;
-    return new PoolError(
-      "CAPACITY_EXHAUSTED",
-      `no room for another conversation: every slot of the pool's ${String(this.#settings.maxProcesses)} processes stayed busy or parked for ${String(this.#settings.maxRoomWaitMs)} ms`,
-      { retryAfterMs: 5_000 },
-    );
+    return capacityExhaustedError(this.#settings);
   }
 
   /** Keeps the partition's warm spares: empty processes, started or starting. */
@@ -666,7 +663,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       process = await this.#startProcess(record.partition, { signal: member.startController.signal });
     } catch (error) {
       this.#forget(member);
-      if (member.startController.signal.aborted) throw this.#closedError();
+      if (member.startController.signal.aborted) throw poolClosedError();
       this.#totals.spawnFailures += 1;
       const retryAfterMs = record.backoff.recordFailure(Date.now());
       this.#settings.logger.error({
@@ -684,7 +681,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       // The pool stopped wanting it while it started (it is closing): stop it right away.
       await this.#closeProcess(member, {});
       this.#forget(member);
-      throw this.#closedError();
+      throw poolClosedError();
     }
     const latencyMs = performance.now() - startedAt;
     this.#spawnLatency.record(latencyMs);
@@ -822,26 +819,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   }
 
   #assertAccepting(): void {
-    if (!this.#accepting) throw this.#closedError();
+    if (!this.#accepting) throw poolClosedError();
   }
 
-  #closedError(): PoolError {
-    return new PoolError("POOL_CLOSED", "the harness pool is closed");
-  }
-
-  #abortedError(signal: AbortSignal): PoolError {
-    return new PoolError("ACQUIRE_ABORTED", "the acquire was aborted", { cause: signal.reason });
-  }
-
-  /** The error an acquire rejects with, most specific first: the caller's abort, then the pool closing, then the cause. */
-  #acquireError(error: unknown, callerSignal: AbortSignal | undefined, partitionKey?: string): PoolError {
-    if (callerSignal?.aborted === true) return this.#abortedError(callerSignal);
-    if (!this.#accepting) return this.#closedError();
-    if (PoolError.isInstance(error)) return error;
-    return new PoolError(
-      "OPEN_FAILED",
-      "the harness process could not open the conversation",
-      partitionKey === undefined ? { cause: error } : { cause: error, partitionKey },
-    );
-  }
 }
