@@ -5,9 +5,8 @@ import { PoolError } from "../errors/pool-error.js";
 import { ChangeSignal } from "../internal/change-signal.js";
 import { brandClass, hasBrand, linkSignals, pause } from "@ag-ui-antigravity/foundation";
 import { raceAbort } from "../internal/race-abort.js";
-import { LatencyWindow } from "../metrics/latency-window.js";
-import type { PartitionMetrics, PoolMetrics, ProcessMetrics } from "../metrics/pool-metrics.js";
-import { envNamesOf, partitionKeyOf, type Partition } from "../partition/partition.js";
+import type { PoolMetrics } from "../metrics/pool-metrics.js";
+import { partitionKeyOf, type Partition } from "../partition/partition.js";
 import { choosePlacement } from "../placement/placement-policy.js";
 import { reclaimCandidates } from "./room-reclaim.js";
 import { acquireAbortedError, acquireError, capacityExhaustedError, poolClosedError } from "./acquire-errors.js";
@@ -18,6 +17,8 @@ import {
 import type { PooledConversation, PooledProcess, StartProcess } from "../process/pooled-process.js";
 import { PooledLease, type LeaseOwner, type PoolLease } from "./pool-lease.js";
 import { PoolMember, type PartitionRecord } from "./pool-member.js";
+import { snapshotMetrics } from "./metrics-snapshot.js";
+import { PoolTally } from "./pool-tally.js";
 import { resolvePoolSettings, type HarnessPoolSettings, type ResolvedPoolSettings } from "./pool-options.js";
 
 /** The pool's options: its settings, and how it starts processes. */
@@ -112,19 +113,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   readonly #closingConversations = new Set<Promise<void>>();
   readonly #controller = new AbortController();
   readonly #roomChanged = new ChangeSignal();
-  readonly #spawnLatency = new LatencyWindow(256);
-  readonly #totals = {
-    acquires: 0,
-    releases: 0,
-    spawns: 0,
-    spawnFailures: 0,
-    crashes: 0,
-    healthCheckFailures: 0,
-    idleStops: 0,
-    backoffRefusals: 0,
-    reclaims: 0,
-    capacityRefusals: 0,
-  };
+  readonly #tally = new PoolTally();
   readonly #detachOwnerSignal: () => void;
   #nextMemberId = 1;
   #accepting = true;
@@ -182,7 +171,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#assertAccepting();
     if (callerSignal?.aborted) throw acquireAbortedError(callerSignal);
     const record = this.#partitionFor(options.partition ?? {});
-    this.#totals.acquires += 1;
+    this.#tally.count("acquires");
     let roomDeadline: number | undefined;
     for (;;) {
       const member = this.#reserve(record, options.reclaim ?? true);
@@ -234,47 +223,16 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
 
   /** A point-in-time view for a `/metrics` route. */
   metrics(): PoolMetrics {
-    const now = Date.now();
-    const processDetails: ProcessMetrics[] = [...this.#members].map((member) => ({
-      id: member.id,
-      pid: member.process?.pid,
-      partitionKey: member.partition.key,
-      state: member.state,
-      conversations: member.leases.size,
-      parkedConversations: member.parked,
-      reservations: member.reservations,
-      ageMs: now - member.requestedAt,
-      idleForMs: member.idleSince === undefined ? undefined : now - member.idleSince,
-    }));
-    const partitions: PartitionMetrics[] = [...this.#partitions.values()].map((record) => {
-      const members = [...this.#members].filter((member) => member.partition === record);
-      return {
-        key: record.key,
-        storageDirectory: record.partition.storageDirectory,
-        envNames: envNamesOf(record.partition),
-        group: record.partition.group,
-        processes: members.length,
-        conversations: members.reduce((sum, member) => sum + member.leases.size, 0),
-        spawns: record.spawns,
-        crashes: record.crashes,
-        consecutiveFailures: record.backoff.consecutiveFailures,
-        backoffRemainingMs: record.backoff.remainingMs(now),
-      };
-    });
-    return {
-      closed: !this.#accepting,
-      processes: this.#members.size,
-      conversations: processDetails.reduce((sum, process) => sum + process.conversations, 0),
-      waitingAcquires: this.#waitingAcquires,
-      partitions,
-      processDetails,
-      totals: { ...this.#totals },
-      spawnLatencyMs: {
-        count: this.#spawnLatency.count,
-        p50: this.#spawnLatency.percentile(50),
-        p95: this.#spawnLatency.percentile(95),
+    return snapshotMetrics(
+      {
+        members: this.#members,
+        partitions: this.#partitions.values(),
+        closed: !this.#accepting,
+        waitingAcquires: this.#waitingAcquires,
+        tally: this.#tally,
       },
-    };
+      Date.now(),
+    );
   }
 
   /**
@@ -335,7 +293,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     const gracePeriodMs = Math.min(this.#settings.processGracePeriodMs ?? remaining, remaining);
     const stops = [...this.#members].map((member) => this.#stop(member, reason, { gracePeriodMs }));
     await Promise.all(stops);
-    this.#settings.logger.info({ totals: { ...this.#totals } }, "harness pool closed");
+    this.#settings.logger.info({ totals: this.#tally.totals() }, "harness pool closed");
   }
 
   #stopAccepting(): void {
@@ -384,7 +342,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     }
     const retryAfterMs = record.backoff.remainingMs(Date.now());
     if (retryAfterMs > 0) {
-      this.#totals.backoffRefusals += 1;
+      this.#tally.count("backoffRefusals");
       this.#settings.logger.warn({
         partitionKey: record.key,
         retryAfterMs,
@@ -470,7 +428,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       ending: (lease, settled) => {
         member.leases.delete(lease as PooledLease<TConversation>);
         member.closingConversations += 1;
-        this.#totals.releases += 1;
+        this.#tally.count("releases");
         const freed = settled.then(() => {
           member.closingConversations -= 1;
           this.#slotFreed(member);
@@ -530,7 +488,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       member.idleTimer.unref();
       return;
     }
-    this.#totals.idleStops += 1;
+    this.#tally.count("idleStops");
     this.#settings.logger.info({
       processId: member.id,
       pid: member.process?.pid,
@@ -553,7 +511,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     // A stop already under way frees the room this acquire is waiting for.
     if (stopping) return true;
     if (oldestIdle === undefined) return false;
-    this.#totals.idleStops += 1;
+    this.#tally.count("idleStops");
     this.#settings.logger.info({
       processId: oldestIdle.id,
       partitionKey: oldestIdle.partition.key,
@@ -578,7 +536,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     for (const lease of reclaimCandidates(record.members, this.#reclaimLimits())) {
       const offer = lease.reclaimOffer;
       if (offer === undefined || !offer.reclaim()) continue;
-      this.#totals.reclaims += 1;
+      this.#tally.count("reclaims");
       this.#reclaiming += 1;
       void lease.closed.then(() => {
         this.#reclaiming -= 1;
@@ -614,7 +572,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   }
 
   #capacityError(): PoolError {
-    this.#totals.capacityRefusals += 1;
+    this.#tally.count("capacityRefusals");
     return capacityExhaustedError(this.#settings);
   }
 
@@ -647,7 +605,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     record.members.add(member);
     this.#members.add(member);
     record.spawns += 1;
-    this.#totals.spawns += 1;
+    this.#tally.count("spawns");
     this.#settings.logger.debug({ processId: member.id, partitionKey: record.key }, "starting a harness process");
     member.started = this.#start(member);
     // Spares have no acquire awaiting them; their failure is logged and counted in #start.
@@ -664,7 +622,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     } catch (error) {
       this.#forget(member);
       if (member.startController.signal.aborted) throw poolClosedError();
-      this.#totals.spawnFailures += 1;
+      this.#tally.count("spawnFailures");
       const retryAfterMs = record.backoff.recordFailure(Date.now());
       this.#settings.logger.error({
         processId: member.id,
@@ -684,7 +642,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       throw poolClosedError();
     }
     const latencyMs = performance.now() - startedAt;
-    this.#spawnLatency.record(latencyMs);
+    this.#tally.recordSpawnLatency(latencyMs);
     member.state = "ready";
     this.#settings.logger.info({
       processId: member.id,
@@ -703,7 +661,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     if (member.state === "stopping") return;
     const record = member.partition;
     record.crashes += 1;
-    this.#totals.crashes += 1;
+    this.#tally.count("crashes");
     const retryAfterMs = record.backoff.recordFailure(Date.now());
     const stderrTail = member.process?.stderrTail?.() ?? [];
     this.#settings.logger.error({
@@ -789,8 +747,8 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       // Only an idle process that is still ours is stopped: a conversation opened on it meanwhile proves it answers.
       if (!this.#accepting || member.state !== "ready" || member.occupied > 0) return;
       const record = member.partition;
-      this.#totals.healthCheckFailures += 1;
-      this.#totals.crashes += 1;
+      this.#tally.count("healthCheckFailures");
+      this.#tally.count("crashes");
       record.crashes += 1;
       const retryAfterMs = record.backoff.recordFailure(Date.now());
       this.#settings.logger.warn({
