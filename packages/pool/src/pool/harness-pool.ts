@@ -19,6 +19,7 @@ import { PooledLease, type LeaseOwner, type PoolLease } from "./pool-lease.js";
 import { PoolMember, type PartitionRecord } from "./pool-member.js";
 import { snapshotMetrics } from "./metrics-snapshot.js";
 import { PoolTally } from "./pool-tally.js";
+import { IdleHealthChecks } from "./idle-health-checks.js";
 import { resolvePoolSettings, type HarnessPoolSettings, type ResolvedPoolSettings } from "./pool-options.js";
 
 /** The pool's options: its settings, and how it starts processes. */
@@ -115,12 +116,12 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   readonly #roomChanged = new ChangeSignal();
   readonly #tally = new PoolTally();
   readonly #detachOwnerSignal: () => void;
+  readonly #healthChecks: IdleHealthChecks<TConfig, TConversation>;
   #nextMemberId = 1;
   #accepting = true;
   #waitingAcquires = 0;
   /** Conversations reclaimed for waiting acquires whose slots are not free yet: one per waiting acquire is enough. */
   #reclaiming = 0;
-  #healthTimer: NodeJS.Timeout | undefined;
   #closePromise: Promise<void> | undefined;
   #resolveClosed: () => void = () => undefined;
 
@@ -141,10 +142,13 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
-    if (this.#settings.healthCheckIntervalMs > 0) {
-      this.#healthTimer = setInterval(() => this.#checkIdleProcesses(), this.#settings.healthCheckIntervalMs);
-      this.#healthTimer.unref();
-    }
+    this.#healthChecks = new IdleHealthChecks({
+      intervalMs: this.#settings.healthCheckIntervalMs,
+      timeoutMs: this.#settings.healthCheckTimeoutMs,
+      poolSignal: this.#controller.signal,
+      members: () => this.#members,
+      onFailure: (member, process, error) => this.#replaceUnhealthy(member, process, error),
+    });
     const ownerSignal = options.signal;
     if (ownerSignal === undefined) {
       this.#detachOwnerSignal = () => undefined;
@@ -274,7 +278,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     const reason = poolClosedError();
     this.#controller.abort(reason);
     this.#detachOwnerSignal();
-    if (this.#healthTimer !== undefined) clearInterval(this.#healthTimer);
+    this.#healthChecks.stop();
     for (const record of this.#partitions.values()) {
       if (record.warmRetryTimer !== undefined) clearTimeout(record.warmRetryTimer);
       record.warmRetryTimer = undefined;
@@ -726,48 +730,29 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#roomChanged.notify();
   }
 
-  #checkIdleProcesses(): void {
-    for (const member of this.#members) {
-      if (member.state === "ready" && member.occupied === 0 && !member.healthCheckInFlight && member.process?.checkHealth !== undefined) {
-        void this.#checkHealth(member, member.process);
-      }
-    }
-  }
-
-  async #checkHealth(member: PoolMember<TConfig, TConversation>, process: PooledProcess<TConfig, TConversation>): Promise<void> {
-    member.healthCheckInFlight = true;
-    const timeoutMs = this.#settings.healthCheckTimeoutMs;
-    const overdue = new AbortController();
-    const probe = linkSignals([this.signal, process.signal, overdue.signal]);
-    const timer = setTimeout(() => overdue.abort(new PoolError("PROCESS_DIED", `the health check took longer than ${timeoutMs} ms`)), timeoutMs);
-    timer.unref();
-    try {
-      await raceAbort(process.checkHealth?.({ signal: probe.signal }) ?? Promise.resolve(), [probe.signal], (signal) => signal.reason);
-    } catch (error) {
-      // Only an idle process that is still ours is stopped: a conversation opened on it meanwhile proves it answers.
-      if (!this.#accepting || member.state !== "ready" || member.occupied > 0) return;
-      const record = member.partition;
-      this.#tally.count("healthCheckFailures");
-      this.#tally.count("crashes");
-      record.crashes += 1;
-      const retryAfterMs = record.backoff.recordFailure(Date.now());
-      this.#settings.logger.warn({
-        processId: member.id,
-        pid: process.pid,
-        partitionKey: record.key,
-        retryAfterMs,
-        error,
-      }, "an idle harness process failed its health check; replacing it");
-      void this.#stop(
-        member,
-        new PoolError("PROCESS_DIED", "the process failed its health check", { cause: error, partitionKey: record.key }),
-        { gracePeriodMs: 0 },
-      );
-    } finally {
-      clearTimeout(timer);
-      probe.unlink();
-      member.healthCheckInFlight = false;
-    }
+  /**
+   * An idle process failed its health check. Only an idle process that is still ours is stopped:
+   * a conversation opened on it meanwhile proves it answers.
+   */
+  #replaceUnhealthy(member: PoolMember<TConfig, TConversation>, process: PooledProcess<TConfig, TConversation>, error: unknown): void {
+    if (!this.#accepting || member.state !== "ready" || member.occupied > 0) return;
+    const record = member.partition;
+    this.#tally.count("healthCheckFailures");
+    this.#tally.count("crashes");
+    record.crashes += 1;
+    const retryAfterMs = record.backoff.recordFailure(Date.now());
+    this.#settings.logger.warn({
+      processId: member.id,
+      pid: process.pid,
+      partitionKey: record.key,
+      retryAfterMs,
+      error,
+    }, "an idle harness process failed its health check; replacing it");
+    void this.#stop(
+      member,
+      new PoolError("PROCESS_DIED", "the process failed its health check", { cause: error, partitionKey: record.key }),
+      { gracePeriodMs: 0 },
+    );
   }
 
   #openLeaseCount(): number {
