@@ -1,12 +1,11 @@
 import { setMaxListeners } from "node:events";
 import type { Conversation, ConversationConfig } from "@ag-ui-antigravity/harness";
-import { SpawnBackoff } from "../backoff/spawn-backoff.js";
 import { PoolError } from "../errors/pool-error.js";
 import { ChangeSignal } from "../internal/change-signal.js";
 import { brandClass, hasBrand, linkSignals, pause } from "@ag-ui-antigravity/foundation";
 import { raceAbort } from "../internal/race-abort.js";
 import type { PoolMetrics } from "../metrics/pool-metrics.js";
-import { partitionKeyOf, type Partition } from "../partition/partition.js";
+import type { Partition } from "../partition/partition.js";
 import { choosePlacement } from "../placement/placement-policy.js";
 import { reclaimCandidates } from "./room-reclaim.js";
 import { acquireAbortedError, acquireError, capacityExhaustedError, poolClosedError } from "./acquire-errors.js";
@@ -16,9 +15,10 @@ import {
 } from "../process/harness-process-adapter.js";
 import type { PooledConversation, PooledProcess, StartProcess } from "../process/pooled-process.js";
 import { PooledLease, type LeaseOwner, type PoolLease } from "./pool-lease.js";
-import { PoolMember, type PartitionRecord } from "./pool-member.js";
+import type { PoolMember, PartitionRecord } from "./pool-member.js";
 import { snapshotMetrics } from "./metrics-snapshot.js";
 import { PoolTally } from "./pool-tally.js";
+import { ProcessFleet } from "./process-fleet.js";
 import { IdleHealthChecks } from "./idle-health-checks.js";
 import { resolvePoolSettings, type HarnessPoolSettings, type ResolvedPoolSettings } from "./pool-options.js";
 
@@ -106,10 +106,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   /** Resolves when `close()` (or `drain()`) has stopped every process. */
   readonly closed: Promise<void>;
   readonly #settings: ResolvedPoolSettings;
-  readonly #startProcess: StartProcess<TConfig, TConversation>;
-  readonly #partitions = new Map<string, PartitionRecord<TConfig, TConversation>>();
-  /** Every process the pool still owns, stopping ones included: they count against `maxProcesses` until gone. */
-  readonly #members = new Set<PoolMember<TConfig, TConversation>>();
+  readonly #fleet: ProcessFleet<TConfig, TConversation>;
   /** Conversations being closed after their lease ended; `close()` waits for them. */
   readonly #closingConversations = new Set<Promise<void>>();
   readonly #controller = new AbortController();
@@ -117,7 +114,6 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   readonly #tally = new PoolTally();
   readonly #detachOwnerSignal: () => void;
   readonly #healthChecks: IdleHealthChecks<TConfig, TConversation>;
-  #nextMemberId = 1;
   #accepting = true;
   #waitingAcquires = 0;
   /** Conversations reclaimed for waiting acquires whose slots are not free yet: one per waiting acquire is enough. */
@@ -131,7 +127,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     setMaxListeners(0, this.#controller.signal);
     // The processes report to the pool's logger unless told otherwise: both speak the same four levels.
     const harnessOptions = { logger: this.#settings.logger, ...options.harness };
-    this.#startProcess =
+    const startProcess: StartProcess<TConfig, TConversation> =
       options.startProcess ??
       // Without a factory the pool runs real harness processes, whose config and conversation
       // types are the defaults of this class's type parameters.
@@ -139,6 +135,14 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
         startHarnessProcess(partition, { ...harnessOptions, signal: startOptions.signal }) as unknown as Promise<
           PooledProcess<TConfig, TConversation>
         >);
+    this.#fleet = new ProcessFleet({
+      settings: this.#settings,
+      startProcess,
+      tally: this.#tally,
+      roomChanged: this.#roomChanged,
+      isAccepting: () => this.#accepting,
+      hasWaitingAcquires: () => this.#waitingAcquires > 0,
+    });
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -146,8 +150,8 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       intervalMs: this.#settings.healthCheckIntervalMs,
       timeoutMs: this.#settings.healthCheckTimeoutMs,
       poolSignal: this.#controller.signal,
-      members: () => this.#members,
-      onFailure: (member, process, error) => this.#replaceUnhealthy(member, process, error),
+      members: () => this.#fleet,
+      onFailure: (member, process, error) => this.#fleet.replaceUnhealthy(member, process, error),
     });
     const ownerSignal = options.signal;
     if (ownerSignal === undefined) {
@@ -174,7 +178,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     const callerSignal = options.signal;
     this.#assertAccepting();
     if (callerSignal?.aborted) throw acquireAbortedError(callerSignal);
-    const record = this.#partitionFor(options.partition ?? {});
+    const record = this.#fleet.partitionFor(options.partition ?? {});
     this.#tally.count("acquires");
     let roomDeadline: number | undefined;
     for (;;) {
@@ -200,9 +204,9 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     if (!Number.isInteger(minimum) || minimum < 0) {
       throw new PoolError("CONFIG_INVALID", `minIdleProcesses must be an integer >= 0, got ${String(minimum)}`);
     }
-    const record = this.#partitionFor(options.partition ?? {});
+    const record = this.#fleet.partitionFor(options.partition ?? {});
     record.minIdleProcesses = minimum;
-    this.#ensureWarm(record);
+    this.#fleet.ensureWarm(record);
     const starting = [...record.members].filter((member) => member.isIdle).map((member) => member.started);
     await raceAbort(Promise.all(starting), [options.signal, this.signal], (signal) =>
       signal === this.signal ? poolClosedError() : acquireAbortedError(signal),
@@ -217,11 +221,11 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
    */
   hasRoomFor(partition: Partition = {}, options: { reclaim?: boolean } = {}): boolean {
     if (!this.#accepting) return true;
-    const record = this.#partitions.get(partitionKeyOf(partition));
+    const record = this.#fleet.find(partition);
     const capacity = this.#settings.maxConversationsPerProcess;
     for (const member of record?.members ?? []) if (member.state !== "stopping" && member.occupied < capacity) return true;
-    if (this.#members.size < this.#settings.maxProcesses) return true;
-    for (const member of this.#members) if (member.state === "stopping" || (member.state === "ready" && member.occupied === 0)) return true;
+    if (this.#fleet.size < this.#settings.maxProcesses) return true;
+    for (const member of this.#fleet) if (member.state === "stopping" || (member.state === "ready" && member.occupied === 0)) return true;
     return (options.reclaim ?? true) && record !== undefined && reclaimCandidates(record.members, this.#reclaimLimits()).length > 0;
   }
 
@@ -229,8 +233,8 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   metrics(): PoolMetrics {
     return snapshotMetrics(
       {
-        members: this.#members,
-        partitions: this.#partitions.values(),
+        members: this.#fleet,
+        partitions: this.#fleet.partitions(),
         closed: !this.#accepting,
         waitingAcquires: this.#waitingAcquires,
         tally: this.#tally,
@@ -279,11 +283,8 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#controller.abort(reason);
     this.#detachOwnerSignal();
     this.#healthChecks.stop();
-    for (const record of this.#partitions.values()) {
-      if (record.warmRetryTimer !== undefined) clearTimeout(record.warmRetryTimer);
-      record.warmRetryTimer = undefined;
-    }
-    for (const member of this.#members) {
+    this.#fleet.stopWarming();
+    for (const member of this.#fleet) {
       member.clearIdleTimer();
       for (const lease of [...member.leases]) lease.end(reason);
     }
@@ -295,7 +296,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     }
     const remaining = Math.max(0, deadline - Date.now());
     const gracePeriodMs = Math.min(this.#settings.processGracePeriodMs ?? remaining, remaining);
-    const stops = [...this.#members].map((member) => this.#stop(member, reason, { gracePeriodMs }));
+    const stops = [...this.#fleet].map((member) => this.#fleet.stop(member, reason, { gracePeriodMs }));
     await Promise.all(stops);
     this.#settings.logger.info({ totals: this.#tally.totals() }, "harness pool closed");
   }
@@ -305,25 +306,6 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#accepting = false;
     // Waiting acquires look again and find the pool closed.
     this.#roomChanged.notify();
-  }
-
-  #partitionFor(partition: Partition): PartitionRecord<TConfig, TConversation> {
-    const key = partitionKeyOf(partition);
-    let record = this.#partitions.get(key);
-    if (record === undefined) {
-      record = {
-        key,
-        partition: { ...partition },
-        members: new Set(),
-        backoff: new SpawnBackoff(this.#settings.spawnBackoff),
-        minIdleProcesses: this.#settings.minIdleProcesses,
-        spawns: 0,
-        crashes: 0,
-        warmRetryTimer: undefined,
-      };
-      this.#partitions.set(key, record);
-    }
-    return record;
   }
 
   /**
@@ -341,7 +323,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       placed.clearIdleTimer();
       placed.idleSince = undefined;
       // The process may have been a warm spare; start its successor now rather than at the next acquire.
-      this.#ensureWarm(record);
+      this.#fleet.ensureWarm(record);
       return placed;
     }
     const retryAfterMs = record.backoff.remainingMs(Date.now());
@@ -358,11 +340,11 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
         { retryAfterMs, partitionKey: record.key },
       );
     }
-    if (this.#members.size >= this.#settings.maxProcesses) {
-      if (!this.#stopAnIdleProcessForRoom() && reclaim) this.#reclaimForRoom(record);
+    if (this.#fleet.size >= this.#settings.maxProcesses) {
+      if (!this.#fleet.stopAnIdleProcessForRoom() && reclaim) this.#reclaimForRoom(record);
       return undefined;
     }
-    const member = this.#spawn(record);
+    const member = this.#fleet.spawn(record);
     member.reservations += 1;
     return member;
   }
@@ -396,7 +378,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       conversation = await process.openConversation(options.config, { signal: open.signal });
     } catch (error) {
       // The open may have failed because the process just exited; learn of the death now.
-      if (process.hasExited === true) this.#processGone(member);
+      if (process.hasExited === true) this.#fleet.processGone(member);
       this.#unreserve(member);
       if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
       throw acquireError(error, { callerSignal, accepting: this.#accepting, partitionKey: member.partition.key });
@@ -470,64 +452,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   /** A slot came free: wake waiting acquires, and start the idle grace if the process is now empty. */
   #slotFreed(member: PoolMember<TConfig, TConversation>): void {
     this.#roomChanged.notify();
-    if (member.state === "ready" && member.occupied === 0) this.#becameIdle(member);
-  }
-
-  #becameIdle(member: PoolMember<TConfig, TConversation>): void {
-    member.idleSince = Date.now();
-    member.clearIdleTimer();
-    if (!this.#accepting) return;
-    member.idleTimer = setTimeout(() => this.#idleGraceEnded(member), this.#settings.idleGraceMs);
-    member.idleTimer.unref();
-  }
-
-  #idleGraceEnded(member: PoolMember<TConfig, TConversation>): void {
-    member.idleTimer = undefined;
-    if (member.state !== "ready" || member.occupied > 0) return;
-    const record = member.partition;
-    const idle = [...record.members].filter((candidate) => candidate.isIdle).length;
-    if (idle <= record.minIdleProcesses) {
-      // A warm spare the partition asked to keep; look again later, as `warm()` may lower the target.
-      member.idleTimer = setTimeout(() => this.#idleGraceEnded(member), this.#settings.idleGraceMs);
-      member.idleTimer.unref();
-      return;
-    }
-    this.#tally.count("idleStops");
-    this.#settings.logger.info({
-      processId: member.id,
-      pid: member.process?.pid,
-      partitionKey: record.key,
-      idleGraceMs: this.#settings.idleGraceMs,
-    }, "stopping an idle harness process");
-    void this.#stop(member, new PoolError("PROCESS_DIED", "the process was stopped after its idle grace", { partitionKey: record.key }));
-  }
-
-  /** Under the pool-wide cap, an empty process elsewhere gives way to an acquire that needs one; true when a stop is under way. */
-  #stopAnIdleProcessForRoom(): boolean {
-    let stopping = false;
-    let oldestIdle: PoolMember<TConfig, TConversation> | undefined;
-    for (const member of this.#members) {
-      if (member.state === "stopping") stopping = true;
-      else if (member.state === "ready" && member.occupied === 0) {
-        if (oldestIdle === undefined || (member.idleSince ?? 0) < (oldestIdle.idleSince ?? 0)) oldestIdle = member;
-      }
-    }
-    // A stop already under way frees the room this acquire is waiting for.
-    if (stopping) return true;
-    if (oldestIdle === undefined) return false;
-    this.#tally.count("idleStops");
-    this.#settings.logger.info({
-      processId: oldestIdle.id,
-      partitionKey: oldestIdle.partition.key,
-      maxProcesses: this.#settings.maxProcesses,
-    }, "stopping an idle harness process to make room under maxProcesses");
-    void this.#stop(
-      oldestIdle,
-      new PoolError("PROCESS_DIED", "the process was stopped to make room for another partition", {
-        partitionKey: oldestIdle.partition.key,
-      }),
-    );
-    return true;
+    if (member.state === "ready" && member.occupied === 0) this.#fleet.becameIdle(member);
   }
 
   /**
@@ -552,7 +477,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
 
   #reclaimLimits(): { parkedInPool: number; maxParked: number } {
     let parkedInPool = 0;
-    for (const member of this.#members) parkedInPool += member.parked;
+    for (const member of this.#fleet) parkedInPool += member.parked;
     return { parkedInPool, maxParked: this.#settings.maxParkedConversations };
   }
 
@@ -580,184 +505,9 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     return capacityExhaustedError(this.#settings);
   }
 
-  /** Keeps the partition's warm spares: empty processes, started or starting. */
-  #ensureWarm(record: PartitionRecord<TConfig, TConversation>): void {
-    // Acquires waiting under the cap come before spares.
-    if (!this.#accepting || record.minIdleProcesses === 0 || this.#waitingAcquires > 0) return;
-    let idle = [...record.members].filter((member) => member.isIdle).length;
-    while (idle < record.minIdleProcesses) {
-      const retryAfterMs = record.backoff.remainingMs(Date.now());
-      if (retryAfterMs > 0) {
-        if (record.warmRetryTimer === undefined) {
-          record.warmRetryTimer = setTimeout(() => {
-            record.warmRetryTimer = undefined;
-            this.#ensureWarm(record);
-          }, retryAfterMs);
-          record.warmRetryTimer.unref();
-        }
-        return;
-      }
-      if (this.#members.size >= this.#settings.maxProcesses) return;
-      this.#spawn(record);
-      idle += 1;
-    }
-  }
-
-  #spawn(record: PartitionRecord<TConfig, TConversation>): PoolMember<TConfig, TConversation> {
-    const member = new PoolMember<TConfig, TConversation>(this.#nextMemberId, record, Date.now());
-    this.#nextMemberId += 1;
-    record.members.add(member);
-    this.#members.add(member);
-    record.spawns += 1;
-    this.#tally.count("spawns");
-    this.#settings.logger.debug({ processId: member.id, partitionKey: record.key }, "starting a harness process");
-    member.started = this.#start(member);
-    // Spares have no acquire awaiting them; their failure is logged and counted in #start.
-    member.started.catch(() => undefined);
-    return member;
-  }
-
-  async #start(member: PoolMember<TConfig, TConversation>): Promise<PooledProcess<TConfig, TConversation>> {
-    const record = member.partition;
-    const startedAt = performance.now();
-    let process: PooledProcess<TConfig, TConversation>;
-    try {
-      process = await this.#startProcess(record.partition, { signal: member.startController.signal });
-    } catch (error) {
-      this.#forget(member);
-      if (member.startController.signal.aborted) throw poolClosedError();
-      this.#tally.count("spawnFailures");
-      const retryAfterMs = record.backoff.recordFailure(Date.now());
-      this.#settings.logger.error({
-        processId: member.id,
-        partitionKey: record.key,
-        consecutiveFailures: record.backoff.consecutiveFailures,
-        retryAfterMs,
-        error,
-      }, "a harness process failed to start");
-      this.#ensureWarm(record);
-      throw new PoolError("SPAWN_FAILED", "the harness process failed to start", { cause: error, partitionKey: record.key });
-    }
-    member.process = process;
-    if (member.state === "stopping") {
-      // The pool stopped wanting it while it started (it is closing): stop it right away.
-      await this.#closeProcess(member, {});
-      this.#forget(member);
-      throw poolClosedError();
-    }
-    const latencyMs = performance.now() - startedAt;
-    this.#tally.recordSpawnLatency(latencyMs);
-    member.state = "ready";
-    this.#settings.logger.info({
-      processId: member.id,
-      pid: process.pid,
-      partitionKey: record.key,
-      spawnLatencyMs: Math.round(latencyMs),
-    }, "harness process ready");
-    if (process.signal.aborted) this.#processGone(member);
-    else process.signal.addEventListener("abort", () => this.#processGone(member), { once: true });
-    if (member.state === "ready" && member.occupied === 0) this.#becameIdle(member);
-    return process;
-  }
-
-  /** The process went away without the pool asking: fail its conversations at once and count the crash. */
-  #processGone(member: PoolMember<TConfig, TConversation>): void {
-    if (member.state === "stopping") return;
-    const record = member.partition;
-    record.crashes += 1;
-    this.#tally.count("crashes");
-    const retryAfterMs = record.backoff.recordFailure(Date.now());
-    const stderrTail = member.process?.stderrTail?.() ?? [];
-    this.#settings.logger.error({
-      processId: member.id,
-      pid: member.process?.pid,
-      partitionKey: record.key,
-      conversations: member.leases.size,
-      consecutiveFailures: record.backoff.consecutiveFailures,
-      retryAfterMs,
-    }, "a harness process died");
-    const reason = new PoolError(
-      "PROCESS_DIED",
-      `harness process ${String(member.process?.pid)} died with ${member.leases.size} conversation(s) on it`,
-      { cause: member.process?.signal.reason, partitionKey: record.key, stderrTail },
-    );
-    void this.#stop(member, reason);
-  }
-
-  /** Takes the process out of placement, ends its leases with `reason` and stops it. */
-  #stop(
-    member: PoolMember<TConfig, TConversation>,
-    reason: PoolError,
-    options: { gracePeriodMs?: number } = {},
-  ): Promise<void> {
-    if (member.stopped !== undefined) return member.stopped;
-    member.state = "stopping";
-    member.clearIdleTimer();
-    member.partition.members.delete(member);
-    member.startController.abort(reason);
-    for (const lease of [...member.leases]) lease.end(reason);
-    member.stopped = (async () => {
-      if (member.process === undefined) {
-        // Still starting: #start sees the stop when the start settles and closes what it got.
-        await member.started.then(
-          () => undefined,
-          () => undefined,
-        );
-      } else {
-        await this.#closeProcess(member, options);
-      }
-      this.#forget(member);
-      this.#ensureWarm(member.partition);
-    })();
-    return member.stopped;
-  }
-
-  async #closeProcess(member: PoolMember<TConfig, TConversation>, options: { gracePeriodMs?: number }): Promise<void> {
-    const gracePeriodMs = options.gracePeriodMs ?? this.#settings.processGracePeriodMs;
-    try {
-      await member.process?.close(gracePeriodMs === undefined ? {} : { gracePeriodMs });
-    } catch (error) {
-      this.#settings.logger.warn({ processId: member.id, pid: member.process?.pid, error }, "stopping a harness process failed");
-    }
-  }
-
-  /** Drops every record of the process and wakes acquires waiting for room. */
-  #forget(member: PoolMember<TConfig, TConversation>): void {
-    member.state = "stopping";
-    member.clearIdleTimer();
-    member.partition.members.delete(member);
-    this.#members.delete(member);
-    this.#roomChanged.notify();
-  }
-
-  /**
-   * An idle process failed its health check. Only an idle process that is still ours is stopped:
-   * a conversation opened on it meanwhile proves it answers.
-   */
-  #replaceUnhealthy(member: PoolMember<TConfig, TConversation>, process: PooledProcess<TConfig, TConversation>, error: unknown): void {
-    if (!this.#accepting || member.state !== "ready" || member.occupied > 0) return;
-    const record = member.partition;
-    this.#tally.count("healthCheckFailures");
-    this.#tally.count("crashes");
-    record.crashes += 1;
-    const retryAfterMs = record.backoff.recordFailure(Date.now());
-    this.#settings.logger.warn({
-      processId: member.id,
-      pid: process.pid,
-      partitionKey: record.key,
-      retryAfterMs,
-      error,
-    }, "an idle harness process failed its health check; replacing it");
-    void this.#stop(
-      member,
-      new PoolError("PROCESS_DIED", "the process failed its health check", { cause: error, partitionKey: record.key }),
-      { gracePeriodMs: 0 },
-    );
-  }
-
   #openLeaseCount(): number {
     let count = 0;
-    for (const member of this.#members) count += member.leases.size + member.reservations;
+    for (const member of this.#fleet) count += member.leases.size + member.reservations;
     return count;
   }
 
