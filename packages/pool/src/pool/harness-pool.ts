@@ -1,26 +1,27 @@
+// The pool's public face. HarnessPool owns whether it still accepts work, its signal, and the
+// close and drain sequence, and wires the pieces that do the rest, each in a file of its own:
+// ProcessFleet (which processes run), RoomFinder (who gets a slot, and the wait for one), LeaseDesk
+// (opening conversations and handing out leases), IdleHealthChecks (probing idle processes),
+// PoolTally and snapshotMetrics (counting, and the `/metrics` view).
 import { setMaxListeners } from "node:events";
 import type { Conversation, ConversationConfig } from "@ag-ui-antigravity/harness";
+import { brandClass, hasBrand, linkSignals, pause } from "@ag-ui-antigravity/foundation";
 import { PoolError } from "../errors/pool-error.js";
 import { ChangeSignal } from "../internal/change-signal.js";
-import { brandClass, hasBrand, linkSignals, pause } from "@ag-ui-antigravity/foundation";
 import { raceAbort } from "../internal/race-abort.js";
 import type { PoolMetrics } from "../metrics/pool-metrics.js";
 import type { Partition } from "../partition/partition.js";
-import { choosePlacement } from "../placement/placement-policy.js";
-import { reclaimCandidates } from "./room-reclaim.js";
-import { acquireAbortedError, acquireError, capacityExhaustedError, poolClosedError } from "./acquire-errors.js";
-import {
-  startHarnessProcess,
-  type HarnessStartOptions,
-} from "../process/harness-process-adapter.js";
+import { startHarnessProcess, type HarnessStartOptions } from "../process/harness-process-adapter.js";
 import type { PooledConversation, PooledProcess, StartProcess } from "../process/pooled-process.js";
-import { PooledLease, type LeaseOwner, type PoolLease } from "./pool-lease.js";
-import type { PoolMember, PartitionRecord } from "./pool-member.js";
+import { acquireAbortedError, poolClosedError } from "./acquire-errors.js";
+import { IdleHealthChecks } from "./idle-health-checks.js";
+import { LeaseDesk } from "./lease-desk.js";
 import { snapshotMetrics } from "./metrics-snapshot.js";
+import type { PoolLease } from "./pool-lease.js";
+import { resolvePoolSettings, type HarnessPoolSettings, type ResolvedPoolSettings } from "./pool-options.js";
 import { PoolTally } from "./pool-tally.js";
 import { ProcessFleet } from "./process-fleet.js";
-import { IdleHealthChecks } from "./idle-health-checks.js";
-import { resolvePoolSettings, type HarnessPoolSettings, type ResolvedPoolSettings } from "./pool-options.js";
+import { RoomFinder } from "./room-finder.js";
 
 /** The pool's options: its settings, and how it starts processes. */
 export interface HarnessPoolOptions<TConfig, TConversation extends PooledConversation> extends HarnessPoolSettings {
@@ -107,17 +108,14 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   readonly closed: Promise<void>;
   readonly #settings: ResolvedPoolSettings;
   readonly #fleet: ProcessFleet<TConfig, TConversation>;
-  /** Conversations being closed after their lease ended; `close()` waits for them. */
-  readonly #closingConversations = new Set<Promise<void>>();
+  readonly #room: RoomFinder<TConfig, TConversation>;
+  readonly #desk: LeaseDesk<TConfig, TConversation>;
   readonly #controller = new AbortController();
   readonly #roomChanged = new ChangeSignal();
   readonly #tally = new PoolTally();
   readonly #detachOwnerSignal: () => void;
   readonly #healthChecks: IdleHealthChecks<TConfig, TConversation>;
   #accepting = true;
-  #waitingAcquires = 0;
-  /** Conversations reclaimed for waiting acquires whose slots are not free yet: one per waiting acquire is enough. */
-  #reclaiming = 0;
   #closePromise: Promise<void> | undefined;
   #resolveClosed: () => void = () => undefined;
 
@@ -141,8 +139,17 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
       tally: this.#tally,
       roomChanged: this.#roomChanged,
       isAccepting: () => this.#accepting,
-      hasWaitingAcquires: () => this.#waitingAcquires > 0,
+      hasWaitingAcquires: () => this.#room.waitingAcquires > 0,
     });
+    const shared = {
+      settings: this.#settings,
+      fleet: this.#fleet,
+      tally: this.#tally,
+      roomChanged: this.#roomChanged,
+      poolSignal: this.#controller.signal,
+    };
+    this.#room = new RoomFinder(shared);
+    this.#desk = new LeaseDesk({ ...shared, isAccepting: () => this.#accepting });
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -182,14 +189,14 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#tally.count("acquires");
     let roomDeadline: number | undefined;
     for (;;) {
-      const member = this.#reserve(record, options.reclaim ?? true);
+      const member = this.#room.reserve(record, options.reclaim ?? true);
       if (member === undefined) {
         roomDeadline ??= Date.now() + this.#settings.maxRoomWaitMs;
-        await this.#waitForRoom(callerSignal, roomDeadline);
+        await this.#room.waitForRoom(callerSignal, roomDeadline);
         this.#assertAccepting();
         continue;
       }
-      const lease = await this.#openOn(member, options);
+      const lease = await this.#desk.openOn(member, options);
       if (lease !== undefined) return lease;
     }
   }
@@ -221,12 +228,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
    */
   hasRoomFor(partition: Partition = {}, options: { reclaim?: boolean } = {}): boolean {
     if (!this.#accepting) return true;
-    const record = this.#fleet.find(partition);
-    const capacity = this.#settings.maxConversationsPerProcess;
-    for (const member of record?.members ?? []) if (member.state !== "stopping" && member.occupied < capacity) return true;
-    if (this.#fleet.size < this.#settings.maxProcesses) return true;
-    for (const member of this.#fleet) if (member.state === "stopping" || (member.state === "ready" && member.occupied === 0)) return true;
-    return (options.reclaim ?? true) && record !== undefined && reclaimCandidates(record.members, this.#reclaimLimits()).length > 0;
+    return this.#room.hasRoomFor(partition, options.reclaim ?? true);
   }
 
   /** A point-in-time view for a `/metrics` route. */
@@ -236,7 +238,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
         members: this.#fleet,
         partitions: this.#fleet.partitions(),
         closed: !this.#accepting,
-        waitingAcquires: this.#waitingAcquires,
+        waitingAcquires: this.#room.waitingAcquires,
         tally: this.#tally,
       },
       Date.now(),
@@ -290,7 +292,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     }
     const skip = linkSignals([options.signal]);
     try {
-      await Promise.race([Promise.all(this.#closingConversations), pause(deadline - Date.now(), skip.signal)]);
+      await Promise.race([this.#desk.closingSettled(), pause(deadline - Date.now(), skip.signal)]);
     } finally {
       skip.unlink();
     }
@@ -308,203 +310,6 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#roomChanged.notify();
   }
 
-  /**
-   * Takes a slot for one acquire: on a process with room, else on a new process. Synchronous, so
-   * concurrent acquires see each other's reservations and never overfill a process. Returns
-   * undefined when the pool-wide process cap leaves no room yet.
-   */
-  #reserve(record: PartitionRecord<TConfig, TConversation>, reclaim: boolean): PoolMember<TConfig, TConversation> | undefined {
-    const placed = choosePlacement(record.members, {
-      strategy: this.#settings.placement,
-      capacity: this.#settings.maxConversationsPerProcess,
-    });
-    if (placed !== undefined) {
-      placed.reservations += 1;
-      placed.clearIdleTimer();
-      placed.idleSince = undefined;
-      // The process may have been a warm spare; start its successor now rather than at the next acquire.
-      this.#fleet.ensureWarm(record);
-      return placed;
-    }
-    const retryAfterMs = record.backoff.remainingMs(Date.now());
-    if (retryAfterMs > 0) {
-      this.#tally.count("backoffRefusals");
-      this.#settings.logger.warn({
-        partitionKey: record.key,
-        retryAfterMs,
-        consecutiveFailures: record.backoff.consecutiveFailures,
-      }, "refusing to start a harness process during crash back-off");
-      throw new PoolError(
-        "SPAWN_BACKOFF",
-        `harness processes of this partition keep failing (${record.backoff.consecutiveFailures} in a row); retry in ${retryAfterMs} ms`,
-        { retryAfterMs, partitionKey: record.key },
-      );
-    }
-    if (this.#fleet.size >= this.#settings.maxProcesses) {
-      if (!this.#fleet.stopAnIdleProcessForRoom() && reclaim) this.#reclaimForRoom(record);
-      return undefined;
-    }
-    const member = this.#fleet.spawn(record);
-    member.reservations += 1;
-    return member;
-  }
-
-  /**
-   * Waits for the reserved process, opens the conversation and turns the reservation into a lease.
-   * Returns undefined when the process died meanwhile, so the acquire places itself again.
-   */
-  async #openOn(
-    member: PoolMember<TConfig, TConversation>,
-    options: AcquireOptions<TConfig>,
-  ): Promise<PoolLease<TConversation> | undefined> {
-    const callerSignal = options.signal;
-    let process: PooledProcess<TConfig, TConversation>;
-    try {
-      process = await raceAbort(member.started, [callerSignal, this.signal], (signal) =>
-        signal === this.signal ? poolClosedError() : acquireAbortedError(signal),
-      );
-    } catch (error) {
-      this.#unreserve(member);
-      throw acquireError(error, { callerSignal, accepting: this.#accepting });
-    }
-    if (!member.isReady()) {
-      this.#unreserve(member);
-      this.#assertAccepting();
-      return undefined;
-    }
-    const open = linkSignals([callerSignal, this.signal]);
-    let conversation: TConversation;
-    try {
-      conversation = await process.openConversation(options.config, { signal: open.signal });
-    } catch (error) {
-      // The open may have failed because the process just exited; learn of the death now.
-      if (process.hasExited === true) this.#fleet.processGone(member);
-      this.#unreserve(member);
-      if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
-      throw acquireError(error, { callerSignal, accepting: this.#accepting, partitionKey: member.partition.key });
-    } finally {
-      open.unlink();
-    }
-    member.reservations -= 1;
-    if (!member.isReady() || !this.#accepting || callerSignal?.aborted === true) {
-      // Opened too late to hand out: the process died, the pool closed or the caller gave up.
-      this.#closeUnwanted(member, conversation);
-      if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
-      throw acquireError(undefined, { callerSignal, accepting: this.#accepting });
-    }
-    const lease = new PooledLease<TConversation>({
-      conversation,
-      processId: member.id,
-      pid: process.pid,
-      partitionKey: member.partition.key,
-      owner: this.#leaseOwner(member),
-      logError: (message, error) => this.#settings.logger.warn({ processId: member.id, error }, message),
-    });
-    member.leases.add(lease);
-    this.#settings.logger.debug({
-      processId: member.id,
-      partitionKey: member.partition.key,
-      conversations: member.leases.size,
-    }, "conversation placed");
-    return lease;
-  }
-
-  #leaseOwner(member: PoolMember<TConfig, TConversation>): LeaseOwner {
-    return {
-      ending: (lease, settled) => {
-        member.leases.delete(lease as PooledLease<TConversation>);
-        member.closingConversations += 1;
-        this.#tally.count("releases");
-        const freed = settled.then(() => {
-          member.closingConversations -= 1;
-          this.#slotFreed(member);
-        });
-        this.#trackClosing(freed);
-        return freed;
-      },
-    };
-  }
-
-  #closeUnwanted(member: PoolMember<TConfig, TConversation>, conversation: TConversation): void {
-    member.closingConversations += 1;
-    const closing = (async () => {
-      try {
-        await conversation.close();
-      } catch (error) {
-        this.#settings.logger.warn({ processId: member.id, error }, "closing an unwanted conversation failed");
-      }
-      member.closingConversations -= 1;
-      this.#slotFreed(member);
-    })();
-    this.#trackClosing(closing);
-  }
-
-  #trackClosing(closing: Promise<void>): void {
-    this.#closingConversations.add(closing);
-    void closing.finally(() => this.#closingConversations.delete(closing));
-  }
-
-  #unreserve(member: PoolMember<TConfig, TConversation>): void {
-    member.reservations -= 1;
-    this.#slotFreed(member);
-  }
-
-  /** A slot came free: wake waiting acquires, and start the idle grace if the process is now empty. */
-  #slotFreed(member: PoolMember<TConfig, TConversation>): void {
-    this.#roomChanged.notify();
-    if (member.state === "ready" && member.occupied === 0) this.#fleet.becameIdle(member);
-  }
-
-  /**
-   * Under the pool-wide cap with no slot free in the partition: asks the holder of a conversation
-   * it offered back (see `reclaimCandidates`) to let it go, one per waiting acquire; the acquire
-   * then waits for that slot like any other.
-   */
-  #reclaimForRoom(record: PartitionRecord<TConfig, TConversation>): void {
-    if (this.#reclaiming > this.#waitingAcquires) return;
-    for (const lease of reclaimCandidates(record.members, this.#reclaimLimits())) {
-      const offer = lease.reclaimOffer;
-      if (offer === undefined || !offer.reclaim()) continue;
-      this.#tally.count("reclaims");
-      this.#reclaiming += 1;
-      void lease.closed.then(() => {
-        this.#reclaiming -= 1;
-      });
-      this.#settings.logger.info({ processId: lease.processId, partitionKey: record.key, parked: lease.parked }, "reclaimed a conversation its holder offered back, to make room under maxProcesses");
-      return;
-    }
-  }
-
-  #reclaimLimits(): { parkedInPool: number; maxParked: number } {
-    let parkedInPool = 0;
-    for (const member of this.#fleet) parkedInPool += member.parked;
-    return { parkedInPool, maxParked: this.#settings.maxParkedConversations };
-  }
-
-  /** Waits for a slot to come free, until `deadline`: then the acquire fails with `CAPACITY_EXHAUSTED`. */
-  async #waitForRoom(callerSignal: AbortSignal | undefined, deadline: number): Promise<void> {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw this.#capacityError();
-    // A timer of this wait's own (not AbortSignal.timeout): cleared as soon as room comes.
-    const expiry = new AbortController();
-    const timer = Number.isFinite(remaining) ? setTimeout(() => expiry.abort(), remaining) : undefined;
-    timer?.unref();
-    this.#waitingAcquires += 1;
-    try {
-      await raceAbort(this.#roomChanged.next(), [callerSignal, this.signal, expiry.signal], (signal) =>
-        signal === this.signal ? poolClosedError() : signal === expiry.signal ? this.#capacityError() : acquireAbortedError(signal),
-      );
-    } finally {
-      clearTimeout(timer);
-      this.#waitingAcquires -= 1;
-    }
-  }
-
-  #capacityError(): PoolError {
-    this.#tally.count("capacityRefusals");
-    return capacityExhaustedError(this.#settings);
-  }
-
   #openLeaseCount(): number {
     let count = 0;
     for (const member of this.#fleet) count += member.leases.size + member.reservations;
@@ -514,5 +319,4 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   #assertAccepting(): void {
     if (!this.#accepting) throw poolClosedError();
   }
-
 }
