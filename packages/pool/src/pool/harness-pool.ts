@@ -1,23 +1,27 @@
+// The pool's public face. HarnessPool owns whether it still accepts work, its signal, and the
+// close and drain sequence, and wires the pieces that do the rest, each in a file of its own:
+// ProcessFleet (which processes run), RoomFinder (who gets a slot, and the wait for one), LeaseDesk
+// (opening conversations and handing out leases), IdleHealthChecks (probing idle processes),
+// PoolTally and snapshotMetrics (counting, and the `/metrics` view).
 import { setMaxListeners } from "node:events";
 import type { Conversation, ConversationConfig } from "@ag-ui-antigravity/harness";
-import { SpawnBackoff } from "../backoff/spawn-backoff.js";
+import { brandClass, hasBrand, linkSignals, pause } from "@ag-ui-antigravity/foundation";
 import { PoolError } from "../errors/pool-error.js";
 import { ChangeSignal } from "../internal/change-signal.js";
-import { brandClass, hasBrand, linkSignals, pause } from "@ag-ui-antigravity/foundation";
 import { raceAbort } from "../internal/race-abort.js";
-import { LatencyWindow } from "../metrics/latency-window.js";
-import type { PartitionMetrics, PoolMetrics, ProcessMetrics } from "../metrics/pool-metrics.js";
-import { envNamesOf, partitionKeyOf, type Partition } from "../partition/partition.js";
-import { choosePlacement } from "../placement/placement-policy.js";
-import { reclaimCandidates } from "./room-reclaim.js";
-import {
-  startHarnessProcess,
-  type HarnessStartOptions,
-} from "../process/harness-process-adapter.js";
+import type { PoolMetrics } from "../metrics/pool-metrics.js";
+import type { Partition } from "../partition/partition.js";
+import { startHarnessProcess, type HarnessStartOptions } from "../process/harness-process-adapter.js";
 import type { PooledConversation, PooledProcess, StartProcess } from "../process/pooled-process.js";
-import { PooledLease, type LeaseOwner, type PoolLease } from "./pool-lease.js";
-import { PoolMember, type PartitionRecord } from "./pool-member.js";
+import { acquireAbortedError, poolClosedError } from "./acquire-errors.js";
+import { IdleHealthChecks } from "./idle-health-checks.js";
+import { LeaseDesk } from "./lease-desk.js";
+import { snapshotMetrics } from "./metrics-snapshot.js";
+import type { PoolLease } from "./pool-lease.js";
 import { resolvePoolSettings, type HarnessPoolSettings, type ResolvedPoolSettings } from "./pool-options.js";
+import { PoolTally } from "./pool-tally.js";
+import { ProcessFleet } from "./process-fleet.js";
+import { RoomFinder } from "./room-finder.js";
 
 /** The pool's options: its settings, and how it starts processes. */
 export interface HarnessPoolOptions<TConfig, TConversation extends PooledConversation> extends HarnessPoolSettings {
@@ -103,34 +107,15 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   /** Resolves when `close()` (or `drain()`) has stopped every process. */
   readonly closed: Promise<void>;
   readonly #settings: ResolvedPoolSettings;
-  readonly #startProcess: StartProcess<TConfig, TConversation>;
-  readonly #partitions = new Map<string, PartitionRecord<TConfig, TConversation>>();
-  /** Every process the pool still owns, stopping ones included: they count against `maxProcesses` until gone. */
-  readonly #members = new Set<PoolMember<TConfig, TConversation>>();
-  /** Conversations being closed after their lease ended; `close()` waits for them. */
-  readonly #closingConversations = new Set<Promise<void>>();
+  readonly #fleet: ProcessFleet<TConfig, TConversation>;
+  readonly #room: RoomFinder<TConfig, TConversation>;
+  readonly #desk: LeaseDesk<TConfig, TConversation>;
   readonly #controller = new AbortController();
   readonly #roomChanged = new ChangeSignal();
-  readonly #spawnLatency = new LatencyWindow(256);
-  readonly #totals = {
-    acquires: 0,
-    releases: 0,
-    spawns: 0,
-    spawnFailures: 0,
-    crashes: 0,
-    healthCheckFailures: 0,
-    idleStops: 0,
-    backoffRefusals: 0,
-    reclaims: 0,
-    capacityRefusals: 0,
-  };
+  readonly #tally = new PoolTally();
   readonly #detachOwnerSignal: () => void;
-  #nextMemberId = 1;
+  readonly #healthChecks: IdleHealthChecks<TConfig, TConversation>;
   #accepting = true;
-  #waitingAcquires = 0;
-  /** Conversations reclaimed for waiting acquires whose slots are not free yet: one per waiting acquire is enough. */
-  #reclaiming = 0;
-  #healthTimer: NodeJS.Timeout | undefined;
   #closePromise: Promise<void> | undefined;
   #resolveClosed: () => void = () => undefined;
 
@@ -140,7 +125,7 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     setMaxListeners(0, this.#controller.signal);
     // The processes report to the pool's logger unless told otherwise: both speak the same four levels.
     const harnessOptions = { logger: this.#settings.logger, ...options.harness };
-    this.#startProcess =
+    const startProcess: StartProcess<TConfig, TConversation> =
       options.startProcess ??
       // Without a factory the pool runs real harness processes, whose config and conversation
       // types are the defaults of this class's type parameters.
@@ -148,13 +133,33 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
         startHarnessProcess(partition, { ...harnessOptions, signal: startOptions.signal }) as unknown as Promise<
           PooledProcess<TConfig, TConversation>
         >);
+    this.#fleet = new ProcessFleet({
+      settings: this.#settings,
+      startProcess,
+      tally: this.#tally,
+      roomChanged: this.#roomChanged,
+      isAccepting: () => this.#accepting,
+      hasWaitingAcquires: () => this.#room.waitingAcquires > 0,
+    });
+    const shared = {
+      settings: this.#settings,
+      fleet: this.#fleet,
+      tally: this.#tally,
+      roomChanged: this.#roomChanged,
+      poolSignal: this.#controller.signal,
+    };
+    this.#room = new RoomFinder(shared);
+    this.#desk = new LeaseDesk({ ...shared, isAccepting: () => this.#accepting });
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
-    if (this.#settings.healthCheckIntervalMs > 0) {
-      this.#healthTimer = setInterval(() => this.#checkIdleProcesses(), this.#settings.healthCheckIntervalMs);
-      this.#healthTimer.unref();
-    }
+    this.#healthChecks = new IdleHealthChecks({
+      intervalMs: this.#settings.healthCheckIntervalMs,
+      timeoutMs: this.#settings.healthCheckTimeoutMs,
+      poolSignal: this.#controller.signal,
+      members: () => this.#fleet,
+      onFailure: (member, process, error) => this.#fleet.replaceUnhealthy(member, process, error),
+    });
     const ownerSignal = options.signal;
     if (ownerSignal === undefined) {
       this.#detachOwnerSignal = () => undefined;
@@ -179,19 +184,19 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
   async acquire(options: AcquireOptions<TConfig>): Promise<PoolLease<TConversation>> {
     const callerSignal = options.signal;
     this.#assertAccepting();
-    if (callerSignal?.aborted) throw this.#abortedError(callerSignal);
-    const record = this.#partitionFor(options.partition ?? {});
-    this.#totals.acquires += 1;
+    if (callerSignal?.aborted) throw acquireAbortedError(callerSignal);
+    const record = this.#fleet.partitionFor(options.partition ?? {});
+    this.#tally.count("acquires");
     let roomDeadline: number | undefined;
     for (;;) {
-      const member = this.#reserve(record, options.reclaim ?? true);
+      const member = this.#room.reserve(record, options.reclaim ?? true);
       if (member === undefined) {
         roomDeadline ??= Date.now() + this.#settings.maxRoomWaitMs;
-        await this.#waitForRoom(callerSignal, roomDeadline);
+        await this.#room.waitForRoom(callerSignal, roomDeadline);
         this.#assertAccepting();
         continue;
       }
-      const lease = await this.#openOn(member, options);
+      const lease = await this.#desk.openOn(member, options);
       if (lease !== undefined) return lease;
     }
   }
@@ -206,12 +211,12 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     if (!Number.isInteger(minimum) || minimum < 0) {
       throw new PoolError("CONFIG_INVALID", `minIdleProcesses must be an integer >= 0, got ${String(minimum)}`);
     }
-    const record = this.#partitionFor(options.partition ?? {});
+    const record = this.#fleet.partitionFor(options.partition ?? {});
     record.minIdleProcesses = minimum;
-    this.#ensureWarm(record);
+    this.#fleet.ensureWarm(record);
     const starting = [...record.members].filter((member) => member.isIdle).map((member) => member.started);
     await raceAbort(Promise.all(starting), [options.signal, this.signal], (signal) =>
-      signal === this.signal ? this.#closedError() : this.#abortedError(signal),
+      signal === this.signal ? poolClosedError() : acquireAbortedError(signal),
     );
   }
 
@@ -223,57 +228,21 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
    */
   hasRoomFor(partition: Partition = {}, options: { reclaim?: boolean } = {}): boolean {
     if (!this.#accepting) return true;
-    const record = this.#partitions.get(partitionKeyOf(partition));
-    const capacity = this.#settings.maxConversationsPerProcess;
-    for (const member of record?.members ?? []) if (member.state !== "stopping" && member.occupied < capacity) return true;
-    if (this.#members.size < this.#settings.maxProcesses) return true;
-    for (const member of this.#members) if (member.state === "stopping" || (member.state === "ready" && member.occupied === 0)) return true;
-    return (options.reclaim ?? true) && record !== undefined && reclaimCandidates(record.members, this.#reclaimLimits()).length > 0;
+    return this.#room.hasRoomFor(partition, options.reclaim ?? true);
   }
 
   /** A point-in-time view for a `/metrics` route. */
   metrics(): PoolMetrics {
-    const now = Date.now();
-    const processDetails: ProcessMetrics[] = [...this.#members].map((member) => ({
-      id: member.id,
-      pid: member.process?.pid,
-      partitionKey: member.partition.key,
-      state: member.state,
-      conversations: member.leases.size,
-      parkedConversations: member.parked,
-      reservations: member.reservations,
-      ageMs: now - member.requestedAt,
-      idleForMs: member.idleSince === undefined ? undefined : now - member.idleSince,
-    }));
-    const partitions: PartitionMetrics[] = [...this.#partitions.values()].map((record) => {
-      const members = [...this.#members].filter((member) => member.partition === record);
-      return {
-        key: record.key,
-        storageDirectory: record.partition.storageDirectory,
-        envNames: envNamesOf(record.partition),
-        group: record.partition.group,
-        processes: members.length,
-        conversations: members.reduce((sum, member) => sum + member.leases.size, 0),
-        spawns: record.spawns,
-        crashes: record.crashes,
-        consecutiveFailures: record.backoff.consecutiveFailures,
-        backoffRemainingMs: record.backoff.remainingMs(now),
-      };
-    });
-    return {
-      closed: !this.#accepting,
-      processes: this.#members.size,
-      conversations: processDetails.reduce((sum, process) => sum + process.conversations, 0),
-      waitingAcquires: this.#waitingAcquires,
-      partitions,
-      processDetails,
-      totals: { ...this.#totals },
-      spawnLatencyMs: {
-        count: this.#spawnLatency.count,
-        p50: this.#spawnLatency.percentile(50),
-        p95: this.#spawnLatency.percentile(95),
+    return snapshotMetrics(
+      {
+        members: this.#fleet,
+        partitions: this.#fleet.partitions(),
+        closed: !this.#accepting,
+        waitingAcquires: this.#room.waitingAcquires,
+        tally: this.#tally,
       },
-    };
+      Date.now(),
+    );
   }
 
   /**
@@ -312,29 +281,26 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
 
   async #shutdown(options: PoolCloseOptions): Promise<void> {
     const deadline = Date.now() + (options.deadlineMs ?? this.#settings.closeDeadlineMs);
-    const reason = this.#closedError();
+    const reason = poolClosedError();
     this.#controller.abort(reason);
     this.#detachOwnerSignal();
-    if (this.#healthTimer !== undefined) clearInterval(this.#healthTimer);
-    for (const record of this.#partitions.values()) {
-      if (record.warmRetryTimer !== undefined) clearTimeout(record.warmRetryTimer);
-      record.warmRetryTimer = undefined;
-    }
-    for (const member of this.#members) {
+    this.#healthChecks.stop();
+    this.#fleet.stopWarming();
+    for (const member of this.#fleet) {
       member.clearIdleTimer();
       for (const lease of [...member.leases]) lease.end(reason);
     }
     const skip = linkSignals([options.signal]);
     try {
-      await Promise.race([Promise.all(this.#closingConversations), pause(deadline - Date.now(), skip.signal)]);
+      await Promise.race([this.#desk.closingSettled(), pause(deadline - Date.now(), skip.signal)]);
     } finally {
       skip.unlink();
     }
     const remaining = Math.max(0, deadline - Date.now());
     const gracePeriodMs = Math.min(this.#settings.processGracePeriodMs ?? remaining, remaining);
-    const stops = [...this.#members].map((member) => this.#stop(member, reason, { gracePeriodMs }));
+    const stops = [...this.#fleet].map((member) => this.#fleet.stop(member, reason, { gracePeriodMs }));
     await Promise.all(stops);
-    this.#settings.logger.info({ totals: { ...this.#totals } }, "harness pool closed");
+    this.#settings.logger.info({ totals: this.#tally.totals() }, "harness pool closed");
   }
 
   #stopAccepting(): void {
@@ -344,504 +310,13 @@ export class HarnessPool<TConfig = ConversationConfig, TConversation extends Poo
     this.#roomChanged.notify();
   }
 
-  #partitionFor(partition: Partition): PartitionRecord<TConfig, TConversation> {
-    const key = partitionKeyOf(partition);
-    let record = this.#partitions.get(key);
-    if (record === undefined) {
-      record = {
-        key,
-        partition: { ...partition },
-        members: new Set(),
-        backoff: new SpawnBackoff(this.#settings.spawnBackoff),
-        minIdleProcesses: this.#settings.minIdleProcesses,
-        spawns: 0,
-        crashes: 0,
-        warmRetryTimer: undefined,
-      };
-      this.#partitions.set(key, record);
-    }
-    return record;
-  }
-
-  /**
-   * Takes a slot for one acquire: on a process with room, else on a new process. Synchronous, so
-   * concurrent acquires see each other's reservations and never overfill a process. Returns
-   * undefined when the pool-wide process cap leaves no room yet.
-   */
-  #reserve(record: PartitionRecord<TConfig, TConversation>, reclaim: boolean): PoolMember<TConfig, TConversation> | undefined {
-    const placed = choosePlacement(record.members, {
-      strategy: this.#settings.placement,
-      capacity: this.#settings.maxConversationsPerProcess,
-    });
-    if (placed !== undefined) {
-      placed.reservations += 1;
-      placed.clearIdleTimer();
-      placed.idleSince = undefined;
-      // The process may have been a warm spare; start its successor now rather than at the next acquire.
-      this.#ensureWarm(record);
-      return placed;
-    }
-    const retryAfterMs = record.backoff.remainingMs(Date.now());
-    if (retryAfterMs > 0) {
-      this.#totals.backoffRefusals += 1;
-      this.#settings.logger.warn({
-        partitionKey: record.key,
-        retryAfterMs,
-        consecutiveFailures: record.backoff.consecutiveFailures,
-      }, "refusing to start a harness process during crash back-off");
-      throw new PoolError(
-        "SPAWN_BACKOFF",
-        `harness processes of this partition keep failing (${record.backoff.consecutiveFailures} in a row); retry in ${retryAfterMs} ms`,
-        { retryAfterMs, partitionKey: record.key },
-      );
-    }
-    if (this.#members.size >= this.#settings.maxProcesses) {
-      if (!this.#stopAnIdleProcessForRoom() && reclaim) this.#reclaimForRoom(record);
-      return undefined;
-    }
-    const member = this.#spawn(record);
-    member.reservations += 1;
-    return member;
-  }
-
-  /**
-   * Waits for the reserved process, opens the conversation and turns the reservation into a lease.
-   * Returns undefined when the process died meanwhile, so the acquire places itself again.
-   */
-  async #openOn(
-    member: PoolMember<TConfig, TConversation>,
-    options: AcquireOptions<TConfig>,
-  ): Promise<PoolLease<TConversation> | undefined> {
-    const callerSignal = options.signal;
-    let process: PooledProcess<TConfig, TConversation>;
-    try {
-      process = await raceAbort(member.started, [callerSignal, this.signal], (signal) =>
-        signal === this.signal ? this.#closedError() : this.#abortedError(signal),
-      );
-    } catch (error) {
-      this.#unreserve(member);
-      throw this.#acquireError(error, callerSignal);
-    }
-    if (!member.isReady()) {
-      this.#unreserve(member);
-      this.#assertAccepting();
-      return undefined;
-    }
-    const open = linkSignals([callerSignal, this.signal]);
-    let conversation: TConversation;
-    try {
-      conversation = await process.openConversation(options.config, { signal: open.signal });
-    } catch (error) {
-      // The open may have failed because the process just exited; learn of the death now.
-      if (process.hasExited === true) this.#processGone(member);
-      this.#unreserve(member);
-      if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
-      throw this.#acquireError(error, callerSignal, member.partition.key);
-    } finally {
-      open.unlink();
-    }
-    member.reservations -= 1;
-    if (!member.isReady() || !this.#accepting || callerSignal?.aborted === true) {
-      // Opened too late to hand out: the process died, the pool closed or the caller gave up.
-      this.#closeUnwanted(member, conversation);
-      if (!member.isReady() && this.#accepting && callerSignal?.aborted !== true) return undefined;
-      throw this.#acquireError(undefined, callerSignal);
-    }
-    const lease = new PooledLease<TConversation>({
-      conversation,
-      processId: member.id,
-      pid: process.pid,
-      partitionKey: member.partition.key,
-      owner: this.#leaseOwner(member),
-      logError: (message, error) => this.#settings.logger.warn({ processId: member.id, error }, message),
-    });
-    member.leases.add(lease);
-    this.#settings.logger.debug({
-      processId: member.id,
-      partitionKey: member.partition.key,
-      conversations: member.leases.size,
-    }, "conversation placed");
-    return lease;
-  }
-
-  #leaseOwner(member: PoolMember<TConfig, TConversation>): LeaseOwner {
-    return {
-      ending: (lease, settled) => {
-        member.leases.delete(lease as PooledLease<TConversation>);
-        member.closingConversations += 1;
-        this.#totals.releases += 1;
-        const freed = settled.then(() => {
-          member.closingConversations -= 1;
-          this.#slotFreed(member);
-        });
-        this.#trackClosing(freed);
-        return freed;
-      },
-    };
-  }
-
-  #closeUnwanted(member: PoolMember<TConfig, TConversation>, conversation: TConversation): void {
-    member.closingConversations += 1;
-    const closing = (async () => {
-      try {
-        await conversation.close();
-      } catch (error) {
-        this.#settings.logger.warn({ processId: member.id, error }, "closing an unwanted conversation failed");
-      }
-      member.closingConversations -= 1;
-      this.#slotFreed(member);
-    })();
-    this.#trackClosing(closing);
-  }
-
-  #trackClosing(closing: Promise<void>): void {
-    this.#closingConversations.add(closing);
-    void closing.finally(() => this.#closingConversations.delete(closing));
-  }
-
-  #unreserve(member: PoolMember<TConfig, TConversation>): void {
-    member.reservations -= 1;
-    this.#slotFreed(member);
-  }
-
-  /** A slot came free: wake waiting acquires, and start the idle grace if the process is now empty. */
-  #slotFreed(member: PoolMember<TConfig, TConversation>): void {
-    this.#roomChanged.notify();
-    if (member.state === "ready" && member.occupied === 0) this.#becameIdle(member);
-  }
-
-  #becameIdle(member: PoolMember<TConfig, TConversation>): void {
-    member.idleSince = Date.now();
-    member.clearIdleTimer();
-    if (!this.#accepting) return;
-    member.idleTimer = setTimeout(() => this.#idleGraceEnded(member), this.#settings.idleGraceMs);
-    member.idleTimer.unref();
-  }
-
-  #idleGraceEnded(member: PoolMember<TConfig, TConversation>): void {
-    member.idleTimer = undefined;
-    if (member.state !== "ready" || member.occupied > 0) return;
-    const record = member.partition;
-    const idle = [...record.members].filter((candidate) => candidate.isIdle).length;
-    if (idle <= record.minIdleProcesses) {
-      // A warm spare the partition asked to keep; look again later, as `warm()` may lower the target.
-      member.idleTimer = setTimeout(() => this.#idleGraceEnded(member), this.#settings.idleGraceMs);
-      member.idleTimer.unref();
-      return;
-    }
-    this.#totals.idleStops += 1;
-    this.#settings.logger.info({
-      processId: member.id,
-      pid: member.process?.pid,
-      partitionKey: record.key,
-      idleGraceMs: this.#settings.idleGraceMs,
-    }, "stopping an idle harness process");
-    void this.#stop(member, new PoolError("PROCESS_DIED", "the process was stopped after its idle grace", { partitionKey: record.key }));
-  }
-
-  /** Under the pool-wide cap, an empty process elsewhere gives way to an acquire that needs one; true when a stop is under way. */
-  #stopAnIdleProcessForRoom(): boolean {
-    let stopping = false;
-    let oldestIdle: PoolMember<TConfig, TConversation> | undefined;
-    for (const member of this.#members) {
-      if (member.state === "stopping") stopping = true;
-      else if (member.state === "ready" && member.occupied === 0) {
-        if (oldestIdle === undefined || (member.idleSince ?? 0) < (oldestIdle.idleSince ?? 0)) oldestIdle = member;
-      }
-    }
-    // A stop already under way frees the room this acquire is waiting for.
-    if (stopping) return true;
-    if (oldestIdle === undefined) return false;
-    this.#totals.idleStops += 1;
-    this.#settings.logger.info({
-      processId: oldestIdle.id,
-      partitionKey: oldestIdle.partition.key,
-      maxProcesses: this.#settings.maxProcesses,
-    }, "stopping an idle harness process to make room under maxProcesses");
-    void this.#stop(
-      oldestIdle,
-      new PoolError("PROCESS_DIED", "the process was stopped to make room for another partition", {
-        partitionKey: oldestIdle.partition.key,
-      }),
-    );
-    return true;
-  }
-
-  /**
-   * Under the pool-wide cap with no slot free in the partition: asks the holder of a conversation
-   * it offered back (see `reclaimCandidates`) to let it go, one per waiting acquire; the acquire
-   * then waits for that slot like any other.
-   */
-  #reclaimForRoom(record: PartitionRecord<TConfig, TConversation>): void {
-    if (this.#reclaiming > this.#waitingAcquires) return;
-    for (const lease of reclaimCandidates(record.members, this.#reclaimLimits())) {
-      const offer = lease.reclaimOffer;
-      if (offer === undefined || !offer.reclaim()) continue;
-      this.#totals.reclaims += 1;
-      this.#reclaiming += 1;
-      void lease.closed.then(() => {
-        this.#reclaiming -= 1;
-      });
-      this.#settings.logger.info({ processId: lease.processId, partitionKey: record.key, parked: lease.parked }, "reclaimed a conversation its holder offered back, to make room under maxProcesses");
-      return;
-    }
-  }
-
-  #reclaimLimits(): { parkedInPool: number; maxParked: number } {
-    let parkedInPool = 0;
-    for (const member of this.#members) parkedInPool += member.parked;
-    return { parkedInPool, maxParked: this.#settings.maxParkedConversations };
-  }
-
-  /** Waits for a slot to come free, until `deadline`: then the acquire fails with `CAPACITY_EXHAUSTED`. */
-  async #waitForRoom(callerSignal: AbortSignal | undefined, deadline: number): Promise<void> {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw this.#capacityError();
-    // A timer of this wait's own (not AbortSignal.timeout): cleared as soon as room comes.
-    const expiry = new AbortController();
-    const timer = Number.isFinite(remaining) ? setTimeout(() => expiry.abort(), remaining) : undefined;
-    timer?.unref();
-    this.#waitingAcquires += 1;
-    try {
-      await raceAbort(this.#roomChanged.next(), [callerSignal, this.signal, expiry.signal], (signal) =>
-        signal === this.signal ? this.#closedError() : signal === expiry.signal ? this.#capacityError() : this.#abortedError(signal),
-      );
-    } finally {
-      clearTimeout(timer);
-      this.#waitingAcquires -= 1;
-    }
-  }
-
-  #capacityError(): PoolError {
-    this.#totals.capacityRefusals += 1;
-    return new PoolError(
-      "CAPACITY_EXHAUSTED",
-      `no room for another conversation: every slot of the pool's ${String(this.#settings.maxProcesses)} processes stayed busy or parked for ${String(this.#settings.maxRoomWaitMs)} ms`,
-      { retryAfterMs: 5_000 },
-    );
-  }
-
-  /** Keeps the partition's warm spares: empty processes, started or starting. */
-  #ensureWarm(record: PartitionRecord<TConfig, TConversation>): void {
-    // Acquires waiting under the cap come before spares.
-    if (!this.#accepting || record.minIdleProcesses === 0 || this.#waitingAcquires > 0) return;
-    let idle = [...record.members].filter((member) => member.isIdle).length;
-    while (idle < record.minIdleProcesses) {
-      const retryAfterMs = record.backoff.remainingMs(Date.now());
-      if (retryAfterMs > 0) {
-        if (record.warmRetryTimer === undefined) {
-          record.warmRetryTimer = setTimeout(() => {
-            record.warmRetryTimer = undefined;
-            this.#ensureWarm(record);
-          }, retryAfterMs);
-          record.warmRetryTimer.unref();
-        }
-        return;
-      }
-      if (this.#members.size >= this.#settings.maxProcesses) return;
-      this.#spawn(record);
-      idle += 1;
-    }
-  }
-
-  #spawn(record: PartitionRecord<TConfig, TConversation>): PoolMember<TConfig, TConversation> {
-    const member = new PoolMember<TConfig, TConversation>(this.#nextMemberId, record, Date.now());
-    this.#nextMemberId += 1;
-    record.members.add(member);
-    this.#members.add(member);
-    record.spawns += 1;
-    this.#totals.spawns += 1;
-    this.#settings.logger.debug({ processId: member.id, partitionKey: record.key }, "starting a harness process");
-    member.started = this.#start(member);
-    // Spares have no acquire awaiting them; their failure is logged and counted in #start.
-    member.started.catch(() => undefined);
-    return member;
-  }
-
-  async #start(member: PoolMember<TConfig, TConversation>): Promise<PooledProcess<TConfig, TConversation>> {
-    const record = member.partition;
-    const startedAt = performance.now();
-    let process: PooledProcess<TConfig, TConversation>;
-    try {
-      process = await this.#startProcess(record.partition, { signal: member.startController.signal });
-    } catch (error) {
-      this.#forget(member);
-      if (member.startController.signal.aborted) throw this.#closedError();
-      this.#totals.spawnFailures += 1;
-      const retryAfterMs = record.backoff.recordFailure(Date.now());
-      this.#settings.logger.error({
-        processId: member.id,
-        partitionKey: record.key,
-        consecutiveFailures: record.backoff.consecutiveFailures,
-        retryAfterMs,
-        error,
-      }, "a harness process failed to start");
-      this.#ensureWarm(record);
-      throw new PoolError("SPAWN_FAILED", "the harness process failed to start", { cause: error, partitionKey: record.key });
-    }
-    member.process = process;
-    if (member.state === "stopping") {
-      // The pool stopped wanting it while it started (it is closing): stop it right away.
-      await this.#closeProcess(member, {});
-      this.#forget(member);
-      throw this.#closedError();
-    }
-    const latencyMs = performance.now() - startedAt;
-    this.#spawnLatency.record(latencyMs);
-    member.state = "ready";
-    this.#settings.logger.info({
-      processId: member.id,
-      pid: process.pid,
-      partitionKey: record.key,
-      spawnLatencyMs: Math.round(latencyMs),
-    }, "harness process ready");
-    if (process.signal.aborted) this.#processGone(member);
-    else process.signal.addEventListener("abort", () => this.#processGone(member), { once: true });
-    if (member.state === "ready" && member.occupied === 0) this.#becameIdle(member);
-    return process;
-  }
-
-  /** The process went away without the pool asking: fail its conversations at once and count the crash. */
-  #processGone(member: PoolMember<TConfig, TConversation>): void {
-    if (member.state === "stopping") return;
-    const record = member.partition;
-    record.crashes += 1;
-    this.#totals.crashes += 1;
-    const retryAfterMs = record.backoff.recordFailure(Date.now());
-    const stderrTail = member.process?.stderrTail?.() ?? [];
-    this.#settings.logger.error({
-      processId: member.id,
-      pid: member.process?.pid,
-      partitionKey: record.key,
-      conversations: member.leases.size,
-      consecutiveFailures: record.backoff.consecutiveFailures,
-      retryAfterMs,
-    }, "a harness process died");
-    const reason = new PoolError(
-      "PROCESS_DIED",
-      `harness process ${String(member.process?.pid)} died with ${member.leases.size} conversation(s) on it`,
-      { cause: member.process?.signal.reason, partitionKey: record.key, stderrTail },
-    );
-    void this.#stop(member, reason);
-  }
-
-  /** Takes the process out of placement, ends its leases with `reason` and stops it. */
-  #stop(
-    member: PoolMember<TConfig, TConversation>,
-    reason: PoolError,
-    options: { gracePeriodMs?: number } = {},
-  ): Promise<void> {
-    if (member.stopped !== undefined) return member.stopped;
-    member.state = "stopping";
-    member.clearIdleTimer();
-    member.partition.members.delete(member);
-    member.startController.abort(reason);
-    for (const lease of [...member.leases]) lease.end(reason);
-    member.stopped = (async () => {
-      if (member.process === undefined) {
-        // Still starting: #start sees the stop when the start settles and closes what it got.
-        await member.started.then(
-          () => undefined,
-          () => undefined,
-        );
-      } else {
-        await this.#closeProcess(member, options);
-      }
-      this.#forget(member);
-      this.#ensureWarm(member.partition);
-    })();
-    return member.stopped;
-  }
-
-  async #closeProcess(member: PoolMember<TConfig, TConversation>, options: { gracePeriodMs?: number }): Promise<void> {
-    const gracePeriodMs = options.gracePeriodMs ?? this.#settings.processGracePeriodMs;
-    try {
-      await member.process?.close(gracePeriodMs === undefined ? {} : { gracePeriodMs });
-    } catch (error) {
-      this.#settings.logger.warn({ processId: member.id, pid: member.process?.pid, error }, "stopping a harness process failed");
-    }
-  }
-
-  /** Drops every record of the process and wakes acquires waiting for room. */
-  #forget(member: PoolMember<TConfig, TConversation>): void {
-    member.state = "stopping";
-    member.clearIdleTimer();
-    member.partition.members.delete(member);
-    this.#members.delete(member);
-    this.#roomChanged.notify();
-  }
-
-  #checkIdleProcesses(): void {
-    for (const member of this.#members) {
-      if (member.state === "ready" && member.occupied === 0 && !member.healthCheckInFlight && member.process?.checkHealth !== undefined) {
-        void this.#checkHealth(member, member.process);
-      }
-    }
-  }
-
-  async #checkHealth(member: PoolMember<TConfig, TConversation>, process: PooledProcess<TConfig, TConversation>): Promise<void> {
-    member.healthCheckInFlight = true;
-    const timeoutMs = this.#settings.healthCheckTimeoutMs;
-    const overdue = new AbortController();
-    const probe = linkSignals([this.signal, process.signal, overdue.signal]);
-    const timer = setTimeout(() => overdue.abort(new PoolError("PROCESS_DIED", `the health check took longer than ${timeoutMs} ms`)), timeoutMs);
-    timer.unref();
-    try {
-      await raceAbort(process.checkHealth?.({ signal: probe.signal }) ?? Promise.resolve(), [probe.signal], (signal) => signal.reason);
-    } catch (error) {
-      // Only an idle process that is still ours is stopped: a conversation opened on it meanwhile proves it answers.
-      if (!this.#accepting || member.state !== "ready" || member.occupied > 0) return;
-      const record = member.partition;
-      this.#totals.healthCheckFailures += 1;
-      this.#totals.crashes += 1;
-      record.crashes += 1;
-      const retryAfterMs = record.backoff.recordFailure(Date.now());
-      this.#settings.logger.warn({
-        processId: member.id,
-        pid: process.pid,
-        partitionKey: record.key,
-        retryAfterMs,
-        error,
-      }, "an idle harness process failed its health check; replacing it");
-      void this.#stop(
-        member,
-        new PoolError("PROCESS_DIED", "the process failed its health check", { cause: error, partitionKey: record.key }),
-        { gracePeriodMs: 0 },
-      );
-    } finally {
-      clearTimeout(timer);
-      probe.unlink();
-      member.healthCheckInFlight = false;
-    }
-  }
-
   #openLeaseCount(): number {
     let count = 0;
-    for (const member of this.#members) count += member.leases.size + member.reservations;
+    for (const member of this.#fleet) count += member.leases.size + member.reservations;
     return count;
   }
 
   #assertAccepting(): void {
-    if (!this.#accepting) throw this.#closedError();
-  }
-
-  #closedError(): PoolError {
-    return new PoolError("POOL_CLOSED", "the harness pool is closed");
-  }
-
-  #abortedError(signal: AbortSignal): PoolError {
-    return new PoolError("ACQUIRE_ABORTED", "the acquire was aborted", { cause: signal.reason });
-  }
-
-  /** The error an acquire rejects with, most specific first: the caller's abort, then the pool closing, then the cause. */
-  #acquireError(error: unknown, callerSignal: AbortSignal | undefined, partitionKey?: string): PoolError {
-    if (callerSignal?.aborted === true) return this.#abortedError(callerSignal);
-    if (!this.#accepting) return this.#closedError();
-    if (PoolError.isInstance(error)) return error;
-    return new PoolError(
-      "OPEN_FAILED",
-      "the harness process could not open the conversation",
-      partitionKey === undefined ? { cause: error } : { cause: error, partitionKey },
-    );
+    if (!this.#accepting) throw poolClosedError();
   }
 }
