@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Context, HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
+import type { HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
 import type { NormalizedStep } from "@ag-ui-antigravity/harness";
 import { collectAnswers } from "../answers/collect-answers.js";
@@ -11,14 +11,12 @@ import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../in
 import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
 import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
 import { canonicalJson } from "../json/canonical-json.js";
-import { isPlainObject } from "../json/json-value.js";
 import type { FrontendToolOutcome, ParkedInterrupt, ParkedItem } from "../parking/parked-item.js";
 import { ParkingLot } from "../parking/parking-lot.js";
 import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
 import { runInServerTool, type ServerToolScope } from "../server-tools/server-tool-scope.js";
 import { frontendToolDefinitions, type FrontendToolDefinition } from "../tools/frontend-tools.js";
 import { TurnScope } from "../turn/turn-scope.js";
-import { turnSummary } from "../turn/turn-summary.js";
 import {
   appContextToolName,
   defaultParkTimeoutMs,
@@ -30,6 +28,7 @@ import {
 import { HitlRun, type RunConclusion, type RunHost, type RunStart } from "./hitl-run.js";
 import { itemOfStep } from "./mirror-steps.js";
 import type { HitlNotification } from "./notifications.js";
+import { SharedState } from "./shared-state.js";
 
 /**
  * The bridge's one port back into its host: start a harness turn for queued user input, and return
@@ -92,9 +91,7 @@ export class HitlBridge {
   #startTurn: TurnStarter<unknown> | undefined;
   /** The bridge's own tools the harness was last configured with (`harnessPieces`): their mirror steps are not passed on. */
   #hostToolNames: ReadonlySet<string> = new Set();
-  #context: Context[] = [];
-  #state: unknown;
-  #stateUndelivered = false;
+  readonly #shared = new SharedState(() => this.#attachedRun());
   readonly #turnEndListeners = new Set<() => void>();
 
   constructor(options: HitlBridgeOptions = {}) {
@@ -232,8 +229,7 @@ export class HitlBridge {
     for (const ignored of plan.ignored) this.#options.logger?.warn({}, `Ignored answer: ${ignored}`);
     // Commit: nothing below throws, so a refused run above left every parked item as it was.
     const continuesTurn = this.#turn !== undefined;
-    this.#context = input.context;
-    this.#adoptState(input.state);
+    this.#shared.adopt(input.context, input.state);
     this.#startTurn = options.startTurn as TurnStarter<unknown>;
     // Handlers resume in later microtasks, so whatever they report reaches the run attached below.
     const start: RunStart = { ...this.#settle(plan), continuesTurn };
@@ -243,7 +239,7 @@ export class HitlBridge {
     }
     const run = new HitlRun(this.#runHost(), start);
     this.#run = run;
-    if (this.#stateUndelivered && isPlainObject(this.#state)) this.#pushState(run);
+    this.#shared.deliverPending(run);
     for (const notification of this.#undelivered.splice(0)) run.push(notification);
     return run;
   }
@@ -309,7 +305,7 @@ export class HitlBridge {
     const preamble =
       summary === undefined || summary === false
         ? undefined
-        : turnSummary({ context: this.#context, state: this.#state, maxChars: (summary === true ? undefined : summary.maxChars) ?? defaultTurnSummaryChars });
+        : this.#shared.summary((summary === true ? undefined : summary.maxChars) ?? defaultTurnSummaryChars);
     const controller = new AbortController();
     const turn = new TurnScope(controller);
     turn.onRetire(() => {
@@ -337,7 +333,8 @@ export class HitlBridge {
     const pendingToolCallIds = this.#lot.frontendTools().map((item) => item.id);
     if (interrupts.length > 0) {
       const conclusion: RunConclusion = { type: "interrupt", interrupts, pendingToolCallIds };
-      if (isPlainObject(this.#state)) conclusion.stateSnapshot = structuredClone(this.#state);
+      const stateSnapshot = this.#shared.snapshot();
+      if (stateSnapshot !== undefined) conclusion.stateSnapshot = stateSnapshot;
       return conclusion;
     }
     if (pendingToolCallIds.length > 0) return { type: "pending-tools", pendingToolCallIds };
@@ -345,8 +342,15 @@ export class HitlBridge {
   }
 
   #notify(notification: HitlNotification): void {
-    if (this.#run !== undefined && !this.#run.finished) this.#run.push(notification);
+    const run = this.#attachedRun();
+    if (run !== undefined) run.push(notification);
     else this.#undelivered.push(notification);
+  }
+
+  /** The run notifications go to now: the one attached last, unless it has finished. */
+  #attachedRun(): HitlRun | undefined {
+    const run = this.#run;
+    return run === undefined || run.finished ? undefined : run;
   }
 
   // ------------------------------------------------------------------ settling
@@ -514,9 +518,9 @@ export class HitlBridge {
       toolCallId,
       toolName,
       raiseInterrupt: (reason, options, signal) => this.#raiseServerInterrupt(toolCallId, reason, options, signal),
-      readState: () => this.#state,
-      writeState: (state) => this.#writeState(state),
-      readContext: () => this.#context,
+      readState: () => this.#shared.readState(),
+      writeState: (state) => this.#shared.write(state),
+      readContext: () => this.#shared.readContext(),
     };
   }
 
@@ -535,27 +539,6 @@ export class HitlBridge {
     return this.#park({ kind: "server-interrupt", id: interrupt.id, interrupt }, expiresAtMs, signal);
   }
 
-  #adoptState(clientState: unknown): void {
-    // Until a write made while parked has reached the client, this bridge's copy is the newer one.
-    if (this.#stateUndelivered) return;
-    if (clientState !== undefined && clientState !== null) this.#state = structuredClone(clientState);
-  }
-
-  #writeState(state: Record<string, unknown>): void {
-    this.#state = state;
-    const run = this.#run;
-    if (run === undefined || run.finished) {
-      this.#stateUndelivered = true;
-      return;
-    }
-    this.#pushState(run);
-  }
-
-  #pushState(run: HitlRun): void {
-    this.#stateUndelivered = false;
-    run.push({ type: "state", state: structuredClone(this.#state as Record<string, unknown>) });
-  }
-
   #silentTools(): CustomTool[] {
     const tools: CustomTool[] = [];
     if (this.#options.appContextTool === true) {
@@ -563,7 +546,7 @@ export class HitlBridge {
         name: appContextToolName,
         description: "Returns the context the application shares with you (what the user is looking at, settings).",
         parameters: { type: "object", properties: {} },
-        handler: () => ({ context: structuredClone(this.#context) }),
+        handler: () => ({ context: structuredClone(this.#shared.readContext()) }),
       });
     }
     if (this.#options.sharedStateTool === true) {
@@ -571,7 +554,7 @@ export class HitlBridge {
         name: sharedStateToolName,
         description: "Returns the application's current shared state, including edits the user made in the UI.",
         parameters: { type: "object", properties: {} },
-        handler: () => ({ state: structuredClone(this.#state ?? null) }),
+        handler: () => ({ state: structuredClone(this.#shared.readState() ?? null) }),
       });
     }
     return tools;
