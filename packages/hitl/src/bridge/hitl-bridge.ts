@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
-import type { NormalizedStep } from "@ag-ui-antigravity/harness";
 import { collectAnswers } from "../answers/collect-answers.js";
 import { matchAnswers, type AnswerPlan } from "../answers/match-answers.js";
 import { HitlError } from "../errors/hitl-error.js";
@@ -16,7 +15,6 @@ import { ParkingLot } from "../parking/parking-lot.js";
 import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
 import { runInServerTool, type ServerToolScope } from "../server-tools/server-tool-scope.js";
 import { frontendToolDefinitions, type FrontendToolDefinition } from "../tools/frontend-tools.js";
-import { TurnScope } from "../turn/turn-scope.js";
 import {
   appContextToolName,
   defaultParkTimeoutMs,
@@ -29,15 +27,9 @@ import { HitlRun, type RunConclusion, type RunHost, type RunStart } from "./hitl
 import { itemOfStep } from "./mirror-steps.js";
 import type { HitlNotification } from "./notifications.js";
 import { SharedState } from "./shared-state.js";
+import { TurnSequencer, type TurnStarter } from "./turn-sequencer.js";
 
-/**
- * The bridge's one port back into its host: start a harness turn for queued user input, and return
- * its steps. The bridge decides when (a run's new input, input queued behind a parked turn); the
- * host decides how (the agent wraps `conversation.send`, adding `preamble`, the bridge's note of
- * what the user answered or abandoned, before the input). `signal` aborts when the bridge halts the
- * turn.
- */
-export type TurnStarter<TInput> = (input: TInput, context: { preamble: string | undefined; signal: AbortSignal }) => AsyncIterable<NormalizedStep>;
+export type { TurnStarter } from "./turn-sequencer.js";
 
 /** What `HitlBridge.beginRun` is given for one AG-UI run: its new input, how to start a turn, its tools and hooks. */
 export interface BeginRunOptions<TInput> {
@@ -83,16 +75,12 @@ export class HitlBridge {
   readonly #serverTools = new Map<string, CustomTool>();
   #frontendTools = new Map<string, FrontendToolDefinition>();
   #toolContract: string | undefined;
-  #turn: TurnScope | undefined;
-  #draining: Promise<void> | undefined;
   #run: HitlRun | undefined;
   #undelivered: HitlNotification[] = [];
-  #pendingInputs: unknown[] = [];
-  #startTurn: TurnStarter<unknown> | undefined;
   /** The bridge's own tools the harness was last configured with (`harnessPieces`): their mirror steps are not passed on. */
   #hostToolNames: ReadonlySet<string> = new Set();
   readonly #shared = new SharedState(() => this.#attachedRun());
-  readonly #turnEndListeners = new Set<() => void>();
+  readonly #turns = new TurnSequencer({ signal: this.#lifetime.signal, preamble: () => this.#preamble() });
 
   constructor(options: HitlBridgeOptions = {}) {
     this.#options = options;
@@ -124,7 +112,7 @@ export class HitlBridge {
 
   /** Whether a harness turn is in progress (possibly parked across runs). */
   get hasTurn(): boolean {
-    return this.#turn !== undefined;
+    return this.#turns.current() !== undefined;
   }
 
   /** What this bridge supports, for the agent's `/capabilities` (`humanInTheLoop`). */
@@ -143,8 +131,7 @@ export class HitlBridge {
    * Returns the unsubscribe function.
    */
   onTurnEnd(listener: () => void): () => void {
-    this.#turnEndListeners.add(listener);
-    return () => this.#turnEndListeners.delete(listener);
+    return this.#turns.onTurnEnd(listener);
   }
 
   /**
@@ -228,14 +215,14 @@ export class HitlBridge {
     }
     for (const ignored of plan.ignored) this.#options.logger?.warn({}, `Ignored answer: ${ignored}`);
     // Commit: nothing below throws, so a refused run above left every parked item as it was.
-    const continuesTurn = this.#turn !== undefined;
+    const continuesTurn = this.#turns.current() !== undefined;
     this.#shared.adopt(input.context, input.state);
-    this.#startTurn = options.startTurn as TurnStarter<unknown>;
+    this.#turns.useStarter(options.startTurn as TurnStarter<unknown>);
     // Handlers resume in later microtasks, so whatever they report reaches the run attached below.
     const start: RunStart = { ...this.#settle(plan), continuesTurn };
     if (hasNewInput) {
       if (!resolvesSomething) start.abandonedIds = this.#abandonAll("new-input");
-      this.#pendingInputs.push(options.newInput);
+      this.#turns.queue(options.newInput);
     }
     const run = new HitlRun(this.#runHost(), start);
     this.#run = run;
@@ -264,11 +251,7 @@ export class HitlBridge {
       () => new HitlError("CLOSED", "The HITL bridge of this thread was closed while the request was waiting."),
       () => {
         this.#lot.failAll(this.signal.reason);
-        const turn = this.#turn;
-        this.#turn = undefined;
-        this.#pendingInputs = [];
-        // A halted turn drains without rejecting (TurnScope swallows its CANCELLED end).
-        return turn === undefined ? this.#draining : turn.halt();
+        return this.#turns.close();
       },
     );
   }
@@ -279,51 +262,20 @@ export class HitlBridge {
     return {
       lot: this.#lot,
       settleMs: this.#options.settleMs ?? defaultSettleMs,
-      currentTurn: () => this.#turn,
-      startNextTurn: () => this.#startNextTurn(),
-      turnEnded: (turn) => this.#retire(turn),
+      currentTurn: () => this.#turns.current(),
+      startNextTurn: () => this.#turns.startNext(),
+      turnEnded: (turn) => this.#turns.retire(turn),
       itemOfStep: (step) => itemOfStep(step, this.#hostToolNames),
-      haltTurn: (turn) => {
-        const draining = turn.halt();
-        this.#draining = draining;
-        // Once drained it is forgotten, so later turns start at once rather than a microtask later.
-        void draining.then(() => {
-          if (this.#draining === draining) this.#draining = undefined;
-        });
-        this.#retire(turn);
-      },
+      haltTurn: (turn) => this.#turns.halt(turn),
       conclude: (run) => this.#conclude(run),
     };
   }
 
-  async #startNextTurn(): Promise<TurnScope | undefined> {
-    if (this.#pendingInputs.length === 0 || this.#startTurn === undefined || this.signal.aborted) return undefined;
-    // The harness runs one turn per conversation: a halted turn must finish draining first.
-    if (this.#draining !== undefined) await this.#draining;
-    const input = this.#pendingInputs.shift();
+  /** What each turn's input starts with: the bounded summary of context and state, when `turnSummary` is on. */
+  #preamble(): string | undefined {
     const summary = this.#options.turnSummary;
-    const preamble =
-      summary === undefined || summary === false
-        ? undefined
-        : this.#shared.summary((summary === true ? undefined : summary.maxChars) ?? defaultTurnSummaryChars);
-    const controller = new AbortController();
-    const turn = new TurnScope(controller);
-    turn.onRetire(() => {
-      for (const listener of this.#turnEndListeners) listener();
-    });
-    this.#turn = turn;
-    try {
-      turn.attach(this.#startTurn(input, { preamble, signal: controller.signal }));
-    } catch (error) {
-      this.#retire(turn);
-      throw error;
-    }
-    return turn;
-  }
-
-  #retire(turn: TurnScope): void {
-    if (this.#turn === turn) this.#turn = undefined;
-    turn.retire();
+    if (summary === undefined || summary === false) return undefined;
+    return this.#shared.summary((summary === true ? undefined : summary.maxChars) ?? defaultTurnSummaryChars);
   }
 
   #conclude(run: HitlRun): RunConclusion {
@@ -430,7 +382,7 @@ export class HitlBridge {
       parameters: definition.parameters,
       handler: (args, context) => {
         const dispatch = () => this.#dispatchFrontendTool(definition.name, args, context);
-        const turn = this.#turn;
+        const turn = this.#turns.current();
         if (turn === undefined || this.#options.deduplicateToolCalls === false || exempt.has(definition.name)) return dispatch();
         return turn.deduplicator.run(definition.name, args, dispatch);
       },
