@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { collectAnswers } from "../answers/collect-answers.js";
-import { matchAnswers, type AnswerPlan } from "../answers/match-answers.js";
+import { matchAnswers } from "../answers/match-answers.js";
 import { HitlError } from "../errors/hitl-error.js";
 import type { BridgeHooks, CustomTool, PreToolHookResult, PreToolHookArgs, QuestionsHookResult, QuestionsHookArgs, ToolCallContext } from "../harness/harness-shapes.js";
 import { approvalDecision, approvalInterrupt, coerceApprovalPayload, deniedStatement } from "../interrupts/approval-interrupt.js";
-import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
+import { abandonStatement, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
 import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
 import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
 import { canonicalJson } from "../json/canonical-json.js";
-import type { FrontendToolOutcome, ParkedInterrupt, ParkedItem } from "../parking/parked-item.js";
+import type { FrontendToolOutcome, ParkedItem } from "../parking/parked-item.js";
 import { ParkingLot } from "../parking/parking-lot.js";
 import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
 import { runInServerTool, type ServerToolScope } from "../server-tools/server-tool-scope.js";
@@ -25,6 +25,7 @@ import {
 } from "./bridge-options.js";
 import { HitlRun, type RunConclusion, type RunHost, type RunStart } from "./hitl-run.js";
 import { itemOfStep } from "./mirror-steps.js";
+import { ParkingDesk, releaseParked } from "./parking-desk.js";
 import type { HitlNotification } from "./notifications.js";
 import { SharedState } from "./shared-state.js";
 import { TurnSequencer, type TurnStarter } from "./turn-sequencer.js";
@@ -69,6 +70,7 @@ export class HitlBridge {
   readonly #options: HitlBridgeOptions;
   readonly #validator = new SchemaValidator();
   readonly #lot: ParkingLot;
+  readonly #desk: ParkingDesk;
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #lifetime = new Lifetime();
@@ -87,6 +89,7 @@ export class HitlBridge {
     this.#now = options.now ?? Date.now;
     this.#createId = options.createId ?? randomUUID;
     this.#lot = new ParkingLot({ now: this.#now, onExpired: (item) => this.#expired(item) });
+    this.#desk = new ParkingDesk({ lot: this.#lot, signal: this.#lifetime.signal, now: this.#now, parkTimeoutMs: options.parkTimeoutMs ?? defaultParkTimeoutMs });
     for (const tool of options.serverTools ?? []) this.#serverTools.set(tool.name, tool);
   }
 
@@ -219,9 +222,9 @@ export class HitlBridge {
     this.#shared.adopt(input.context, input.state);
     this.#turns.useStarter(options.startTurn as TurnStarter<unknown>);
     // Handlers resume in later microtasks, so whatever they report reaches the run attached below.
-    const start: RunStart = { ...this.#settle(plan), continuesTurn };
+    const start: RunStart = { ...this.#desk.settle(plan), continuesTurn };
     if (hasNewInput) {
-      if (!resolvesSomething) start.abandonedIds = this.#abandonAll("new-input");
+      if (!resolvesSomething) start.abandonedIds = this.#desk.abandonAll("new-input");
       this.#turns.queue(options.newInput);
     }
     const run = new HitlRun(this.#runHost(), start);
@@ -305,71 +308,9 @@ export class HitlBridge {
     return run === undefined || run.finished ? undefined : run;
   }
 
-  // ------------------------------------------------------------------ settling
-
-  #settle(plan: AnswerPlan): Omit<RunStart, "continuesTurn"> {
-    for (const { item } of plan.interrupts) this.#lot.take(item.id);
-    for (const { item } of plan.frontendTools) this.#lot.take(item.id);
-    for (const { item, answer } of plan.interrupts) item.settle(answer);
-    for (const { item, outcome } of plan.frontendTools) item.settle(outcome);
-    return {
-      resolvedInterruptIds: plan.interrupts.map(({ item }) => item.id),
-      resolvedToolCallIds: plan.frontendTools.map(({ item }) => item.id),
-      abandonedIds: [],
-      ignored: plan.ignored,
-    };
-  }
-
-  #abandonAll(cause: AbandonCause): string[] {
-    const items: ParkedItem[] = [...this.#lot.interrupts(), ...this.#lot.frontendTools()];
-    for (const item of items) this.#lot.take(item.id, "abandoned");
-    for (const item of items) this.#release(item, cause);
-    return items.map((item) => item.id);
-  }
-
   #expired(item: ParkedItem): void {
     this.#options.logger?.warn({}, `Parked ${item.kind} ${item.id} expired unanswered.`);
-    this.#release(item, "expired");
-  }
-
-  #release(item: ParkedItem, cause: AbandonCause): void {
-    if (item.kind === "frontend-tool") item.settle({ type: "abandoned", cause });
-    else item.settle({ status: "abandoned", cause });
-  }
-
-  #park(item: Omit<ParkedInterrupt, "settle" | "fail" | "expiresAtMs">, expiresAtMs: number, signal: AbortSignal | undefined): Promise<InterruptAnswer> {
-    return this.#parkWith<InterruptAnswer>((settle, fail) => ({ ...item, expiresAtMs, settle, fail }), signal);
-  }
-
-  #parkWith<T>(build: (settle: (value: T) => void, fail: (error: unknown) => void) => ParkedItem, signal: AbortSignal | undefined): Promise<T> {
-    if (this.signal.aborted) return Promise.reject(this.signal.reason);
-    return new Promise<T>((resolve, reject) => {
-      const item = build(
-        (value) => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error) => {
-          signal?.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-      // The harness aborts a handler's signal when the conversation closes or the turn is cancelled.
-      const onAbort = (): void => {
-        if (this.#lot.take(item.id, "abandoned") !== undefined) item.fail(signal?.reason);
-      };
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#lot.park(item);
-    });
-  }
-
-  #deadline(): { expiresAtMs: number; expiresAt: string } {
-    const expiresAtMs = this.#now() + (this.#options.parkTimeoutMs ?? defaultParkTimeoutMs);
-    return { expiresAtMs, expiresAt: new Date(expiresAtMs).toISOString() };
+    releaseParked(item, "expired");
   }
 
   // ------------------------------------------------------------------ frontend tools
@@ -392,8 +333,8 @@ export class HitlBridge {
   async #dispatchFrontendTool(toolName: string, args: Record<string, unknown>, context: ToolCallContext): Promise<string> {
     const toolCallId = context.callId === "" ? this.#createId() : context.callId;
     this.#notify({ type: "tool-call", source: "frontend", toolCallId, toolName, arguments: args });
-    const { expiresAtMs } = this.#deadline();
-    const outcome = await this.#parkWith<FrontendToolOutcome>(
+    const { expiresAtMs } = this.#desk.deadline();
+    const outcome = await this.#desk.parkWith<FrontendToolOutcome>(
       (settle, fail) => ({ kind: "frontend-tool", id: toolCallId, toolName, arguments: args, expiresAtMs, settle, fail }),
       context.signal,
     );
@@ -405,10 +346,10 @@ export class HitlBridge {
 
   async #onQuestions(args: QuestionsHookArgs): Promise<QuestionsHookResult> {
     const questions = describeQuestions(args.questions);
-    const { expiresAt, expiresAtMs } = this.#deadline();
+    const { expiresAt, expiresAtMs } = this.#desk.deadline();
     const interrupt = questionInterrupt({ id: this.#createId(), questions, expiresAt });
     this.#notify({ type: "interrupt", interrupt });
-    const answer = await this.#park({ kind: "question", id: interrupt.id, interrupt, coerce: (raw) => coerceQuestionPayload(questions, raw) }, expiresAtMs, args.signal);
+    const answer = await this.#desk.park({ kind: "question", id: interrupt.id, interrupt, coerce: (raw) => coerceQuestionPayload(questions, raw) }, expiresAtMs, args.signal);
     if (answer.status !== "resolved") return { cancelled: true };
     return { answers: harnessAnswers(answer.payload as QuestionPayload) };
   }
@@ -428,10 +369,10 @@ export class HitlBridge {
     });
     const toolCallId = resolved ?? callId ?? this.#createId();
     const argumentsSchema = this.#serverTools.get(args.toolName)?.parameters;
-    const { expiresAt, expiresAtMs } = this.#deadline();
+    const { expiresAt, expiresAtMs } = this.#desk.deadline();
     const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });
     this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments, ...(hostTool ? { hostTool } : {}) } });
-    const answer = await this.#park({ kind: "approval", id: interrupt.id, interrupt, coerce: coerceApprovalPayload }, expiresAtMs, undefined);
+    const answer = await this.#desk.park({ kind: "approval", id: interrupt.id, interrupt, coerce: coerceApprovalPayload }, expiresAtMs, undefined);
     const decision = approvalDecision(answer);
     if (decision.decision === "deny") {
       // Whether the harness then reports the call as an error step, and in what shape, is not known
@@ -485,10 +426,10 @@ export class HitlBridge {
       const problem = this.#validator.compileProblem(options.responseSchema as JsonSchema);
       if (problem !== undefined) return Promise.reject(new TypeError(`interrupt(): responseSchema is not a valid JSON Schema: ${problem}`));
     }
-    const { expiresAt, expiresAtMs } = this.#deadline();
+    const { expiresAt, expiresAtMs } = this.#desk.deadline();
     const interrupt = serverToolInterrupt({ id: this.#createId(), reason, toolCallId, expiresAt, options });
     this.#notify({ type: "interrupt", interrupt });
-    return this.#park({ kind: "server-interrupt", id: interrupt.id, interrupt }, expiresAtMs, signal);
+    return this.#desk.park({ kind: "server-interrupt", id: interrupt.id, interrupt }, expiresAtMs, signal);
   }
 
   #silentTools(): CustomTool[] {
