@@ -9,12 +9,11 @@ import { approvalDecision, approvalInterrupt, coerceApprovalPayload, deniedState
 import { abandonStatement, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
 import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
 import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
-import { canonicalJson } from "../json/canonical-json.js";
 import type { FrontendToolOutcome, ParkedItem } from "../parking/parked-item.js";
 import { ParkingLot } from "../parking/parking-lot.js";
 import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
 import { runInServerTool, type ServerToolScope } from "../server-tools/server-tool-scope.js";
-import { frontendToolDefinitions, type FrontendToolDefinition } from "../tools/frontend-tools.js";
+import type { FrontendToolDefinition } from "../tools/frontend-tools.js";
 import {
   appContextToolName,
   defaultParkTimeoutMs,
@@ -28,6 +27,7 @@ import { itemOfStep } from "./mirror-steps.js";
 import { ParkingDesk, releaseParked } from "./parking-desk.js";
 import type { HitlNotification } from "./notifications.js";
 import { SharedState } from "./shared-state.js";
+import { ToolCatalogue } from "./tool-catalogue.js";
 import { TurnSequencer, type TurnStarter } from "./turn-sequencer.js";
 
 export type { TurnStarter } from "./turn-sequencer.js";
@@ -74,13 +74,9 @@ export class HitlBridge {
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #lifetime = new Lifetime();
-  readonly #serverTools = new Map<string, CustomTool>();
-  #frontendTools = new Map<string, FrontendToolDefinition>();
-  #toolContract: string | undefined;
+  readonly #tools: ToolCatalogue;
   #run: HitlRun | undefined;
   #undelivered: HitlNotification[] = [];
-  /** The bridge's own tools the harness was last configured with (`harnessPieces`): their mirror steps are not passed on. */
-  #hostToolNames: ReadonlySet<string> = new Set();
   readonly #shared = new SharedState(() => this.#attachedRun());
   readonly #turns = new TurnSequencer({ signal: this.#lifetime.signal, preamble: () => this.#preamble() });
 
@@ -90,7 +86,7 @@ export class HitlBridge {
     this.#createId = options.createId ?? randomUUID;
     this.#lot = new ParkingLot({ now: this.#now, onExpired: (item) => this.#expired(item) });
     this.#desk = new ParkingDesk({ lot: this.#lot, signal: this.#lifetime.signal, now: this.#now, parkTimeoutMs: options.parkTimeoutMs ?? defaultParkTimeoutMs });
-    for (const tool of options.serverTools ?? []) this.#serverTools.set(tool.name, tool);
+    this.#tools = new ToolCatalogue({ serverTools: options.serverTools ?? [], frontendTools: options.frontendTools !== false, validator: this.#validator, logger: options.logger });
   }
 
   /** Aborted when the bridge closes. */
@@ -144,36 +140,14 @@ export class HitlBridge {
    * @throws HitlError INVALID_TOOL_SCHEMA naming the tool.
    */
   harnessPieces(clientTools: readonly Tool[]): HarnessPieces {
-    const customTools: CustomTool[] = [];
-    const hostToolNames = new Set<string>();
-    const silentToolNames = new Set<string>();
-    for (const tool of this.#serverTools.values()) {
-      customTools.push(this.#wrapServerTool(tool));
-      hostToolNames.add(tool.name);
-    }
-    this.#frontendTools = new Map();
-    this.#toolContract = this.#contractOf(clientTools);
-    if (this.#options.frontendTools !== false) {
-      for (const definition of frontendToolDefinitions(clientTools, this.#validator)) {
-        if (this.#serverTools.has(definition.name)) {
-          this.#options.logger?.warn({}, `Client tool ${definition.name} is shadowed by the server tool of the same name.`);
-          continue;
-        }
-        this.#frontendTools.set(definition.name, definition);
-        customTools.push(this.#frontendTool(definition));
-        hostToolNames.add(definition.name);
-      }
-    }
-    for (const silent of this.#silentTools()) {
-      if (hostToolNames.has(silent.name)) continue;
-      customTools.push(silent);
-      hostToolNames.add(silent.name);
-      silentToolNames.add(silent.name);
-    }
+    const { customTools, hostToolNames, silentToolNames } = this.#tools.configure(clientTools, {
+      serverTool: (tool) => this.#wrapServerTool(tool),
+      frontendTool: (definition) => this.#frontendTool(definition),
+      silentTools: () => this.#silentTools(),
+    });
     const hooks: BridgeHooks = {};
     if (this.#options.questions !== false) hooks.onQuestions = (args) => this.#onQuestions(args);
     if (this.#options.toolApproval === true) hooks.preTool = (args) => this.#preTool(args, silentToolNames);
-    this.#hostToolNames = hostToolNames;
     return { customTools, hooks, hostToolNames, silentToolNames };
   }
 
@@ -185,13 +159,7 @@ export class HitlBridge {
    * @throws HitlError INVALID_TOOL_SCHEMA naming the tool.
    */
   toolsChanged(clientTools: readonly Tool[]): boolean {
-    return this.#contractOf(clientTools) !== this.#toolContract;
-  }
-
-  #contractOf(clientTools: readonly Tool[]): string {
-    if (this.#options.frontendTools === false) return "";
-    const definitions = frontendToolDefinitions(clientTools, this.#validator);
-    return canonicalJson([...definitions].sort((left, right) => left.name.localeCompare(right.name)));
+    return this.#tools.changed(clientTools);
   }
 
   /**
@@ -205,7 +173,7 @@ export class HitlBridge {
   beginRun<TInput>(input: RunAgentInput, options: BeginRunOptions<TInput>): HitlRun {
     if (this.signal.aborted) throw new HitlError("CLOSED", "The HITL bridge of this thread is closed.");
     if (this.#run !== undefined && !this.#run.finished) throw new HitlError("RUN_ACTIVE", "Another run of this thread is still attached; finish it first.");
-    if (this.#options.frontendTools !== false) frontendToolDefinitions(input.tools, this.#validator);
+    this.#tools.check(input.tools);
     const plan = matchAnswers(collectAnswers(input), this.#lot, {
       now: this.#now(),
       validator: this.#validator,
@@ -268,7 +236,7 @@ export class HitlBridge {
       currentTurn: () => this.#turns.current(),
       startNextTurn: () => this.#turns.startNext(),
       turnEnded: (turn) => this.#turns.retire(turn),
-      itemOfStep: (step) => itemOfStep(step, this.#hostToolNames),
+      itemOfStep: (step) => itemOfStep(step, this.#tools.hostToolNames()),
       haltTurn: (turn) => this.#turns.halt(turn),
       conclude: (run) => this.#conclude(run),
     };
@@ -355,11 +323,11 @@ export class HitlBridge {
   }
 
   async #preTool(args: PreToolHookArgs, silentToolNames: ReadonlySet<string>): Promise<PreToolHookResult> {
-    const exempt = this.#frontendTools.has(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
+    const exempt = this.#tools.isFrontendTool(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
     if (exempt) return { decision: "allow" };
     const callId = args.callId === undefined || args.callId === "" ? undefined : args.callId;
     // The bridge's own tools have no harness card to share an id with (their mirror steps are dropped).
-    const hostTool = this.#hostToolNames.has(args.toolName);
+    const hostTool = this.#tools.hostToolNames().has(args.toolName);
     const resolved = hostTool ? undefined : this.#options.toolCallIdOf?.({
       toolName: args.toolName,
       ...(callId === undefined ? {} : { callId }),
@@ -368,7 +336,7 @@ export class HitlBridge {
       ...(args.stepIndex === undefined ? {} : { stepIndex: args.stepIndex }),
     });
     const toolCallId = resolved ?? callId ?? this.#createId();
-    const argumentsSchema = this.#serverTools.get(args.toolName)?.parameters;
+    const argumentsSchema = this.#tools.serverToolParameters(args.toolName);
     const { expiresAt, expiresAtMs } = this.#desk.deadline();
     const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });
     this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments, ...(hostTool ? { hostTool } : {}) } });
