@@ -4,28 +4,18 @@ import { Lifetime } from "@ag-ui-antigravity/foundation";
 import { collectAnswers } from "../answers/collect-answers.js";
 import { matchAnswers } from "../answers/match-answers.js";
 import { HitlError } from "../errors/hitl-error.js";
-import type { BridgeHooks, CustomTool, PreToolHookResult, PreToolHookArgs, QuestionsHookResult, QuestionsHookArgs, ToolCallContext } from "../harness/harness-shapes.js";
-import { approvalDecision, approvalInterrupt, coerceApprovalPayload, deniedStatement } from "../interrupts/approval-interrupt.js";
-import { abandonStatement, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
-import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
-import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
-import type { FrontendToolOutcome, ParkedItem } from "../parking/parked-item.js";
+import type { BridgeHooks, CustomTool } from "../harness/harness-shapes.js";
+import type { ParkedItem } from "../parking/parked-item.js";
 import { ParkingLot } from "../parking/parking-lot.js";
-import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
-import { runInServerTool, type ServerToolScope } from "../server-tools/server-tool-scope.js";
-import type { FrontendToolDefinition } from "../tools/frontend-tools.js";
-import {
-  appContextToolName,
-  defaultParkTimeoutMs,
-  defaultSettleMs,
-  defaultTurnSummaryChars,
-  sharedStateToolName,
-  type HitlBridgeOptions,
-} from "./bridge-options.js";
+import { SchemaValidator } from "../schema/schema-validator.js";
+import { defaultParkTimeoutMs, defaultSettleMs, defaultTurnSummaryChars, type HitlBridgeOptions } from "./bridge-options.js";
+import type { HandlerHost } from "./handler-host.js";
+import { askApproval, askQuestions } from "./harness-hooks.js";
 import { HitlRun, type RunConclusion, type RunHost, type RunStart } from "./hitl-run.js";
+import { frontendTool, serverTool, silentTools } from "./host-tools.js";
 import { itemOfStep } from "./mirror-steps.js";
-import { ParkingDesk, releaseParked } from "./parking-desk.js";
 import type { HitlNotification } from "./notifications.js";
+import { ParkingDesk, releaseParked } from "./parking-desk.js";
 import { SharedState } from "./shared-state.js";
 import { ToolCatalogue } from "./tool-catalogue.js";
 import { TurnSequencer, type TurnStarter } from "./turn-sequencer.js";
@@ -67,18 +57,24 @@ export interface HarnessPieces {
  * const conclusion = run.finish();
  */
 export class HitlBridge {
+  // The bridge composes its thread's pieces, each the one owner of its state: the parked items
+  // (ParkingLot, worked through ParkingDesk), the turns (TurnSequencer), the shared state and
+  // context (SharedState) and the configured tools (ToolCatalogue); the handlers of its tools and
+  // hooks (host-tools.ts, harness-hooks.ts) reach them through `#handlers`. What it keeps itself is
+  // the run: which one is attached, and the notifications waiting for the next.
   readonly #options: HitlBridgeOptions;
-  readonly #validator = new SchemaValidator();
-  readonly #lot: ParkingLot;
-  readonly #desk: ParkingDesk;
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #lifetime = new Lifetime();
+  readonly #validator = new SchemaValidator();
+  readonly #lot: ParkingLot;
+  readonly #desk: ParkingDesk;
   readonly #tools: ToolCatalogue;
-  #run: HitlRun | undefined;
-  #undelivered: HitlNotification[] = [];
   readonly #shared = new SharedState(() => this.#attachedRun());
   readonly #turns = new TurnSequencer({ signal: this.#lifetime.signal, preamble: () => this.#preamble() });
+  readonly #handlers: HandlerHost;
+  #run: HitlRun | undefined;
+  #undelivered: HitlNotification[] = [];
 
   constructor(options: HitlBridgeOptions = {}) {
     this.#options = options;
@@ -87,6 +83,16 @@ export class HitlBridge {
     this.#lot = new ParkingLot({ now: this.#now, onExpired: (item) => this.#expired(item) });
     this.#desk = new ParkingDesk({ lot: this.#lot, signal: this.#lifetime.signal, now: this.#now, parkTimeoutMs: options.parkTimeoutMs ?? defaultParkTimeoutMs });
     this.#tools = new ToolCatalogue({ serverTools: options.serverTools ?? [], frontendTools: options.frontendTools !== false, validator: this.#validator, logger: options.logger });
+    this.#handlers = {
+      options,
+      validator: this.#validator,
+      desk: this.#desk,
+      shared: this.#shared,
+      tools: this.#tools,
+      createId: this.#createId,
+      notify: (notification) => this.#notify(notification),
+      currentTurn: () => this.#turns.current(),
+    };
   }
 
   /** Aborted when the bridge closes. */
@@ -141,13 +147,13 @@ export class HitlBridge {
    */
   harnessPieces(clientTools: readonly Tool[]): HarnessPieces {
     const { customTools, hostToolNames, silentToolNames } = this.#tools.configure(clientTools, {
-      serverTool: (tool) => this.#wrapServerTool(tool),
-      frontendTool: (definition) => this.#frontendTool(definition),
-      silentTools: () => this.#silentTools(),
+      serverTool: (tool) => serverTool(this.#handlers, tool),
+      frontendTool: (definition) => frontendTool(this.#handlers, definition),
+      silentTools: () => silentTools(this.#handlers),
     });
     const hooks: BridgeHooks = {};
-    if (this.#options.questions !== false) hooks.onQuestions = (args) => this.#onQuestions(args);
-    if (this.#options.toolApproval === true) hooks.preTool = (args) => this.#preTool(args, silentToolNames);
+    if (this.#options.questions !== false) hooks.onQuestions = (args) => askQuestions(this.#handlers, args);
+    if (this.#options.toolApproval === true) hooks.preTool = (args) => askApproval(this.#handlers, args, silentToolNames);
     return { customTools, hooks, hostToolNames, silentToolNames };
   }
 
@@ -172,7 +178,7 @@ export class HitlBridge {
    */
   beginRun<TInput>(input: RunAgentInput, options: BeginRunOptions<TInput>): HitlRun {
     if (this.signal.aborted) throw new HitlError("CLOSED", "The HITL bridge of this thread is closed.");
-    if (this.#run !== undefined && !this.#run.finished) throw new HitlError("RUN_ACTIVE", "Another run of this thread is still attached; finish it first.");
+    if (this.#attachedRun() !== undefined) throw new HitlError("RUN_ACTIVE", "Another run of this thread is still attached; finish it first.");
     this.#tools.check(input.tools);
     const plan = matchAnswers(collectAnswers(input), this.#lot, {
       now: this.#now(),
@@ -279,145 +285,5 @@ export class HitlBridge {
   #expired(item: ParkedItem): void {
     this.#options.logger?.warn({}, `Parked ${item.kind} ${item.id} expired unanswered.`);
     releaseParked(item, "expired");
-  }
-
-  // ------------------------------------------------------------------ frontend tools
-
-  #frontendTool(definition: FrontendToolDefinition): CustomTool {
-    const exempt = new Set(this.#options.deduplicationExemptTools ?? []);
-    return {
-      name: definition.name,
-      description: definition.description,
-      parameters: definition.parameters,
-      handler: (args, context) => {
-        const dispatch = () => this.#dispatchFrontendTool(definition.name, args, context);
-        const turn = this.#turns.current();
-        if (turn === undefined || this.#options.deduplicateToolCalls === false || exempt.has(definition.name)) return dispatch();
-        return turn.deduplicator.run(definition.name, args, dispatch);
-      },
-    };
-  }
-
-  async #dispatchFrontendTool(toolName: string, args: Record<string, unknown>, context: ToolCallContext): Promise<string> {
-    const toolCallId = context.callId === "" ? this.#createId() : context.callId;
-    this.#notify({ type: "tool-call", source: "frontend", toolCallId, toolName, arguments: args });
-    const { expiresAtMs } = this.#desk.deadline();
-    const outcome = await this.#desk.parkWith<FrontendToolOutcome>(
-      (settle, fail) => ({ kind: "frontend-tool", id: toolCallId, toolName, arguments: args, expiresAtMs, settle, fail }),
-      context.signal,
-    );
-    if (outcome.type === "error") throw new Error(outcome.message);
-    return outcome.type === "result" ? outcome.content : abandonStatement(outcome.cause);
-  }
-
-  // ------------------------------------------------------------------ questions and approvals
-
-  async #onQuestions(args: QuestionsHookArgs): Promise<QuestionsHookResult> {
-    const questions = describeQuestions(args.questions);
-    const { expiresAt, expiresAtMs } = this.#desk.deadline();
-    const interrupt = questionInterrupt({ id: this.#createId(), questions, expiresAt });
-    this.#notify({ type: "interrupt", interrupt });
-    const answer = await this.#desk.park({ kind: "question", id: interrupt.id, interrupt, coerce: (raw) => coerceQuestionPayload(questions, raw) }, expiresAtMs, args.signal);
-    if (answer.status !== "resolved") return { cancelled: true };
-    return { answers: harnessAnswers(answer.payload as QuestionPayload) };
-  }
-
-  async #preTool(args: PreToolHookArgs, silentToolNames: ReadonlySet<string>): Promise<PreToolHookResult> {
-    const exempt = this.#tools.isFrontendTool(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
-    if (exempt) return { decision: "allow" };
-    const callId = args.callId === undefined || args.callId === "" ? undefined : args.callId;
-    // The bridge's own tools have no harness card to share an id with (their mirror steps are dropped).
-    const hostTool = this.#tools.hostToolNames().has(args.toolName);
-    const resolved = hostTool ? undefined : this.#options.toolCallIdOf?.({
-      toolName: args.toolName,
-      ...(callId === undefined ? {} : { callId }),
-      ...(args.serverName === undefined ? {} : { serverName: args.serverName }),
-      ...(args.trajectoryId === undefined ? {} : { trajectoryId: args.trajectoryId }),
-      ...(args.stepIndex === undefined ? {} : { stepIndex: args.stepIndex }),
-    });
-    const toolCallId = resolved ?? callId ?? this.#createId();
-    const argumentsSchema = this.#tools.serverToolParameters(args.toolName);
-    const { expiresAt, expiresAtMs } = this.#desk.deadline();
-    const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });
-    this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments, ...(hostTool ? { hostTool } : {}) } });
-    const answer = await this.#desk.park({ kind: "approval", id: interrupt.id, interrupt, coerce: coerceApprovalPayload }, expiresAtMs, undefined);
-    const decision = approvalDecision(answer);
-    if (decision.decision === "deny") {
-      // Whether the harness then reports the call as an error step, and in what shape, is not known
-      // (docs/protocol.md, "Assumptions and how we hedge them"): the denial is reported from here.
-      this.#notify({ type: "tool-denied", toolCallId, toolName: args.toolName, arguments: args.arguments, reason: decision.reason ?? deniedStatement, ...(hostTool ? { hostTool } : {}) });
-    }
-    return decision;
-  }
-
-  // ------------------------------------------------------------------ server tools and state
-
-  #wrapServerTool(tool: CustomTool): CustomTool {
-    return {
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      handler: async (args, context) => {
-        const toolCallId = context.callId === "" ? this.#createId() : context.callId;
-        this.#notify({ type: "tool-call", source: "server", toolCallId, toolName: tool.name, arguments: args });
-        const scope = this.#scope(toolCallId, tool.name);
-        try {
-          const result: unknown = await runInServerTool(scope, () => tool.handler(args, { ...context, callId: toolCallId }));
-          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: typeof result === "string" ? result : (JSON.stringify(result) ?? ""), output: result, failed: false });
-          return result;
-        } catch (error) {
-          // The exception text goes to the model through the harness, not to the client.
-          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: `The tool ${tool.name} failed.`, failed: true });
-          throw error;
-        }
-      },
-    };
-  }
-
-  #scope(toolCallId: string, toolName: string): ServerToolScope {
-    return {
-      toolCallId,
-      toolName,
-      raiseInterrupt: (reason, options, signal) => this.#raiseServerInterrupt(toolCallId, reason, options, signal),
-      readState: () => this.#shared.readState(),
-      writeState: (state) => this.#shared.write(state),
-      readContext: () => this.#shared.readContext(),
-    };
-  }
-
-  #raiseServerInterrupt(toolCallId: string, reason: string, options: InterruptOptions, signal: AbortSignal | undefined): Promise<InterruptAnswer> {
-    // AG-UI reserves the `core:` namespace for reasons the protocol itself defines.
-    if (reason.trim() === "" || reason.startsWith("core:")) {
-      return Promise.reject(new TypeError(`interrupt(): "${reason}" is not a usable reason; name it in your own namespace, e.g. "myapp:confirm".`));
-    }
-    if (options.responseSchema !== undefined) {
-      const problem = this.#validator.compileProblem(options.responseSchema as JsonSchema);
-      if (problem !== undefined) return Promise.reject(new TypeError(`interrupt(): responseSchema is not a valid JSON Schema: ${problem}`));
-    }
-    const { expiresAt, expiresAtMs } = this.#desk.deadline();
-    const interrupt = serverToolInterrupt({ id: this.#createId(), reason, toolCallId, expiresAt, options });
-    this.#notify({ type: "interrupt", interrupt });
-    return this.#desk.park({ kind: "server-interrupt", id: interrupt.id, interrupt }, expiresAtMs, signal);
-  }
-
-  #silentTools(): CustomTool[] {
-    const tools: CustomTool[] = [];
-    if (this.#options.appContextTool === true) {
-      tools.push({
-        name: appContextToolName,
-        description: "Returns the context the application shares with you (what the user is looking at, settings).",
-        parameters: { type: "object", properties: {} },
-        handler: () => ({ context: structuredClone(this.#shared.readContext()) }),
-      });
-    }
-    if (this.#options.sharedStateTool === true) {
-      tools.push({
-        name: sharedStateToolName,
-        description: "Returns the application's current shared state, including edits the user made in the UI.",
-        parameters: { type: "object", properties: {} },
-        handler: () => ({ state: structuredClone(this.#shared.readState() ?? null) }),
-      });
-    }
-    return tools;
   }
 }
