@@ -3,6 +3,9 @@ import { isPlainObject } from "../json/json-value.js";
 import { turnSummary } from "../turn/turn-summary.js";
 import type { HitlRun } from "./hitl-run.js";
 
+/** The part of a run the shared state delivers to. */
+type StateReceiver = Pick<HitlRun, "push">;
+
 /**
  * What the client shares with the agent of one thread: the shared state, which server tools read and
  * write, and the latest run's context. It owns both, and the one rule that makes the state more than
@@ -11,13 +14,13 @@ import type { HitlRun } from "./hitl-run.js";
  * Separate from the bridge, which only says when a run begins and which run is attached.
  */
 export class SharedState {
-  readonly #attachedRun: () => HitlRun | undefined;
+  readonly #attachedRun: () => StateReceiver | undefined;
   #state: unknown;
   #undelivered = false;
   #context: Context[] = [];
 
   /** `attachedRun`: the run a write is delivered to now, or undefined while none is attached (or it finished). */
-  constructor(attachedRun: () => HitlRun | undefined) {
+  constructor(attachedRun: () => StateReceiver | undefined) {
     this.#attachedRun = attachedRun;
   }
 
@@ -41,7 +44,7 @@ export class SharedState {
   }
 
   /** Delivers a write the client has not had yet to `run`, the run that has just begun. */
-  deliverPending(run: HitlRun): void {
+  deliverPending(run: StateReceiver): void {
     if (this.#undelivered && isPlainObject(this.#state)) this.#push(run);
   }
 
@@ -65,7 +68,7 @@ export class SharedState {
     return turnSummary({ context: this.#context, state: this.#state, maxChars });
   }
 
-  #push(run: HitlRun): void {
+  #push(run: StateReceiver): void {
     this.#undelivered = false;
     run.push({ type: "state", state: structuredClone(this.#state as Record<string, unknown>) });
   }
