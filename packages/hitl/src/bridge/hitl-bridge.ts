@@ -1,44 +1,26 @@
 import { randomUUID } from "node:crypto";
-import type { Context, HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
+import type { HumanInTheLoopCapabilities, RunAgentInput, Tool } from "@ag-ui/core";
 import { Lifetime } from "@ag-ui-antigravity/foundation";
-import type { NormalizedStep } from "@ag-ui-antigravity/harness";
 import { collectAnswers } from "../answers/collect-answers.js";
-import { matchAnswers, type AnswerPlan } from "../answers/match-answers.js";
+import { matchAnswers } from "../answers/match-answers.js";
 import { HitlError } from "../errors/hitl-error.js";
-import type { BridgeHooks, CustomTool, PreToolHookResult, PreToolHookArgs, QuestionsHookResult, QuestionsHookArgs, ToolCallContext } from "../harness/harness-shapes.js";
-import { approvalDecision, approvalInterrupt, coerceApprovalPayload, deniedStatement } from "../interrupts/approval-interrupt.js";
-import { abandonStatement, type AbandonCause, type InterruptAnswer } from "../interrupts/interrupt-answer.js";
-import { coerceQuestionPayload, describeQuestions, harnessAnswers, questionInterrupt, type QuestionPayload } from "../interrupts/question-interrupt.js";
-import { serverToolInterrupt, type InterruptOptions } from "../interrupts/server-tool-interrupt.js";
-import { canonicalJson } from "../json/canonical-json.js";
-import { isPlainObject } from "../json/json-value.js";
-import type { FrontendToolOutcome, ParkedInterrupt, ParkedItem } from "../parking/parked-item.js";
+import type { BridgeHooks, CustomTool } from "../harness/harness-shapes.js";
+import type { ParkedItem } from "../parking/parked-item.js";
 import { ParkingLot } from "../parking/parking-lot.js";
-import { SchemaValidator, type JsonSchema } from "../schema/schema-validator.js";
-import { runInServerTool, type ServerToolScope } from "../server-tools/server-tool-scope.js";
-import { frontendToolDefinitions, type FrontendToolDefinition } from "../tools/frontend-tools.js";
-import { TurnScope } from "../turn/turn-scope.js";
-import { turnSummary } from "../turn/turn-summary.js";
-import {
-  appContextToolName,
-  defaultParkTimeoutMs,
-  defaultSettleMs,
-  defaultTurnSummaryChars,
-  sharedStateToolName,
-  type HitlBridgeOptions,
-} from "./bridge-options.js";
+import { SchemaValidator } from "../schema/schema-validator.js";
+import { defaultParkTimeoutMs, defaultSettleMs, defaultTurnSummaryChars, type HitlBridgeOptions } from "./bridge-options.js";
+import type { HandlerHost } from "./handler-host.js";
+import { askApproval, askQuestions } from "./harness-hooks.js";
 import { HitlRun, type RunConclusion, type RunHost, type RunStart } from "./hitl-run.js";
+import { frontendTool, serverTool, silentTools } from "./host-tools.js";
 import { itemOfStep } from "./mirror-steps.js";
 import type { HitlNotification } from "./notifications.js";
+import { ParkingDesk, releaseParked } from "./parking-desk.js";
+import { SharedState } from "./shared-state.js";
+import { ToolCatalogue } from "./tool-catalogue.js";
+import { TurnSequencer, type TurnStarter } from "./turn-sequencer.js";
 
-/**
- * The bridge's one port back into its host: start a harness turn for queued user input, and return
- * its steps. The bridge decides when (a run's new input, input queued behind a parked turn); the
- * host decides how (the agent wraps `conversation.send`, adding `preamble`, the bridge's note of
- * what the user answered or abandoned, before the input). `signal` aborts when the bridge halts the
- * turn.
- */
-export type TurnStarter<TInput> = (input: TInput, context: { preamble: string | undefined; signal: AbortSignal }) => AsyncIterable<NormalizedStep>;
+export type { TurnStarter } from "./turn-sequencer.js";
 
 /** What `HitlBridge.beginRun` is given for one AG-UI run: its new input, how to start a turn, its tools and hooks. */
 export interface BeginRunOptions<TInput> {
@@ -75,34 +57,42 @@ export interface HarnessPieces {
  * const conclusion = run.finish();
  */
 export class HitlBridge {
+  // The bridge composes its thread's pieces, each the one owner of its state: the parked items
+  // (ParkingLot, worked through ParkingDesk), the turns (TurnSequencer), the shared state and
+  // context (SharedState) and the configured tools (ToolCatalogue); the handlers of its tools and
+  // hooks (host-tools.ts, harness-hooks.ts) reach them through `#handlers`. What it keeps itself is
+  // the run: which one is attached, and the notifications waiting for the next.
   readonly #options: HitlBridgeOptions;
-  readonly #validator = new SchemaValidator();
-  readonly #lot: ParkingLot;
   readonly #now: () => number;
   readonly #createId: () => string;
   readonly #lifetime = new Lifetime();
-  readonly #serverTools = new Map<string, CustomTool>();
-  #frontendTools = new Map<string, FrontendToolDefinition>();
-  #toolContract: string | undefined;
-  #turn: TurnScope | undefined;
-  #draining: Promise<void> | undefined;
+  readonly #validator = new SchemaValidator();
+  readonly #lot: ParkingLot;
+  readonly #desk: ParkingDesk;
+  readonly #tools: ToolCatalogue;
+  readonly #shared = new SharedState(() => this.#attachedRun());
+  readonly #turns = new TurnSequencer({ signal: this.#lifetime.signal, preamble: () => this.#preamble() });
+  readonly #handlers: HandlerHost;
   #run: HitlRun | undefined;
   #undelivered: HitlNotification[] = [];
-  #pendingInputs: unknown[] = [];
-  #startTurn: TurnStarter<unknown> | undefined;
-  /** The bridge's own tools the harness was last configured with (`harnessPieces`): their mirror steps are not passed on. */
-  #hostToolNames: ReadonlySet<string> = new Set();
-  #context: Context[] = [];
-  #state: unknown;
-  #stateUndelivered = false;
-  readonly #turnEndListeners = new Set<() => void>();
 
   constructor(options: HitlBridgeOptions = {}) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#createId = options.createId ?? randomUUID;
     this.#lot = new ParkingLot({ now: this.#now, onExpired: (item) => this.#expired(item) });
-    for (const tool of options.serverTools ?? []) this.#serverTools.set(tool.name, tool);
+    this.#desk = new ParkingDesk({ lot: this.#lot, signal: this.#lifetime.signal, now: this.#now, parkTimeoutMs: options.parkTimeoutMs ?? defaultParkTimeoutMs });
+    this.#tools = new ToolCatalogue({ serverTools: options.serverTools ?? [], frontendTools: options.frontendTools !== false, validator: this.#validator, logger: options.logger });
+    this.#handlers = {
+      options,
+      validator: this.#validator,
+      desk: this.#desk,
+      shared: this.#shared,
+      tools: this.#tools,
+      createId: this.#createId,
+      notify: (notification) => this.#notify(notification),
+      currentTurn: () => this.#turns.current(),
+    };
   }
 
   /** Aborted when the bridge closes. */
@@ -127,7 +117,7 @@ export class HitlBridge {
 
   /** Whether a harness turn is in progress (possibly parked across runs). */
   get hasTurn(): boolean {
-    return this.#turn !== undefined;
+    return this.#turns.current() !== undefined;
   }
 
   /** What this bridge supports, for the agent's `/capabilities` (`humanInTheLoop`). */
@@ -146,8 +136,7 @@ export class HitlBridge {
    * Returns the unsubscribe function.
    */
   onTurnEnd(listener: () => void): () => void {
-    this.#turnEndListeners.add(listener);
-    return () => this.#turnEndListeners.delete(listener);
+    return this.#turns.onTurnEnd(listener);
   }
 
   /**
@@ -157,36 +146,14 @@ export class HitlBridge {
    * @throws HitlError INVALID_TOOL_SCHEMA naming the tool.
    */
   harnessPieces(clientTools: readonly Tool[]): HarnessPieces {
-    const customTools: CustomTool[] = [];
-    const hostToolNames = new Set<string>();
-    const silentToolNames = new Set<string>();
-    for (const tool of this.#serverTools.values()) {
-      customTools.push(this.#wrapServerTool(tool));
-      hostToolNames.add(tool.name);
-    }
-    this.#frontendTools = new Map();
-    this.#toolContract = this.#contractOf(clientTools);
-    if (this.#options.frontendTools !== false) {
-      for (const definition of frontendToolDefinitions(clientTools, this.#validator)) {
-        if (this.#serverTools.has(definition.name)) {
-          this.#options.logger?.warn({}, `Client tool ${definition.name} is shadowed by the server tool of the same name.`);
-          continue;
-        }
-        this.#frontendTools.set(definition.name, definition);
-        customTools.push(this.#frontendTool(definition));
-        hostToolNames.add(definition.name);
-      }
-    }
-    for (const silent of this.#silentTools()) {
-      if (hostToolNames.has(silent.name)) continue;
-      customTools.push(silent);
-      hostToolNames.add(silent.name);
-      silentToolNames.add(silent.name);
-    }
+    const { customTools, hostToolNames, silentToolNames } = this.#tools.configure(clientTools, {
+      serverTool: (tool) => serverTool(this.#handlers, tool),
+      frontendTool: (definition) => frontendTool(this.#handlers, definition),
+      silentTools: () => silentTools(this.#handlers),
+    });
     const hooks: BridgeHooks = {};
-    if (this.#options.questions !== false) hooks.onQuestions = (args) => this.#onQuestions(args);
-    if (this.#options.toolApproval === true) hooks.preTool = (args) => this.#preTool(args, silentToolNames);
-    this.#hostToolNames = hostToolNames;
+    if (this.#options.questions !== false) hooks.onQuestions = (args) => askQuestions(this.#handlers, args);
+    if (this.#options.toolApproval === true) hooks.preTool = (args) => askApproval(this.#handlers, args, silentToolNames);
     return { customTools, hooks, hostToolNames, silentToolNames };
   }
 
@@ -198,13 +165,7 @@ export class HitlBridge {
    * @throws HitlError INVALID_TOOL_SCHEMA naming the tool.
    */
   toolsChanged(clientTools: readonly Tool[]): boolean {
-    return this.#contractOf(clientTools) !== this.#toolContract;
-  }
-
-  #contractOf(clientTools: readonly Tool[]): string {
-    if (this.#options.frontendTools === false) return "";
-    const definitions = frontendToolDefinitions(clientTools, this.#validator);
-    return canonicalJson([...definitions].sort((left, right) => left.name.localeCompare(right.name)));
+    return this.#tools.changed(clientTools);
   }
 
   /**
@@ -217,8 +178,8 @@ export class HitlBridge {
    */
   beginRun<TInput>(input: RunAgentInput, options: BeginRunOptions<TInput>): HitlRun {
     if (this.signal.aborted) throw new HitlError("CLOSED", "The HITL bridge of this thread is closed.");
-    if (this.#run !== undefined && !this.#run.finished) throw new HitlError("RUN_ACTIVE", "Another run of this thread is still attached; finish it first.");
-    if (this.#options.frontendTools !== false) frontendToolDefinitions(input.tools, this.#validator);
+    if (this.#attachedRun() !== undefined) throw new HitlError("RUN_ACTIVE", "Another run of this thread is still attached; finish it first.");
+    this.#tools.check(input.tools);
     const plan = matchAnswers(collectAnswers(input), this.#lot, {
       now: this.#now(),
       validator: this.#validator,
@@ -231,19 +192,18 @@ export class HitlBridge {
     }
     for (const ignored of plan.ignored) this.#options.logger?.warn({}, `Ignored answer: ${ignored}`);
     // Commit: nothing below throws, so a refused run above left every parked item as it was.
-    const continuesTurn = this.#turn !== undefined;
-    this.#context = input.context;
-    this.#adoptState(input.state);
-    this.#startTurn = options.startTurn as TurnStarter<unknown>;
+    const continuesTurn = this.#turns.current() !== undefined;
+    this.#shared.adopt(input.context, input.state);
+    this.#turns.useStarter(options.startTurn as TurnStarter<unknown>);
     // Handlers resume in later microtasks, so whatever they report reaches the run attached below.
-    const start: RunStart = { ...this.#settle(plan), continuesTurn };
+    const start: RunStart = { ...this.#desk.settle(plan), continuesTurn };
     if (hasNewInput) {
-      if (!resolvesSomething) start.abandonedIds = this.#abandonAll("new-input");
-      this.#pendingInputs.push(options.newInput);
+      if (!resolvesSomething) start.abandonedIds = this.#desk.abandonAll("new-input");
+      this.#turns.queue(options.newInput);
     }
     const run = new HitlRun(this.#runHost(), start);
     this.#run = run;
-    if (this.#stateUndelivered && isPlainObject(this.#state)) this.#pushState(run);
+    this.#shared.deliverPending(run);
     for (const notification of this.#undelivered.splice(0)) run.push(notification);
     return run;
   }
@@ -268,11 +228,7 @@ export class HitlBridge {
       () => new HitlError("CLOSED", "The HITL bridge of this thread was closed while the request was waiting."),
       () => {
         this.#lot.failAll(this.signal.reason);
-        const turn = this.#turn;
-        this.#turn = undefined;
-        this.#pendingInputs = [];
-        // A halted turn drains without rejecting (TurnScope swallows its CANCELLED end).
-        return turn === undefined ? this.#draining : turn.halt();
+        return this.#turns.close();
       },
     );
   }
@@ -283,51 +239,20 @@ export class HitlBridge {
     return {
       lot: this.#lot,
       settleMs: this.#options.settleMs ?? defaultSettleMs,
-      currentTurn: () => this.#turn,
-      startNextTurn: () => this.#startNextTurn(),
-      turnEnded: (turn) => this.#retire(turn),
-      itemOfStep: (step) => itemOfStep(step, this.#hostToolNames),
-      haltTurn: (turn) => {
-        const draining = turn.halt();
-        this.#draining = draining;
-        // Once drained it is forgotten, so later turns start at once rather than a microtask later.
-        void draining.then(() => {
-          if (this.#draining === draining) this.#draining = undefined;
-        });
-        this.#retire(turn);
-      },
+      currentTurn: () => this.#turns.current(),
+      startNextTurn: () => this.#turns.startNext(),
+      turnEnded: (turn) => this.#turns.retire(turn),
+      itemOfStep: (step) => itemOfStep(step, this.#tools.hostToolNames()),
+      haltTurn: (turn) => this.#turns.halt(turn),
       conclude: (run) => this.#conclude(run),
     };
   }
 
-  async #startNextTurn(): Promise<TurnScope | undefined> {
-    if (this.#pendingInputs.length === 0 || this.#startTurn === undefined || this.signal.aborted) return undefined;
-    // The harness runs one turn per conversation: a halted turn must finish draining first.
-    if (this.#draining !== undefined) await this.#draining;
-    const input = this.#pendingInputs.shift();
+  /** What each turn's input starts with: the bounded summary of context and state, when `turnSummary` is on. */
+  #preamble(): string | undefined {
     const summary = this.#options.turnSummary;
-    const preamble =
-      summary === undefined || summary === false
-        ? undefined
-        : turnSummary({ context: this.#context, state: this.#state, maxChars: (summary === true ? undefined : summary.maxChars) ?? defaultTurnSummaryChars });
-    const controller = new AbortController();
-    const turn = new TurnScope(controller);
-    turn.onRetire(() => {
-      for (const listener of this.#turnEndListeners) listener();
-    });
-    this.#turn = turn;
-    try {
-      turn.attach(this.#startTurn(input, { preamble, signal: controller.signal }));
-    } catch (error) {
-      this.#retire(turn);
-      throw error;
-    }
-    return turn;
-  }
-
-  #retire(turn: TurnScope): void {
-    if (this.#turn === turn) this.#turn = undefined;
-    turn.retire();
+    if (summary === undefined || summary === false) return undefined;
+    return this.#shared.summary((summary === true ? undefined : summary.maxChars) ?? defaultTurnSummaryChars);
   }
 
   #conclude(run: HitlRun): RunConclusion {
@@ -337,7 +262,8 @@ export class HitlBridge {
     const pendingToolCallIds = this.#lot.frontendTools().map((item) => item.id);
     if (interrupts.length > 0) {
       const conclusion: RunConclusion = { type: "interrupt", interrupts, pendingToolCallIds };
-      if (isPlainObject(this.#state)) conclusion.stateSnapshot = structuredClone(this.#state);
+      const stateSnapshot = this.#shared.snapshot();
+      if (stateSnapshot !== undefined) conclusion.stateSnapshot = stateSnapshot;
       return conclusion;
     }
     if (pendingToolCallIds.length > 0) return { type: "pending-tools", pendingToolCallIds };
@@ -345,235 +271,19 @@ export class HitlBridge {
   }
 
   #notify(notification: HitlNotification): void {
-    if (this.#run !== undefined && !this.#run.finished) this.#run.push(notification);
+    const run = this.#attachedRun();
+    if (run !== undefined) run.push(notification);
     else this.#undelivered.push(notification);
   }
 
-  // ------------------------------------------------------------------ settling
-
-  #settle(plan: AnswerPlan): Omit<RunStart, "continuesTurn"> {
-    for (const { item } of plan.interrupts) this.#lot.take(item.id);
-    for (const { item } of plan.frontendTools) this.#lot.take(item.id);
-    for (const { item, answer } of plan.interrupts) item.settle(answer);
-    for (const { item, outcome } of plan.frontendTools) item.settle(outcome);
-    return {
-      resolvedInterruptIds: plan.interrupts.map(({ item }) => item.id),
-      resolvedToolCallIds: plan.frontendTools.map(({ item }) => item.id),
-      abandonedIds: [],
-      ignored: plan.ignored,
-    };
-  }
-
-  #abandonAll(cause: AbandonCause): string[] {
-    const items: ParkedItem[] = [...this.#lot.interrupts(), ...this.#lot.frontendTools()];
-    for (const item of items) this.#lot.take(item.id, "abandoned");
-    for (const item of items) this.#release(item, cause);
-    return items.map((item) => item.id);
+  /** The run notifications go to now: the one attached last, unless it has finished. */
+  #attachedRun(): HitlRun | undefined {
+    const run = this.#run;
+    return run === undefined || run.finished ? undefined : run;
   }
 
   #expired(item: ParkedItem): void {
     this.#options.logger?.warn({}, `Parked ${item.kind} ${item.id} expired unanswered.`);
-    this.#release(item, "expired");
-  }
-
-  #release(item: ParkedItem, cause: AbandonCause): void {
-    if (item.kind === "frontend-tool") item.settle({ type: "abandoned", cause });
-    else item.settle({ status: "abandoned", cause });
-  }
-
-  #park(item: Omit<ParkedInterrupt, "settle" | "fail" | "expiresAtMs">, expiresAtMs: number, signal: AbortSignal | undefined): Promise<InterruptAnswer> {
-    return this.#parkWith<InterruptAnswer>((settle, fail) => ({ ...item, expiresAtMs, settle, fail }), signal);
-  }
-
-  #parkWith<T>(build: (settle: (value: T) => void, fail: (error: unknown) => void) => ParkedItem, signal: AbortSignal | undefined): Promise<T> {
-    if (this.signal.aborted) return Promise.reject(this.signal.reason);
-    return new Promise<T>((resolve, reject) => {
-      const item = build(
-        (value) => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error) => {
-          signal?.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-      // The harness aborts a handler's signal when the conversation closes or the turn is cancelled.
-      const onAbort = (): void => {
-        if (this.#lot.take(item.id, "abandoned") !== undefined) item.fail(signal?.reason);
-      };
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#lot.park(item);
-    });
-  }
-
-  #deadline(): { expiresAtMs: number; expiresAt: string } {
-    const expiresAtMs = this.#now() + (this.#options.parkTimeoutMs ?? defaultParkTimeoutMs);
-    return { expiresAtMs, expiresAt: new Date(expiresAtMs).toISOString() };
-  }
-
-  // ------------------------------------------------------------------ frontend tools
-
-  #frontendTool(definition: FrontendToolDefinition): CustomTool {
-    const exempt = new Set(this.#options.deduplicationExemptTools ?? []);
-    return {
-      name: definition.name,
-      description: definition.description,
-      parameters: definition.parameters,
-      handler: (args, context) => {
-        const dispatch = () => this.#dispatchFrontendTool(definition.name, args, context);
-        const turn = this.#turn;
-        if (turn === undefined || this.#options.deduplicateToolCalls === false || exempt.has(definition.name)) return dispatch();
-        return turn.deduplicator.run(definition.name, args, dispatch);
-      },
-    };
-  }
-
-  async #dispatchFrontendTool(toolName: string, args: Record<string, unknown>, context: ToolCallContext): Promise<string> {
-    const toolCallId = context.callId === "" ? this.#createId() : context.callId;
-    this.#notify({ type: "tool-call", source: "frontend", toolCallId, toolName, arguments: args });
-    const { expiresAtMs } = this.#deadline();
-    const outcome = await this.#parkWith<FrontendToolOutcome>(
-      (settle, fail) => ({ kind: "frontend-tool", id: toolCallId, toolName, arguments: args, expiresAtMs, settle, fail }),
-      context.signal,
-    );
-    if (outcome.type === "error") throw new Error(outcome.message);
-    return outcome.type === "result" ? outcome.content : abandonStatement(outcome.cause);
-  }
-
-  // ------------------------------------------------------------------ questions and approvals
-
-  async #onQuestions(args: QuestionsHookArgs): Promise<QuestionsHookResult> {
-    const questions = describeQuestions(args.questions);
-    const { expiresAt, expiresAtMs } = this.#deadline();
-    const interrupt = questionInterrupt({ id: this.#createId(), questions, expiresAt });
-    this.#notify({ type: "interrupt", interrupt });
-    const answer = await this.#park({ kind: "question", id: interrupt.id, interrupt, coerce: (raw) => coerceQuestionPayload(questions, raw) }, expiresAtMs, args.signal);
-    if (answer.status !== "resolved") return { cancelled: true };
-    return { answers: harnessAnswers(answer.payload as QuestionPayload) };
-  }
-
-  async #preTool(args: PreToolHookArgs, silentToolNames: ReadonlySet<string>): Promise<PreToolHookResult> {
-    const exempt = this.#frontendTools.has(args.toolName) || silentToolNames.has(args.toolName) || (this.#options.autoApproveTools ?? []).includes(args.toolName);
-    if (exempt) return { decision: "allow" };
-    const callId = args.callId === undefined || args.callId === "" ? undefined : args.callId;
-    // The bridge's own tools have no harness card to share an id with (their mirror steps are dropped).
-    const hostTool = this.#hostToolNames.has(args.toolName);
-    const resolved = hostTool ? undefined : this.#options.toolCallIdOf?.({
-      toolName: args.toolName,
-      ...(callId === undefined ? {} : { callId }),
-      ...(args.serverName === undefined ? {} : { serverName: args.serverName }),
-      ...(args.trajectoryId === undefined ? {} : { trajectoryId: args.trajectoryId }),
-      ...(args.stepIndex === undefined ? {} : { stepIndex: args.stepIndex }),
-    });
-    const toolCallId = resolved ?? callId ?? this.#createId();
-    const argumentsSchema = this.#serverTools.get(args.toolName)?.parameters;
-    const { expiresAt, expiresAtMs } = this.#deadline();
-    const interrupt = approvalInterrupt({ id: this.#createId(), toolCallId, toolName: args.toolName, arguments: args.arguments, argumentsSchema, expiresAt });
-    this.#notify({ type: "interrupt", interrupt, approval: { toolCallId, toolName: args.toolName, arguments: args.arguments, ...(hostTool ? { hostTool } : {}) } });
-    const answer = await this.#park({ kind: "approval", id: interrupt.id, interrupt, coerce: coerceApprovalPayload }, expiresAtMs, undefined);
-    const decision = approvalDecision(answer);
-    if (decision.decision === "deny") {
-      // Whether the harness then reports the call as an error step, and in what shape, is not known
-      // (docs/protocol.md, "Assumptions and how we hedge them"): the denial is reported from here.
-      this.#notify({ type: "tool-denied", toolCallId, toolName: args.toolName, arguments: args.arguments, reason: decision.reason ?? deniedStatement, ...(hostTool ? { hostTool } : {}) });
-    }
-    return decision;
-  }
-
-  // ------------------------------------------------------------------ server tools and state
-
-  #wrapServerTool(tool: CustomTool): CustomTool {
-    return {
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      handler: async (args, context) => {
-        const toolCallId = context.callId === "" ? this.#createId() : context.callId;
-        this.#notify({ type: "tool-call", source: "server", toolCallId, toolName: tool.name, arguments: args });
-        const scope = this.#scope(toolCallId, tool.name);
-        try {
-          const result: unknown = await runInServerTool(scope, () => tool.handler(args, { ...context, callId: toolCallId }));
-          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: typeof result === "string" ? result : (JSON.stringify(result) ?? ""), output: result, failed: false });
-          return result;
-        } catch (error) {
-          // The exception text goes to the model through the harness, not to the client.
-          this.#notify({ type: "tool-result", toolCallId, toolName: tool.name, content: `The tool ${tool.name} failed.`, failed: true });
-          throw error;
-        }
-      },
-    };
-  }
-
-  #scope(toolCallId: string, toolName: string): ServerToolScope {
-    return {
-      toolCallId,
-      toolName,
-      raiseInterrupt: (reason, options, signal) => this.#raiseServerInterrupt(toolCallId, reason, options, signal),
-      readState: () => this.#state,
-      writeState: (state) => this.#writeState(state),
-      readContext: () => this.#context,
-    };
-  }
-
-  #raiseServerInterrupt(toolCallId: string, reason: string, options: InterruptOptions, signal: AbortSignal | undefined): Promise<InterruptAnswer> {
-    // AG-UI reserves the `core:` namespace for reasons the protocol itself defines.
-    if (reason.trim() === "" || reason.startsWith("core:")) {
-      return Promise.reject(new TypeError(`interrupt(): "${reason}" is not a usable reason; name it in your own namespace, e.g. "myapp:confirm".`));
-    }
-    if (options.responseSchema !== undefined) {
-      const problem = this.#validator.compileProblem(options.responseSchema as JsonSchema);
-      if (problem !== undefined) return Promise.reject(new TypeError(`interrupt(): responseSchema is not a valid JSON Schema: ${problem}`));
-    }
-    const { expiresAt, expiresAtMs } = this.#deadline();
-    const interrupt = serverToolInterrupt({ id: this.#createId(), reason, toolCallId, expiresAt, options });
-    this.#notify({ type: "interrupt", interrupt });
-    return this.#park({ kind: "server-interrupt", id: interrupt.id, interrupt }, expiresAtMs, signal);
-  }
-
-  #adoptState(clientState: unknown): void {
-    // Until a write made while parked has reached the client, this bridge's copy is the newer one.
-    if (this.#stateUndelivered) return;
-    if (clientState !== undefined && clientState !== null) this.#state = structuredClone(clientState);
-  }
-
-  #writeState(state: Record<string, unknown>): void {
-    this.#state = state;
-    const run = this.#run;
-    if (run === undefined || run.finished) {
-      this.#stateUndelivered = true;
-      return;
-    }
-    this.#pushState(run);
-  }
-
-  #pushState(run: HitlRun): void {
-    this.#stateUndelivered = false;
-    run.push({ type: "state", state: structuredClone(this.#state as Record<string, unknown>) });
-  }
-
-  #silentTools(): CustomTool[] {
-    const tools: CustomTool[] = [];
-    if (this.#options.appContextTool === true) {
-      tools.push({
-        name: appContextToolName,
-        description: "Returns the context the application shares with you (what the user is looking at, settings).",
-        parameters: { type: "object", properties: {} },
-        handler: () => ({ context: structuredClone(this.#context) }),
-      });
-    }
-    if (this.#options.sharedStateTool === true) {
-      tools.push({
-        name: sharedStateToolName,
-        description: "Returns the application's current shared state, including edits the user made in the UI.",
-        parameters: { type: "object", properties: {} },
-        handler: () => ({ state: structuredClone(this.#state ?? null) }),
-      });
-    }
-    return tools;
+    releaseParked(item, "expired");
   }
 }
