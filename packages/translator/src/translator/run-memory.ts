@@ -1,21 +1,10 @@
 import type { SubagentInvocation } from "./turn-memory.js";
 
-/** A text message or reasoning span that is open in the current run. */
-export interface OpenBlock {
-  stepKey: string;
-  messageId: string;
-  subagentRunId?: string;
-}
-
 /**
  * What is open in the current run. A new run starts with all of it empty, because the client's
  * verifier forgets everything at RUN_STARTED: nothing opened in an earlier run may be continued.
  */
 export class RunMemory {
-  /** At most one open text message per scope (trajectory). */
-  readonly openText = new Map<string, OpenBlock>();
-  /** At most one open reasoning span per scope (trajectory). */
-  readonly openReasoning = new Map<string, OpenBlock>();
   /** Subagents announced in this run and not yet finished, in announcement order. */
   readonly activeSubagents = new Set<SubagentInvocation>();
   /** Subagents that finished in this run: their id cannot be announced again before the next run. */
@@ -26,8 +15,6 @@ export class RunMemory {
    * with all of them empty. Only a non-empty one is cleared, since clearing allocates a new table.
    */
   clear(): void {
-    if (this.openText.size > 0) this.openText.clear();
-    if (this.openReasoning.size > 0) this.openReasoning.clear();
     if (this.activeSubagents.size > 0) this.activeSubagents.clear();
     if (this.finishedSubagents.size > 0) this.finishedSubagents.clear();
   }

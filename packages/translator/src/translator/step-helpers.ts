@@ -1,14 +1,8 @@
-import type { AGUIEvent } from "@ag-ui/core";
-import { EventType } from "@ag-ui/core";
 import type { NormalizedStep, StepToolCall } from "@ag-ui-antigravity/harness";
-import type { OpenBlock } from "./run-memory.js";
 import type { NamedCall } from "./turn-memory.js";
 
 /** Names a subagent's invocation may carry in its arguments, most specific first. */
 const SUBAGENT_NAME_ARGUMENTS = ["name", "subagent", "subagentName", "subagent_name", "agent", "agentName", "agent_name"];
-
-/** A step key no step has (every real key holds a NUL separator). */
-export const RETIRED_STEP_KEY = "retired";
 
 /** The step key: the pair itself, since a trajectory id may contain the `:` of the wire step id. */
 export function keyOf(trajectoryId: string, stepIndex: number): string {
@@ -43,15 +37,6 @@ export function addedFields(current: Record<string, unknown>, argumentKeys: read
 export function withAttribution<Target extends object>(target: Target, subagentRunId: string | undefined): Target {
   if (subagentRunId !== undefined) (target as { subagentRunId?: string }).subagentRunId = subagentRunId;
   return target;
-}
-
-export function pushReasoningEnd(block: OpenBlock, events: AGUIEvent[]): void {
-  events.push(withAttribution({ type: EventType.REASONING_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
-  events.push(withAttribution({ type: EventType.REASONING_END, messageId: block.messageId }, block.subagentRunId));
-}
-
-export function pushTextEnd(block: OpenBlock, events: AGUIEvent[]): void {
-  events.push(withAttribution({ type: EventType.TEXT_MESSAGE_END, messageId: block.messageId }, block.subagentRunId));
 }
 
 /**

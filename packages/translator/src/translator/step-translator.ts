@@ -8,6 +8,7 @@ import { StateChannel } from "../state/state-channel.js";
 import { argumentDeltas } from "../tools/tool-arguments.js";
 import { type ToolOutcome, toolResultContent } from "../tools/tool-result.js";
 import { type CumulativeUsage, type RunUsage, RunUsageMeter } from "../usage/run-usage.js";
+import { MessageBlocks } from "./message-blocks.js";
 import { RunMemory } from "./run-memory.js";
 import {
   type ResolvedOptions,
@@ -21,9 +22,6 @@ import {
   isUnnamedCall,
   keyOf,
   namedToolCall,
-  pushReasoningEnd,
-  pushTextEnd,
-  RETIRED_STEP_KEY,
   subagentNameOf,
   unseen,
   withAttribution,
@@ -73,6 +71,7 @@ export class StepTranslator {
   // Cleared rather than replaced when a turn or a run ends: nothing outside this class holds them.
   readonly #turn = new TurnMemory();
   readonly #run = new RunMemory();
+  readonly #blocks: MessageBlocks;
   readonly #activity: HarnessActivity;
   readonly #links: SubagentLinks;
 
@@ -80,6 +79,7 @@ export class StepTranslator {
     this.#options = resolveOptions(options);
     const { baseline, ...labels } = options.usage ?? {};
     this.#usage = new RunUsageMeter(labels, baseline);
+    this.#blocks = new MessageBlocks(this.#options.ids);
     this.#activity = new HarnessActivity(this.#options.ids);
     this.#links = new SubagentLinks(this.#turn, this.#options);
   }
@@ -119,7 +119,7 @@ export class StepTranslator {
       return events;
     }
     // The step's own words end before what it settles: its call's result, its structured output.
-    this.#closeStepBlocks(stepKey, scope, events);
+    this.#blocks.closeStep(stepKey, scope, events);
     if (call !== undefined && tool !== undefined && !call.settled) {
       if (call.shown) events.push(...this.#activity.commandEnded(call.toolCallId, tool, this.#attribution(scope, events)));
       this.#settleHarnessCall(step, tool, progress, record, call, events);
@@ -308,8 +308,7 @@ export class StepTranslator {
    */
   closeRun(): AGUIEvent[] {
     const events: AGUIEvent[] = [];
-    for (const block of this.#run.openReasoning.values()) pushReasoningEnd(block, events);
-    for (const block of this.#run.openText.values()) pushTextEnd(block, events);
+    this.#blocks.closeAll(events);
     const running = this.#run.activeSubagents.size === 0 ? [] : [...this.#run.activeSubagents].reverse();
     for (const invocation of running) {
       if (this.#options.subagentEvents === "subagent") {
@@ -330,13 +329,12 @@ export class StepTranslator {
   reset(): void {
     this.#turn.clear();
     this.#activity.resetTurn();
-    // A block left open belongs to the retired turn: a new step reusing its index must not continue it.
-    for (const block of this.#run.openText.values()) block.stepKey = RETIRED_STEP_KEY;
-    for (const block of this.#run.openReasoning.values()) block.stepKey = RETIRED_STEP_KEY;
+    this.#blocks.retireTurn();
   }
 
   #beginRun(): void {
     this.#run.clear();
+    this.#blocks.forget();
     this.#state.startRun();
     this.#activity.startRun();
   }
@@ -376,8 +374,7 @@ export class StepTranslator {
     const scope = this.#scopeOf(step);
     const events: AGUIEvent[] = [];
     const subagentRunId = this.#attribution(scope, events);
-    this.#closeReasoning(scope, events);
-    this.#closeText(scope, events);
+    this.#blocks.closeScope(scope, events);
     events.push(...this.#activity.compactionStep(stepKey, step.text, subagentRunId));
     if (step.status === "done" || step.status === "error") record.finished = true;
     return events;
@@ -420,40 +417,14 @@ export class StepTranslator {
     const fresh = unseen(step.thinking, step.thinkingDelta, record.thinkingSeen);
     if (fresh === "") return;
     record.thinkingSeen += fresh.length;
-    const subagentRunId = this.#attribution(scope, events);
-    this.#closeText(scope, events);
-    let open = this.#run.openReasoning.get(scope.trajectoryId);
-    if (open !== undefined && open.stepKey !== stepKey) {
-      this.#closeReasoning(scope, events);
-      open = undefined;
-    }
-    if (open === undefined) {
-      open = withAttribution({ stepKey, messageId: this.#options.ids() }, subagentRunId);
-      this.#run.openReasoning.set(scope.trajectoryId, open);
-      events.push(withAttribution({ type: EventType.REASONING_START, messageId: open.messageId }, subagentRunId));
-      events.push(withAttribution({ type: EventType.REASONING_MESSAGE_START, messageId: open.messageId, role: "reasoning" }, subagentRunId));
-    }
-    events.push(withAttribution({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: open.messageId, delta: fresh }, subagentRunId));
+    this.#blocks.appendReasoning(scope, stepKey, fresh, this.#attribution(scope, events), events);
   }
 
   #translateText(step: NormalizedStep, stepKey: string, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
     const fresh = unseen(step.text, step.textDelta, record.textSeen);
     if (fresh === "") return;
     record.textSeen += fresh.length;
-    const subagentRunId = this.#attribution(scope, events);
-    this.#closeReasoning(scope, events);
-    let open = this.#run.openText.get(scope.trajectoryId);
-    if (open !== undefined && open.stepKey !== stepKey) {
-      this.#closeText(scope, events);
-      open = undefined;
-    }
-    if (open === undefined) {
-      open = withAttribution({ stepKey, messageId: this.#options.ids() }, subagentRunId);
-      this.#run.openText.set(scope.trajectoryId, open);
-      scope.assistantMessageId = open.messageId;
-      events.push(withAttribution({ type: EventType.TEXT_MESSAGE_START, messageId: open.messageId, role: "assistant" }, subagentRunId));
-    }
-    events.push(withAttribution({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: open.messageId, delta: fresh }, subagentRunId));
+    this.#blocks.appendText(scope, stepKey, fresh, this.#attribution(scope, events), events);
   }
 
   /** The call a step made, started on its first sight (undefined when the host owns it). */
@@ -517,7 +488,7 @@ export class StepTranslator {
     if (!shown) return call;
     const subagentRunId = this.#attribution(scope, events);
     // Reasoning that led to the call ends before it; the text that announced it stays open.
-    this.#closeReasoning(scope, events);
+    this.#blocks.closeReasoning(scope, events);
     scope.assistantMessageId ??= this.#options.ids();
     const started: AGUIEvent = { type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: scope.assistantMessageId };
     // AG-UI has no field for a tool's origin; the harness's own action, which names the MCP server, rides as rawEvent.
@@ -572,8 +543,7 @@ export class StepTranslator {
     if (invocation.finished) return;
     const scope = invocation.trajectoryId === undefined ? undefined : this.#turn.scopes.get(invocation.trajectoryId);
     if (scope !== undefined) {
-      this.#closeReasoning(scope, events);
-      this.#closeText(scope, events);
+      this.#blocks.closeScope(scope, events);
     }
     // The verifier accepts SUBAGENT_FINISHED only for a subagent announced in this run.
     this.#activate(invocation, events);
@@ -622,24 +592,5 @@ export class StepTranslator {
       started.parentSubagentRunId = parent.subagentRunId;
     }
     events.push(started);
-  }
-
-  #closeStepBlocks(stepKey: string, scope: Scope, events: AGUIEvent[]): void {
-    if (this.#run.openReasoning.get(scope.trajectoryId)?.stepKey === stepKey) this.#closeReasoning(scope, events);
-    if (this.#run.openText.get(scope.trajectoryId)?.stepKey === stepKey) this.#closeText(scope, events);
-  }
-
-  #closeReasoning(scope: Scope, events: AGUIEvent[]): void {
-    const open = this.#run.openReasoning.get(scope.trajectoryId);
-    if (open === undefined) return;
-    this.#run.openReasoning.delete(scope.trajectoryId);
-    pushReasoningEnd(open, events);
-  }
-
-  #closeText(scope: Scope, events: AGUIEvent[]): void {
-    const open = this.#run.openText.get(scope.trajectoryId);
-    if (open === undefined) return;
-    this.#run.openText.delete(scope.trajectoryId);
-    pushTextEnd(open, events);
   }
 }
