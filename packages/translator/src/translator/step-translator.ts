@@ -1,4 +1,4 @@
-import type { AGUIEvent, SubagentStartedEvent, TokenUsage } from "@ag-ui/core";
+import type { AGUIEvent, TokenUsage } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import type { NormalizedStep, StepToolCall, SubagentEnd } from "@ag-ui-antigravity/harness";
 import { HarnessActivity } from "../activity/harness-activity.js";
@@ -9,7 +9,6 @@ import { argumentDeltas } from "../tools/tool-arguments.js";
 import { type ToolOutcome, toolResultContent } from "../tools/tool-result.js";
 import { type CumulativeUsage, type RunUsage, RunUsageMeter } from "../usage/run-usage.js";
 import { MessageBlocks } from "./message-blocks.js";
-import { RunMemory } from "./run-memory.js";
 import {
   type ResolvedOptions,
   STRUCTURED_OUTPUT_EVENT_NAME,
@@ -26,8 +25,9 @@ import {
   unseen,
   withAttribution,
 } from "./step-helpers.js";
+import { SubagentBrackets } from "./subagent-brackets.js";
 import { SubagentLinks } from "./subagent-links.js";
-import { type CallRecord, type NamedCall, type Scope, type StepRecord, type SubagentInvocation, TurnMemory } from "./turn-memory.js";
+import { type CallRecord, type NamedCall, type Scope, type StepRecord, TurnMemory } from "./turn-memory.js";
 
 /** A tool call the host executes (a server tool or a frontend tool), which the harness reports no result for. */
 export interface HostToolCall {
@@ -68,12 +68,12 @@ export class StepTranslator {
   readonly #options: ResolvedOptions;
   readonly #usage: RunUsageMeter;
   readonly #state = new StateChannel();
-  // Cleared rather than replaced when a turn or a run ends: nothing outside this class holds them.
+  // Cleared rather than replaced when a turn ends: the pieces below keep a reference to it.
   readonly #turn = new TurnMemory();
-  readonly #run = new RunMemory();
   readonly #blocks: MessageBlocks;
   readonly #activity: HarnessActivity;
   readonly #links: SubagentLinks;
+  readonly #subagents: SubagentBrackets;
 
   constructor(options: StepTranslatorOptions = {}) {
     this.#options = resolveOptions(options);
@@ -82,6 +82,7 @@ export class StepTranslator {
     this.#blocks = new MessageBlocks(this.#options.ids);
     this.#activity = new HarnessActivity(this.#options.ids);
     this.#links = new SubagentLinks(this.#turn, this.#options);
+    this.#subagents = new SubagentBrackets(this.#turn, this.#blocks, this.#options);
   }
 
   /**
@@ -115,13 +116,13 @@ export class StepTranslator {
     const tool = stepTool !== undefined && stepTool.kind !== "custom" ? stepTool : undefined;
     const call = tool === undefined ? undefined : this.#callOfStep(tool, record, scope, events, stepKey);
     if (progress === "open") {
-      if (call?.shown === true && tool !== undefined) events.push(...this.#activity.commandProgress(call.toolCallId, tool, this.#attribution(scope, events)));
+      if (call?.shown === true && tool !== undefined) events.push(...this.#activity.commandProgress(call.toolCallId, tool, this.#subagents.attribution(scope, events)));
       return events;
     }
     // The step's own words end before what it settles: its call's result, its structured output.
     this.#blocks.closeStep(stepKey, scope, events);
     if (call !== undefined && tool !== undefined && !call.settled) {
-      if (call.shown) events.push(...this.#activity.commandEnded(call.toolCallId, tool, this.#attribution(scope, events)));
+      if (call.shown) events.push(...this.#activity.commandEnded(call.toolCallId, tool, this.#subagents.attribution(scope, events)));
       this.#settleHarnessCall(step, tool, progress, record, call, events);
     }
     if (step.finish !== undefined && progress === "done" && !record.outputHandled) {
@@ -231,7 +232,7 @@ export class StepTranslator {
   compactionSummary(note: CompactionNote): AGUIEvent[] {
     const events: AGUIEvent[] = [];
     const scope = this.#turn.scopes.get(note.trajectoryId);
-    const subagentRunId = scope === undefined ? undefined : this.#attribution(scope, events);
+    const subagentRunId = scope === undefined ? undefined : this.#subagents.attribution(scope, events);
     events.push(...this.#activity.compactionSummary(keyOf(note.trajectoryId, note.stepIndex), note.summary, subagentRunId));
     return events;
   }
@@ -259,7 +260,7 @@ export class StepTranslator {
     const invocation = this.#turn.scopes.get(end.trajectoryId)?.invocation;
     if (invocation === undefined || invocation.finished) return [];
     const events: AGUIEvent[] = [];
-    this.#finishInvocation(invocation, end.error, events);
+    this.#subagents.finish(invocation, end.error, events);
     return events;
   }
 
@@ -309,14 +310,7 @@ export class StepTranslator {
   closeRun(): AGUIEvent[] {
     const events: AGUIEvent[] = [];
     this.#blocks.closeAll(events);
-    const running = this.#run.activeSubagents.size === 0 ? [] : [...this.#run.activeSubagents].reverse();
-    for (const invocation of running) {
-      if (this.#options.subagentEvents === "subagent") {
-        events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: invocation.subagentRunId, outcome: { type: "suspended" } });
-      } else {
-        events.push({ type: EventType.STEP_FINISHED, stepName: invocation.stepName });
-      }
-    }
+    this.#subagents.suspendAll(events);
     this.#beginRun();
     return events;
   }
@@ -333,8 +327,8 @@ export class StepTranslator {
   }
 
   #beginRun(): void {
-    this.#run.clear();
     this.#blocks.forget();
+    this.#subagents.forget();
     this.#state.startRun();
     this.#activity.startRun();
   }
@@ -373,7 +367,7 @@ export class StepTranslator {
     const record = known ?? this.#remember(stepKey);
     const scope = this.#scopeOf(step);
     const events: AGUIEvent[] = [];
-    const subagentRunId = this.#attribution(scope, events);
+    const subagentRunId = this.#subagents.attribution(scope, events);
     this.#blocks.closeScope(scope, events);
     events.push(...this.#activity.compactionStep(stepKey, step.text, subagentRunId));
     if (step.status === "done" || step.status === "error") record.finished = true;
@@ -417,14 +411,14 @@ export class StepTranslator {
     const fresh = unseen(step.thinking, step.thinkingDelta, record.thinkingSeen);
     if (fresh === "") return;
     record.thinkingSeen += fresh.length;
-    this.#blocks.appendReasoning(scope, stepKey, fresh, this.#attribution(scope, events), events);
+    this.#blocks.appendReasoning(scope, stepKey, fresh, this.#subagents.attribution(scope, events), events);
   }
 
   #translateText(step: NormalizedStep, stepKey: string, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
     const fresh = unseen(step.text, step.textDelta, record.textSeen);
     if (fresh === "") return;
     record.textSeen += fresh.length;
-    this.#blocks.appendText(scope, stepKey, fresh, this.#attribution(scope, events), events);
+    this.#blocks.appendText(scope, stepKey, fresh, this.#subagents.attribution(scope, events), events);
   }
 
   /** The call a step made, started on its first sight (undefined when the host owns it). */
@@ -467,12 +461,12 @@ export class StepTranslator {
     // The reference's step bracket opens before the call it wraps; a 1.0 subagent is announced by
     // the call, so it comes after the call's arguments are complete.
     const invocation = this.#links.ofCall(tool, scope, shown ? toolCallId : undefined, stepKey);
-    if (this.#options.subagentEvents === "step") this.#activate(invocation, events);
+    if (this.#options.subagentEvents === "step") this.#subagents.announce(invocation, events);
     const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
     call.fromHarness = true;
     call.invocation = invocation;
     if (shown && scope.assistantMessageId !== undefined) invocation.parentMessageId = scope.assistantMessageId;
-    this.#activate(invocation, events);
+    this.#subagents.announce(invocation, events);
     return call;
   }
 
@@ -486,7 +480,7 @@ export class StepTranslator {
     const call: CallRecord = { toolCallId, toolCallName, scope, shown, settled: false };
     this.#turn.calls.set(toolCallId, call);
     if (!shown) return call;
-    const subagentRunId = this.#attribution(scope, events);
+    const subagentRunId = this.#subagents.attribution(scope, events);
     // Reasoning that led to the call ends before it; the text that announced it stays open.
     this.#blocks.closeReasoning(scope, events);
     scope.assistantMessageId ??= this.#options.ids();
@@ -507,13 +501,13 @@ export class StepTranslator {
     call.settled = true;
     const invocation = call.invocation;
     const subagentMode = this.#options.subagentEvents === "subagent";
-    if (invocation !== undefined && subagentMode) this.#finishInvocation(invocation, outcome.errorMessage, events);
+    if (invocation !== undefined && subagentMode) this.#subagents.finish(invocation, outcome.errorMessage, events);
     if (call.shown) {
-      const subagentRunId = this.#attribution(call.scope, events);
+      const subagentRunId = this.#subagents.attribution(call.scope, events);
       events.push(withAttribution({ type: EventType.TOOL_CALL_RESULT, messageId: this.#options.ids(), toolCallId: call.toolCallId, content: toolResultContent(outcome), role: "tool" }, subagentRunId));
     }
     // The reference's step bracket closes after the result of the call it wraps.
-    if (invocation !== undefined && !subagentMode) this.#finishInvocation(invocation, outcome.errorMessage, events);
+    if (invocation !== undefined && !subagentMode) this.#subagents.finish(invocation, outcome.errorMessage, events);
   }
 
   #translateStructuredOutput(finish: NonNullable<NormalizedStep["finish"]>, scope: Scope, events: AGUIEvent[]): void {
@@ -537,60 +531,5 @@ export class StepTranslator {
     }
     const state = typeof output === "object" && output !== null && !Array.isArray(output) ? output : { structured_output: output };
     events.push(...this.#state.change(state));
-  }
-
-  #finishInvocation(invocation: SubagentInvocation, errorMessage: string | undefined, events: AGUIEvent[]): void {
-    if (invocation.finished) return;
-    const scope = invocation.trajectoryId === undefined ? undefined : this.#turn.scopes.get(invocation.trajectoryId);
-    if (scope !== undefined) {
-      this.#blocks.closeScope(scope, events);
-    }
-    // The verifier accepts SUBAGENT_FINISHED only for a subagent announced in this run.
-    this.#activate(invocation, events);
-    invocation.finished = true;
-    this.#run.activeSubagents.delete(invocation);
-    this.#run.finishedSubagents.add(invocation);
-    if (this.#options.subagentEvents === "step") {
-      events.push({ type: EventType.STEP_FINISHED, stepName: invocation.stepName });
-    } else if (errorMessage !== undefined) {
-      const message = errorMessage.trim() === "" ? `The subagent "${invocation.name}" failed.` : errorMessage;
-      events.push({ type: EventType.SUBAGENT_ERROR, subagentRunId: invocation.subagentRunId, message });
-    } else if (invocation.answer !== undefined) {
-      events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: invocation.subagentRunId, result: invocation.answer });
-    } else {
-      events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId: invocation.subagentRunId });
-    }
-  }
-
-  /** The `subagentRunId` of the scope's events, announcing its subagent in this run first if needed. */
-  #attribution(scope: Scope, events: AGUIEvent[]): string | undefined {
-    const invocation = scope.invocation;
-    if (invocation === undefined) return undefined;
-    if (!invocation.finished) this.#activate(invocation, events);
-    // Older clients get no attribution: the step bracket is their only grouping.
-    return this.#options.subagentEvents === "subagent" ? invocation.subagentRunId : undefined;
-  }
-
-  #activate(invocation: SubagentInvocation, events: AGUIEvent[]): void {
-    if (this.#run.activeSubagents.has(invocation) || this.#run.finishedSubagents.has(invocation)) return;
-    if (this.#options.subagentEvents === "step") {
-      this.#run.activeSubagents.add(invocation);
-      events.push({ type: EventType.STEP_STARTED, stepName: invocation.stepName });
-      return;
-    }
-    const parent = invocation.parentSubagentRunId === undefined ? undefined : this.#turn.invocations.find((candidate) => candidate.subagentRunId === invocation.parentSubagentRunId);
-    // A nested subagent names its parent, which therefore has to be announced in this run too.
-    if (parent !== undefined && !parent.finished) this.#activate(parent, events);
-    this.#run.activeSubagents.add(invocation);
-    // AG-UI has no field for the nesting depth: it rides in the event's metadata.
-    const started: SubagentStartedEvent = { type: EventType.SUBAGENT_STARTED, subagentRunId: invocation.subagentRunId, name: invocation.name, metadata: { antigravity: { depth: invocation.depth } } };
-    const description = this.#options.subagentDescriptions.get(invocation.name);
-    if (description !== undefined) started.description = description;
-    if (invocation.parentToolCallId !== undefined) started.parentToolCallId = invocation.parentToolCallId;
-    if (invocation.parentMessageId !== undefined) started.parentMessageId = invocation.parentMessageId;
-    if (parent !== undefined && (this.#run.activeSubagents.has(parent) || this.#run.finishedSubagents.has(parent))) {
-      started.parentSubagentRunId = parent.subagentRunId;
-    }
-    events.push(started);
   }
 }
