@@ -1,6 +1,9 @@
 import type { NormalizedStep, StepToolCall } from "@ag-ui-antigravity/harness";
 import type { NamedCall } from "./turn-memory.js";
 
+/** Where a delivery leaves its step: still going, finished, or failed. */
+export type StepProgress = "open" | "done" | "failed";
+
 /** Names a subagent's invocation may carry in its arguments, most specific first. */
 const SUBAGENT_NAME_ARGUMENTS = ["name", "subagent", "subagentName", "subagent_name", "agent", "agentName", "agent_name"];
 

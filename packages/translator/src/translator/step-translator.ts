@@ -1,12 +1,9 @@
 import type { AGUIEvent, TokenUsage } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
-import type { NormalizedStep, StepToolCall, SubagentEnd } from "@ag-ui-antigravity/harness";
+import type { NormalizedStep, SubagentEnd } from "@ag-ui-antigravity/harness";
 import { HarnessActivity } from "../activity/harness-activity.js";
 import type { CompactionNote, ContinuationNote, ToolHookNote } from "../activity/harness-notes.js";
-import { TranslatorError } from "../errors/translator-error.js";
 import { StateChannel } from "../state/state-channel.js";
-import { argumentDeltas } from "../tools/tool-arguments.js";
-import { type ToolOutcome, toolResultContent } from "../tools/tool-result.js";
 import { type CumulativeUsage, type RunUsage, RunUsageMeter } from "../usage/run-usage.js";
 import { MessageBlocks } from "./message-blocks.js";
 import {
@@ -15,40 +12,14 @@ import {
   type StepTranslatorOptions,
   resolveOptions,
 } from "./translator-options.js";
-import {
-  addedFields,
-  isInputEcho,
-  isUnnamedCall,
-  keyOf,
-  namedToolCall,
-  subagentNameOf,
-  unseen,
-  withAttribution,
-} from "./step-helpers.js";
+import { isInputEcho, isUnnamedCall, keyOf, type StepProgress, subagentNameOf, unseen } from "./step-helpers.js";
 import { SubagentBrackets } from "./subagent-brackets.js";
 import { SubagentLinks } from "./subagent-links.js";
-import { type CallRecord, type NamedCall, type Scope, type StepRecord, TurnMemory } from "./turn-memory.js";
+import { type HostToolCall, type HostToolResult, ToolCalls } from "./tool-calls.js";
+import { type Scope, type StepRecord, TurnMemory } from "./turn-memory.js";
 
-/** A tool call the host executes (a server tool or a frontend tool), which the harness reports no result for. */
-export interface HostToolCall {
-  /** The harness `toolCall.id`, so a later mirror step of the same call is recognised. */
-  toolCallId: string;
-  /** The tool's name as the host declared it (a server tool or one of the client's tools); TOOL_CALL_START's `toolCallName`. */
-  toolCallName: string;
-  /** The call's arguments as the harness sent them, streamed to the client as TOOL_CALL_ARGS. */
-  arguments: Record<string, unknown>;
-  /** The trajectory that made the call, when known: a subagent's call is attributed to it. Default: main. */
-  trajectoryId?: string;
-}
-
-/** The outcome of a host tool call: what it returned, or why it failed. */
-export type HostToolResult =
-  | { toolCallId: string; output: unknown }
-  | { toolCallId: string; errorMessage: string };
-
-/** Where a delivery leaves its step: still going, finished, or failed. */
-type StepProgress = "open" | "done" | "failed";
-
+// The host call types live with the calls; the package has always exported them from here.
+export type { HostToolCall, HostToolResult } from "./tool-calls.js";
 
 /**
  * Translates the harness's normalized steps into AG-UI 1.0 events, for one conversation.
@@ -74,6 +45,7 @@ export class StepTranslator {
   readonly #activity: HarnessActivity;
   readonly #links: SubagentLinks;
   readonly #subagents: SubagentBrackets;
+  readonly #calls: ToolCalls;
 
   constructor(options: StepTranslatorOptions = {}) {
     this.#options = resolveOptions(options);
@@ -83,6 +55,7 @@ export class StepTranslator {
     this.#activity = new HarnessActivity(this.#options.ids);
     this.#links = new SubagentLinks(this.#turn, this.#options);
     this.#subagents = new SubagentBrackets(this.#turn, this.#blocks, this.#options);
+    this.#calls = new ToolCalls(this.#turn, this.#options, { blocks: this.#blocks, subagents: this.#subagents, links: this.#links });
   }
 
   /**
@@ -97,7 +70,7 @@ export class StepTranslator {
     if (known?.finished) return [];
     if (step.kind === "compaction") return this.#translateCompaction(step, stepKey, known);
     const unnamedCall = isUnnamedCall(step);
-    const stepTool = step.tool ?? (unnamedCall ? this.#namedCallOf(step, stepKey) : undefined);
+    const stepTool = step.tool ?? (unnamedCall ? this.#calls.namedCallOf(step, stepKey) : undefined);
     const failed = step.status === "error" || step.kind === "error";
     // An error step says nothing here, except to settle a call it already started with a failure.
     if (failed && (known?.toolCallId === undefined || stepTool === undefined)) return [];
@@ -114,7 +87,7 @@ export class StepTranslator {
     const progress: StepProgress = failed ? "failed" : step.status === "done" ? "done" : "open";
     // Host-side (custom) tools are emitted by the host through toolCall(); their mirror steps are not.
     const tool = stepTool !== undefined && stepTool.kind !== "custom" ? stepTool : undefined;
-    const call = tool === undefined ? undefined : this.#callOfStep(tool, record, scope, events, stepKey);
+    const call = tool === undefined ? undefined : this.#calls.ofStep(tool, record, scope, events, stepKey);
     if (progress === "open") {
       if (call?.shown === true && tool !== undefined) events.push(...this.#activity.commandProgress(call.toolCallId, tool, this.#subagents.attribution(scope, events)));
       return events;
@@ -123,7 +96,7 @@ export class StepTranslator {
     this.#blocks.closeStep(stepKey, scope, events);
     if (call !== undefined && tool !== undefined && !call.settled) {
       if (call.shown) events.push(...this.#activity.commandEnded(call.toolCallId, tool, this.#subagents.attribution(scope, events)));
-      this.#settleHarnessCall(step, tool, progress, record, call, events);
+      this.#calls.settleFromStep(step, tool, progress, record, call, events);
     }
     if (step.finish !== undefined && progress === "done" && !record.outputHandled) {
       record.outputHandled = true;
@@ -145,10 +118,7 @@ export class StepTranslator {
    */
   toolCall(call: HostToolCall): AGUIEvent[] {
     if (this.#turn.calls.has(call.toolCallId)) return [];
-    const scope = this.#scopeOfTrajectory(call.trajectoryId);
-    const events: AGUIEvent[] = [];
-    this.#startCall({ toolCallId: call.toolCallId, toolCallName: call.toolCallName, argumentsOf: call.arguments, scope, shown: true }, events);
-    return events;
+    return this.#calls.startHost(call, this.#scopeOfTrajectory(call.trajectoryId));
   }
 
   /**
@@ -156,18 +126,7 @@ export class StepTranslator {
    * in a later run. A failure is stated in words; a second result for the same call gives nothing.
    */
   toolCallResult(result: HostToolResult): AGUIEvent[] {
-    const call = this.#turn.calls.get(result.toolCallId);
-    if (call === undefined) {
-      throw new TranslatorError("UNKNOWN_TOOL_CALL", `No tool call with id "${result.toolCallId}" was started in this turn.`);
-    }
-    if (call.settled) return [];
-    const events: AGUIEvent[] = [];
-    const outcome: ToolOutcome =
-      "errorMessage" in result
-        ? { toolName: call.toolCallName, errorMessage: result.errorMessage }
-        : { toolName: call.toolCallName, output: result.output };
-    this.#settleCall(call, outcome, events);
-    return events;
+    return this.#calls.settleHost(result);
   }
 
   /**
@@ -179,14 +138,7 @@ export class StepTranslator {
    * harness's own report of each. A later report of a refused call adds nothing.
    */
   refuseCall(refusal: { toolCallId: string; toolName: string; reason: string }): AGUIEvent[] {
-    const byId = this.#turn.calls.get(refusal.toolCallId);
-    const candidates = byId === undefined ? [...this.#turn.calls.values()].filter((call) => !call.settled && call.toolCallName === refusal.toolName) : [byId];
-    const call = candidates.length === 1 ? candidates[0] : undefined;
-    if (call === undefined || call.settled) return [];
-    const events: AGUIEvent[] = [];
-    const reason = refusal.reason.trim();
-    this.#settleCall(call, { toolName: call.toolCallName, output: reason === "" ? "Not run: the call was refused." : `Not run: ${reason}` }, events);
-    return events;
+    return this.#calls.refuse(refusal);
   }
 
   /**
@@ -200,12 +152,12 @@ export class StepTranslator {
     const events: AGUIEvent[] = [];
     const stepKey = note.trajectoryId !== undefined && note.stepIndex !== undefined ? keyOf(note.trajectoryId, note.stepIndex) : undefined;
     if (note.phase === "pre" && stepKey !== undefined) {
-      if (note.callId !== undefined && note.callId !== "") this.#bindCallId(stepKey, note.callId);
+      if (note.callId !== undefined && note.callId !== "") this.#calls.bindCallId(stepKey, note.callId);
       if (note.toolName === "invoke_subagent") {
         const name = subagentNameOf(note.arguments ?? {});
         if (name !== undefined) this.#turn.subagentNames.set(stepKey, name);
       } else {
-        this.#nameCall(stepKey, note, events);
+        this.#calls.nameCall(stepKey, note, events);
       }
     }
     const toolCallId = stepKey === undefined ? undefined : this.#turn.steps.get(stepKey)?.toolCallId;
@@ -220,7 +172,7 @@ export class StepTranslator {
    * client finds the card it holds. Emits nothing.
    */
   callIdForStep(call: { trajectoryId: string; stepIndex: number; toolCallId: string }): string {
-    return this.#bindCallId(keyOf(call.trajectoryId, call.stepIndex), call.toolCallId);
+    return this.#calls.bindCallId(keyOf(call.trajectoryId, call.stepIndex), call.toolCallId);
   }
 
   /** The STOP hook made the agent go on: ACTIVITY_SNAPSHOT `antigravity.continuation`. */
@@ -244,12 +196,7 @@ export class StepTranslator {
    * (docs/protocol.md, "Assumptions and how we hedge them"). Host calls are the host's to settle.
    */
   settleUnreportedCalls(): AGUIEvent[] {
-    const events: AGUIEvent[] = [];
-    for (const call of this.#turn.calls.values()) {
-      if (call.settled || call.fromHarness !== true) continue;
-      this.#settleCall(call, { toolName: call.toolCallName, output: `No result: the harness ended the turn without reporting how \`${call.toolCallName}\` ended.` }, events);
-    }
-    return events;
+    return this.#calls.settleUnreported();
   }
 
   /**
@@ -361,7 +308,6 @@ export class StepTranslator {
     return (this.#turn.mainScope ??= { trajectoryId: "" });
   }
 
-
   /** A compaction step: an activity (never assistant text), with the summary once the hook tells it. */
   #translateCompaction(step: NormalizedStep, stepKey: string, known: StepRecord | undefined): AGUIEvent[] {
     const record = known ?? this.#remember(stepKey);
@@ -372,39 +318,6 @@ export class StepTranslator {
     events.push(...this.#activity.compactionStep(stepKey, step.text, subagentRunId));
     if (step.status === "done" || step.status === "error") record.finished = true;
     return events;
-  }
-
-  /** The call a pre-tool hook named for this unnamed call step, as a tool call the card shows. */
-  #namedCallOf(step: NormalizedStep, stepKey: string): StepToolCall | undefined {
-    const named = this.#turn.namedCalls.get(stepKey);
-    if (named === undefined) return undefined;
-    return namedToolCall(named, step.status === "done" ? step.text : "");
-  }
-
-  /**
-   * A pre-tool hook named a call: an unnamed call step seen already gets its card now; one not
-   * seen yet gets it when it shows. Calls whose step names its action have their card already.
-   */
-  #nameCall(stepKey: string, note: ToolHookNote, events: AGUIEvent[]): void {
-    const named: NamedCall = { toolName: note.toolName, arguments: note.arguments ?? {}, ...(note.callId === undefined || note.callId === "" ? {} : { callId: note.callId }) };
-    const record = this.#turn.steps.get(stepKey);
-    if (record === undefined) {
-      this.#turn.namedCalls.set(stepKey, named);
-      return;
-    }
-    if (record.unnamedCall !== true || record.finished || record.toolCallId !== undefined || note.trajectoryId === undefined) return;
-    this.#turn.namedCalls.set(stepKey, named);
-    const scope = this.#turn.scopes.get(note.trajectoryId);
-    if (scope === undefined) return;
-    this.#startHarnessCall(namedToolCall(named, ""), record, scope, events, stepKey);
-  }
-
-  /** The card id of a call step: the one it has, else the one promised, else `toolCallId` (now promised). */
-  #bindCallId(stepKey: string, toolCallId: string): string {
-    const existing = this.#turn.steps.get(stepKey)?.toolCallId ?? this.#turn.boundCallIds.get(stepKey);
-    if (existing !== undefined) return existing;
-    this.#turn.boundCallIds.set(stepKey, toolCallId);
-    return toolCallId;
   }
 
   #translateThinking(step: NormalizedStep, stepKey: string, record: StepRecord, scope: Scope, events: AGUIEvent[]): void {
@@ -419,95 +332,6 @@ export class StepTranslator {
     if (fresh === "") return;
     record.textSeen += fresh.length;
     this.#blocks.appendText(scope, stepKey, fresh, this.#subagents.attribution(scope, events), events);
-  }
-
-  /** The call a step made, started on its first sight (undefined when the host owns it). */
-  #callOfStep(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[], stepKey: string): CallRecord | undefined {
-    const known = record.toolCallId === undefined ? undefined : this.#turn.calls.get(record.toolCallId);
-    if (known !== undefined) return known;
-    // A call the host already emitted under the harness's own id is not emitted twice.
-    if (tool.callId !== undefined && this.#turn.calls.has(tool.callId)) return undefined;
-    return this.#startHarnessCall(tool, record, scope, events, stepKey);
-  }
-
-  #settleHarnessCall(step: NormalizedStep, tool: StepToolCall, progress: StepProgress, record: StepRecord, call: CallRecord, events: AGUIEvent[]): void {
-    const outcome: ToolOutcome = { toolName: call.toolCallName };
-    if (progress === "failed") outcome.errorMessage = step.error?.message ?? "";
-    const result = tool.result ?? addedFields(tool.arguments, record.argumentKeys);
-    if (result !== undefined) outcome.result = result;
-    // The `mcpTool` action has no result field; the harness's step text is what the call returned.
-    else if (tool.kind === "mcp" && progress !== "failed" && step.text !== "") outcome.output = step.text;
-    if (call.invocation?.answer !== undefined) outcome.output = call.invocation.answer;
-    else if (call.invocation?.unmatched === true && result === undefined && progress !== "failed") {
-      outcome.output = "The subagent ran alongside others and the harness did not say which trajectory was this call's, so its answer is shown with its own subagent run.";
-    }
-    this.#settleCall(call, outcome, events);
-  }
-
-  #startHarnessCall(tool: StepToolCall, record: StepRecord, scope: Scope, events: AGUIEvent[], stepKey: string): CallRecord {
-    // The id an approval of this call already gave the client, when one did (`callIdForStep`).
-    const bound = this.#turn.boundCallIds.get(stepKey);
-    const toolCallId = tool.callId ?? (bound !== undefined && !this.#turn.calls.has(bound) ? bound : this.#options.ids());
-    record.toolCallId = toolCallId;
-    record.argumentKeys = Object.keys(tool.arguments);
-    // `invoke_subagent` is a built-in too: hiding built-ins hides its card, not its subagent's bracket.
-    const shown = tool.kind === "mcp" || this.#options.showBuiltinToolCalls;
-    if (tool.kind !== "subagent") {
-      const mcpServer = tool.kind === "mcp" ? tool.serverName : undefined;
-      const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown, ...(mcpServer === undefined ? {} : { mcpServer }) }, events);
-      call.fromHarness = true;
-      return call;
-    }
-    // The reference's step bracket opens before the call it wraps; a 1.0 subagent is announced by
-    // the call, so it comes after the call's arguments are complete.
-    const invocation = this.#links.ofCall(tool, scope, shown ? toolCallId : undefined, stepKey);
-    if (this.#options.subagentEvents === "step") this.#subagents.announce(invocation, events);
-    const call = this.#startCall({ toolCallId, toolCallName: tool.name, argumentsOf: tool.arguments, scope, shown }, events);
-    call.fromHarness = true;
-    call.invocation = invocation;
-    if (shown && scope.assistantMessageId !== undefined) invocation.parentMessageId = scope.assistantMessageId;
-    this.#subagents.announce(invocation, events);
-    return call;
-  }
-
-
-
-  #startCall(
-    start: { toolCallId: string; toolCallName: string; argumentsOf: Record<string, unknown>; scope: Scope; shown: boolean; mcpServer?: string },
-    events: AGUIEvent[],
-  ): CallRecord {
-    const { toolCallId, toolCallName, scope, shown } = start;
-    const call: CallRecord = { toolCallId, toolCallName, scope, shown, settled: false };
-    this.#turn.calls.set(toolCallId, call);
-    if (!shown) return call;
-    const subagentRunId = this.#subagents.attribution(scope, events);
-    // Reasoning that led to the call ends before it; the text that announced it stays open.
-    this.#blocks.closeReasoning(scope, events);
-    scope.assistantMessageId ??= this.#options.ids();
-    const started: AGUIEvent = { type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: scope.assistantMessageId };
-    // AG-UI has no field for a tool's origin; the harness's own action, which names the MCP server, rides as rawEvent.
-    if (start.mcpServer !== undefined) started.rawEvent = { mcpTool: { serverName: start.mcpServer, toolName: toolCallName } };
-    events.push(withAttribution(started, subagentRunId));
-    for (const delta of argumentDeltas(start.argumentsOf, this.#options.maxArgumentDeltaLength)) {
-      events.push(withAttribution({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta }, subagentRunId));
-    }
-    // The harness hands a call over whole, so its arguments are complete now: the call is never
-    // left open across a run boundary, and an interrupt about it can follow right away.
-    events.push(withAttribution({ type: EventType.TOOL_CALL_END, toolCallId }, subagentRunId));
-    return call;
-  }
-
-  #settleCall(call: CallRecord, outcome: ToolOutcome, events: AGUIEvent[]): void {
-    call.settled = true;
-    const invocation = call.invocation;
-    const subagentMode = this.#options.subagentEvents === "subagent";
-    if (invocation !== undefined && subagentMode) this.#subagents.finish(invocation, outcome.errorMessage, events);
-    if (call.shown) {
-      const subagentRunId = this.#subagents.attribution(call.scope, events);
-      events.push(withAttribution({ type: EventType.TOOL_CALL_RESULT, messageId: this.#options.ids(), toolCallId: call.toolCallId, content: toolResultContent(outcome), role: "tool" }, subagentRunId));
-    }
-    // The reference's step bracket closes after the result of the call it wraps.
-    if (invocation !== undefined && !subagentMode) this.#subagents.finish(invocation, outcome.errorMessage, events);
   }
 
   #translateStructuredOutput(finish: NonNullable<NormalizedStep["finish"]>, scope: Scope, events: AGUIEvent[]): void {
