@@ -1,18 +1,13 @@
 import type { AGUIEvent, TokenUsage } from "@ag-ui/core";
-import { EventType } from "@ag-ui/core";
 import type { NormalizedStep, SubagentEnd } from "@ag-ui-antigravity/harness";
 import { HarnessActivity } from "../activity/harness-activity.js";
 import type { CompactionNote, ContinuationNote, ToolHookNote } from "../activity/harness-notes.js";
 import { StateChannel } from "../state/state-channel.js";
 import { type CumulativeUsage, type RunUsage, RunUsageMeter } from "../usage/run-usage.js";
 import { MessageBlocks } from "./message-blocks.js";
-import {
-  type ResolvedOptions,
-  STRUCTURED_OUTPUT_EVENT_NAME,
-  type StepTranslatorOptions,
-  resolveOptions,
-} from "./translator-options.js";
+import { type ResolvedOptions, type StepTranslatorOptions, resolveOptions } from "./translator-options.js";
 import { isInputEcho, isUnnamedCall, keyOf, type StepProgress, subagentNameOf, unseen } from "./step-helpers.js";
+import { deliverStructuredOutput } from "./structured-output.js";
 import { SubagentBrackets } from "./subagent-brackets.js";
 import { SubagentLinks } from "./subagent-links.js";
 import { type HostToolCall, type HostToolResult, ToolCalls } from "./tool-calls.js";
@@ -100,7 +95,7 @@ export class StepTranslator {
     }
     if (step.finish !== undefined && progress === "done" && !record.outputHandled) {
       record.outputHandled = true;
-      this.#translateStructuredOutput(step.finish, scope, events);
+      deliverStructuredOutput(step.finish, scope, this.#options, this.#state, events);
     }
     const invocation = scope.invocation;
     // A subagent's last words are its answer to the parent, unless it gave structured output.
@@ -332,28 +327,5 @@ export class StepTranslator {
     if (fresh === "") return;
     record.textSeen += fresh.length;
     this.#blocks.appendText(scope, stepKey, fresh, this.#subagents.attribution(scope, events), events);
-  }
-
-  #translateStructuredOutput(finish: NonNullable<NormalizedStep["finish"]>, scope: Scope, events: AGUIEvent[]): void {
-    // Output that does not parse is still the model's answer: it is passed on as the string it is.
-    const output = "output" in finish ? finish.output : finish.outputString;
-    if (scope.invocation !== undefined) {
-      // A subagent's structured output is its answer to the parent, not the client's state.
-      scope.invocation.answer = output;
-      scope.invocation.answerIsOutput = true;
-      return;
-    }
-    if (this.#options.structuredOutput === "custom") {
-      events.push({ type: EventType.CUSTOM, name: STRUCTURED_OUTPUT_EVENT_NAME, value: output });
-      return;
-    }
-    const key = this.#options.structuredOutputKey;
-    if (key !== undefined) {
-      // Merged under its key, the client's other state survives; `add` creates or replaces the member.
-      events.push(...this.#state.setMember(key, output));
-      return;
-    }
-    const state = typeof output === "object" && output !== null && !Array.isArray(output) ? output : { structured_output: output };
-    events.push(...this.#state.change(state));
   }
 }
