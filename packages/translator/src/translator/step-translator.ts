@@ -31,6 +31,11 @@ export type { HostToolCall, HostToolResult } from "./tool-calls.js";
  * events.push(...translator.closeRun());
  */
 export class StepTranslator {
+  // This class keeps the steps of the turn (how much of each was said, whether it finished) and
+  // which scope each belongs to, and routes every delivery and host call to the piece that owns the
+  // rest: MessageBlocks (open text and reasoning), SubagentBrackets (subagents announced in the run),
+  // ToolCalls (cards and their results), SubagentLinks (which call a subagent belongs to),
+  // HarnessActivity (ACTIVITY events) and deliverStructuredOutput (where structured output goes).
   readonly #options: ResolvedOptions;
   readonly #usage: RunUsageMeter;
   readonly #state = new StateChannel();
