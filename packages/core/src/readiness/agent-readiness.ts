@@ -5,4 +5,16 @@
  * (`AntigravityAgent.readiness()`) and the Express binding serves it (`GET /readyz`); the two may not
  * import each other, so the shape lives here.
  */
-export type AgentReadiness = { ready: true } | { ready: false; code: string; reason: string };
+export type AgentReadiness =
+  | {
+      /** The agent would accept a run now. */
+      ready: true;
+    }
+  | {
+      /** The agent would refuse a run now. */
+      ready: false;
+      /** The client error code a run would be refused with (`HARNESS_NOT_FOUND`, `AGENT_CLOSED`, …). */
+      code: string;
+      /** Why, in words safe to show a client (no paths, no keys). */
+      reason: string;
+    };
