@@ -19,8 +19,14 @@ function forbidImports(...patterns) {
 
 function layeringRules() {
   const sourceOf = (...packages) => packages.map((name) => `packages/${name}/src/**/*.{ts,mts,cts,js,mjs}`);
-  const harnessImportsNoPackageOfOurs = ["^@ag-ui-antigravity/(?!foundation$)", "harness imports no package of ours: every other package builds on it (ARCHITECTURE.md)."];
+  const harnessImportsNoPackageOfOurs = ["^@ag-ui-antigravity/(?!(core|foundation)$)", "harness imports no package of ours but core: every other package builds on it (ARCHITECTURE.md)."];
   return [
+    {
+      // core is the lowest public layer: the shared vocabulary, and nothing else of ours.
+      files: sourceOf("core"),
+      ignores: ["**/*.test.ts"],
+      rules: forbidImports(["^@ag-ui-antigravity/", "core imports no package of ours: every published package builds on it (ARCHITECTURE.md)."]),
+    },
     {
       files: sourceOf("harness"),
       ignores: ["**/*.test.ts"],
@@ -61,7 +67,7 @@ function layeringRules() {
       files: sourceOf("pool", "translator", "hitl"),
       ignores: ["**/*.test.ts"],
       rules: forbidImports([
-        "^@ag-ui-antigravity/(?!(harness|harness/protocol|foundation)$)",
+        "^@ag-ui-antigravity/(?!(core|harness|harness/protocol|foundation)$)",
         "pool, translator and hitl build on harness only; translator and hitl are siblings that agent composes (ARCHITECTURE.md).",
       ]),
     },
@@ -69,7 +75,7 @@ function layeringRules() {
       files: sourceOf("acp-server"),
       ignores: ["**/*.test.ts"],
       rules: forbidImports([
-        "^@ag-ui-antigravity/(?!(harness|harness-emulator/binary-path|pool|foundation)$)",
+        "^@ag-ui-antigravity/(?!(core|harness|harness-emulator/binary-path|pool|foundation)$)",
         "acp-server builds on harness and pool (and the emulator's binary path for its key-less mode), like mcp-server; it composes no AG-UI package (ARCHITECTURE.md).",
       ]),
     },
@@ -166,7 +172,8 @@ export default tseslint.config(
   },
   // Layering, as ARCHITECTURE.md ("Layering: who may import whom") states it. The package rules
   // match the import's name, so a forbidden import fails before anyone declares it in a package.json;
-  // the rule inside harness matches resolved paths. `@ag-ui-antigravity/foundation` (private, inlined
+  // the rule inside harness matches resolved paths. `@ag-ui-antigravity/core` (the public vocabulary)
+  // is below every layer and imports nothing of ours. `@ag-ui-antigravity/foundation` (private, inlined
   // into each package's build by tsup) adds no package to the graph, so every layer may use it.
   // test/layering.test.ts in packages/testing proves each rule fails on a violating file.
   ...layeringRules(),

@@ -62,11 +62,42 @@ function messagesFor(label) {
   };
 }
 
+/** The names a report says its entry point exports (`export declare class X`, `export type Y`, …). */
+function exportedNames(reportPath) {
+  if (!existsSync(reportPath)) return [];
+  const names = new Set();
+  for (const match of readFileSync(reportPath, "utf8").matchAll(/^export (?:declare )?(?:abstract )?(?:interface|type|class|const|function|enum|namespace) ([A-Za-z_$][\w$]*)/gm)) {
+    names.add(match[1]);
+  }
+  return [...names];
+}
+
+/**
+ * Names exported by entry points of two different packages. What packages share has one public
+ * home, `@ag-ui-antigravity/core`, and no other package re-exports it; a name in two packages' reports
+ * is two declarations a user could mix up. Entries of one package (harness and harness/protocol)
+ * may share names: they are one release of one package.
+ */
+function namesInTwoPackages(entries) {
+  const homes = new Map();
+  for (const entry of entries) {
+    for (const name of exportedNames(join(entry.packageFolder, "api", `${entry.name}.api.md`))) {
+      const packages = homes.get(name) ?? new Map();
+      if (!packages.has(entry.manifestPath)) packages.set(entry.manifestPath, entry.label);
+      homes.set(name, packages);
+    }
+  }
+  return [...homes]
+    .filter(([, packages]) => packages.size > 1)
+    .map(([name, packages]) => `\`${name}\` is exported by ${[...packages.values()].join(" and ")}: export it from one package only (shared names live in @ag-ui-antigravity/core)`);
+}
+
 const tempFolder = mkdtempSync(join(tmpdir(), "api-report-"));
 const stale = [];
 const failed = [];
 try {
-  for (const entry of entryPoints()) {
+  const entries = entryPoints();
+  for (const entry of entries) {
     if (!existsSync(entry.declarations)) {
       failed.push(`${entry.label}: ${relative(root, entry.declarations)} is missing (run \`pnpm build\` first)`);
       continue;
@@ -105,6 +136,8 @@ try {
     else if (result.apiReportChanged && !update) stale.push(`${entry.label}: ${report}`);
     else console.log(`${update && result.apiReportChanged ? "updated" : "ok     "} ${entry.label} (${report})`);
   }
+  // Only on the whole set: one package's reports alone cannot show a clash with another's.
+  if (only.length === 0) failed.push(...namesInTwoPackages(entries));
 } finally {
   rmSync(tempFolder, { recursive: true, force: true });
 }

@@ -50,7 +50,7 @@ try {
   const adapterDir = join(workDir, "adapter-only");
   mkdirSync(adapterDir);
   writeFileSync(join(adapterDir, "package.json"), JSON.stringify({ name: "adapter-only", private: true, version: "0.0.0" }));
-  const adapter = ["agent", "harness", "hitl", "pool", "translator"].map((name) => tarballOf.get(`@ag-ui-antigravity/${name}`));
+  const adapter = ["agent", "core", "harness", "hitl", "pool", "translator"].map((name) => tarballOf.get(`@ag-ui-antigravity/${name}`));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...adapter], { cwd: adapterDir, stdio: "inherit" });
   for (const absent of ["@ag-ui-antigravity/harness-emulator", "@modelcontextprotocol/sdk"]) {
     checks += 1;

@@ -6,5 +6,3 @@ export { SESSION_MODE_IDS } from "./permissions/session-modes.js";
 export type { SessionModeId } from "./permissions/session-modes.js";
 export { AcpServerError } from "./sessions/acp-server-error.js";
 export type { AcpServerErrorCode } from "./sessions/acp-server-error.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
-export type { LogFields, Logger } from "@ag-ui-antigravity/foundation";

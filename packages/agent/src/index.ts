@@ -1,6 +1,5 @@
 export { AntigravityAgent } from "./antigravity-agent.js";
 export type { AgentStats } from "./agent-core.js";
-export type { AgentReadiness } from "@ag-ui-antigravity/foundation";
 export type {
   AgentCompactionArgs,
   AgentStopArgs,
@@ -14,19 +13,13 @@ export type {
 } from "./agent-options.js";
 export { AgentError } from "./errors/agent-error.js";
 export type { AgentErrorCode, AgentErrorOptions } from "./errors/agent-error.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
-export type { LogFields, Logger } from "@ag-ui-antigravity/foundation";
-export { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/foundation";
-export type { ClientErrorCode, ClientErrorCodeInfo } from "@ag-ui-antigravity/foundation";
 export type { SessionStats } from "./sessions/session-manager.js";
-export type { ThreadHolding, ThreadHoldings } from "@ag-ui-antigravity/foundation";
 export { FileThreadStore } from "./threads/store/file-thread-store.js";
 export type { FileThreadStoreOptions } from "./threads/store/file-thread-store.js";
 export { MemoryThreadStore } from "./threads/store/memory-thread-store.js";
 export type { MemoryThreadStoreOptions } from "./threads/store/memory-thread-store.js";
 export { RedisThreadStore } from "./threads/store/redis-thread-store.js";
 export type { RedisThreadStoreOptions } from "./threads/store/redis-thread-store.js";
-export type { RedisCommandClient } from "@ag-ui-antigravity/foundation";
 export { DEFAULT_MAX_OWNED_THREADS } from "./threads/store/memory-thread-store.js";
 export type {
   LeaseOutcome,
@@ -43,6 +36,5 @@ export type {
   ThreadStoreStats,
   ThreadSummary,
 } from "./threads/store/thread-store.js";
-export type { ListedThread, ThreadClaim, ThreadRecords, TranscriptMessage } from "@ag-ui-antigravity/foundation";
 export type { ForwardedMessage } from "./input/message-fingerprint.js";
 export { threadWorkspacePath } from "./sessions/thread-workspace.js";

@@ -5,7 +5,8 @@ import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import express from "express";
 import { Observable, type Subscriber } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { createAgentRouter, MemoryOwnershipStore, type ThreadHolding, type ThreadHoldings } from "../src/index.js";
+import type { ThreadHolding, ThreadHoldings } from "@ag-ui-antigravity/core";
+import { createAgentRouter, MemoryOwnershipStore } from "../src/index.js";
 import { echoScript, ScriptedAgent, runFinished, runStarted, type Script } from "./helpers/fake-agents.js";
 import { closeServersAfterEach, postJson, runInputBody, serveAgents, serveListener } from "./helpers/server.js";
 

@@ -2,7 +2,6 @@
 export { emulatorBinaryPath } from "./emulator-binary-path.js";
 export { EmulatorError } from "./errors/emulator-error.js";
 export type { EmulatorErrorCode, EmulatorErrorOptions } from "./errors/emulator-error.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
 export { readKnobs } from "./knobs/emulator-knobs.js";
 export type { EmulatorKnobs } from "./knobs/emulator-knobs.js";
 export { createStreamLogger, silentLogger } from "./logging/logger.js";

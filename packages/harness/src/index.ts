@@ -1,6 +1,5 @@
 export { HarnessError } from "./errors/harness-error.js";
 export type { HarnessErrorCode, HarnessErrorOptions } from "./errors/harness-error.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
 export type {
   NormalizedStep,
   StepKind,
@@ -72,5 +71,4 @@ export type { GenaiStruct, GenaiValue, OutputEvent, StepUpdate } from "./protoco
 export type { UserInputPart } from "./conversation/user-input.js";
 export { withMedia } from "./conversation/tool-result.js";
 export type { ToolMedia, ToolResultWithMedia } from "./conversation/tool-result.js";
-export type { LogFields, Logger } from "@ag-ui-antigravity/foundation";
 export type { WireInspector, WireRecord } from "./observability/wire-record.js";

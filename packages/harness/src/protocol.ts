@@ -223,7 +223,6 @@ export type { ClientInfo, InputConfig, OutputConfig } from "./protocol/handshake
 export { DEFAULT_MAX_FRAME_BYTES, encodeFrame, FrameReader } from "./protocol/frames.js";
 export type { FrameReaderOptions } from "./protocol/frames.js";
 export { ProtocolError } from "./protocol/protocol-error.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
 export {
   RECORDING_FORMAT,
   REDACTED_VALUE,

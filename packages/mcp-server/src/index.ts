@@ -4,8 +4,6 @@ export { McpSession } from "./sessions/mcp-session.js";
 export type { SessionSummary, TurnOutcome } from "./sessions/mcp-session.js";
 export { McpServerError } from "./sessions/mcp-server-error.js";
 export type { McpServerErrorCode } from "./sessions/mcp-server-error.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
-export type { LogFields, Logger } from "@ag-ui-antigravity/foundation";
 export { createAntigravityMcpServer } from "./mcp/create-mcp-server.js";
 export type { AntigravityMcpServerOptions } from "./mcp/create-mcp-server.js";
 export { serveStdio } from "./transports/serve-stdio.js";

@@ -15,6 +15,8 @@ interface Case {
 }
 
 const cases: Case[] = [
+  { rule: "core imports no package of ours", file: "packages/core/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/foundation", permitted: "node:util" },
+  { rule: "harness imports core, the layer below it", file: "packages/harness/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/hitl", permitted: "@ag-ui-antigravity/core" },
   { rule: "harness imports no package of ours", file: "packages/harness/src/layering-probe.ts", forbidden: "@ag-ui-antigravity/pool", permitted: "@ag-ui-antigravity/foundation" },
   { rule: "harness/protocol does no I/O", file: "packages/harness/src/protocol/layering-probe.ts", forbidden: "node:net", permitted: "@bufbuild/protobuf/wire" },
   { rule: "harness/protocol does no I/O (ws)", file: "packages/harness/src/protocol/layering-probe.ts", forbidden: "ws", permitted: "zod/v4" },

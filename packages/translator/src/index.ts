@@ -7,7 +7,6 @@ export type { IdGenerator, SequentialIdsOptions } from "./ids/id-generator.js";
 export type { CumulativeUsage, UsageLabels } from "./usage/run-usage.js";
 export { TranslatorError } from "./errors/translator-error.js";
 export type { TranslatorErrorCode, TranslatorErrorOptions } from "./errors/translator-error.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";
 export type { CumulativeModalityCount, RunUsage, TokensByModality } from "./usage/run-usage.js";
 export { ACTIVITY_TYPES } from "./activity/activity-types.js";
 export type { ActivityType, CommandOutputContent, CompactionContent, ContinuationContent, ScheduleContent, TaskItem, TaskListContent } from "./activity/activity-types.js";

@@ -1,3 +1,2 @@
 export { AntigravityHttpAgent, HttpStreamError } from "./antigravity-http-agent.js";
 export type { AntigravityHttpAgentConfig } from "./antigravity-http-agent.js";
-export type { CodedError, CodedErrorOptions } from "@ag-ui-antigravity/foundation";

@@ -3,6 +3,10 @@
  * the ESM and CJS builds of one package, across two entries of one package built without shared
  * chunks, and across duplicated installs. A brand is a `Symbol.for` key (one registry per realm,
  * shared by every copy of the code) set on the class's prototype.
+ *
+ * `CodedError` lives in @ag-ui-antigravity/core, which imports nothing of ours, so core keeps its
+ * own private copy of these keys (packages/core/src/errors/brand.ts); the key names are the contract
+ * between the two, and errors/name-error-class.test.ts proves they recognise each other.
  */
 const brandPrefix = "ag-ui-antigravity.";
 const brandKeys = new Map<string, symbol>();
@@ -32,11 +36,4 @@ export function brandClass(target: AnyClass, name: string): void {
 /** True when `value` is an instance of a class branded `name`, whichever copy of the code built it. */
 export function hasBrand(value: unknown, name: string): boolean {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brandKey(name)] === true;
-}
-
-/** The brand `brandClass` gave `target` (or its nearest branded ancestor). */
-export function brandOf(target: AnyClass): string {
-  const name = (target as unknown as Record<symbol, unknown>)[classBrand];
-  if (typeof name !== "string") throw new TypeError(`${target.name} has no brand: call brandClass from its static block`);
-  return name;
 }

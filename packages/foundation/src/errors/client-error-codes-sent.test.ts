@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLIENT_ERROR_CODES, type ClientErrorCodeInfo } from "./client-error-codes.js";
+import { CLIENT_ERROR_CODES, type ClientErrorCodeInfo } from "@ag-ui-antigravity/core";
 
-// The vocabulary lives in this bottom layer, but the packages above it send the codes. This test
+// The vocabulary lives in @ag-ui-antigravity/core, but the packages above it send the codes. This test
 // reads their sources as text (it imports none of them), so the table cannot keep a code nobody sends.
 const packagesDir = fileURLToPath(new URL("../../../", import.meta.url));
 

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type * as Main from "../../src/index.js";
 import type * as Protocol from "../../src/protocol.js";
+import type * as Core from "@ag-ui-antigravity/core";
 
 // The built package, as an application gets it: two entries (`.` and `./protocol`), each in an ESM
 // and a CJS build, each with its own copy of the error classes (no shared chunks). The contract
@@ -17,6 +18,10 @@ const mainEsm = (await import(mainSpecifier)) as MainEntry;
 const protocolEsm = (await import(protocolSpecifier)) as ProtocolEntry;
 const mainCjs = require(mainSpecifier) as MainEntry;
 const protocolCjs = require(protocolSpecifier) as ProtocolEntry;
+// The error base is not inlined: every build imports the one CodedError of @ag-ui-antigravity/core.
+const coreSpecifier: string = "@ag-ui-antigravity/core";
+const coreEsm = (await import(coreSpecifier)) as typeof Core;
+const coreCjs = require(coreSpecifier) as typeof Core;
 
 function protocolErrorFrom(entry: ProtocolEntry): unknown {
   try {
@@ -47,6 +52,18 @@ describe("error brands across the built entries", () => {
     expect(mainEsm.HarnessError.isInstance(timeout)).toBe(true);
     expect(protocolEsm.ProtocolError.isInstance(timeout)).toBe(false);
     expect(timeout instanceof mainEsm.HarnessError).toBe(false);
+  });
+
+  it("builds every error on core's one CodedError class: instanceof holds within a module system, the brand across them", () => {
+    for (const [main, protocol, core] of [
+      [mainEsm, protocolEsm, coreEsm],
+      [mainCjs, protocolCjs, coreCjs],
+    ] as const) {
+      expect(new main.HarnessError("TIMEOUT", "slow")).toBeInstanceOf(core.CodedError);
+      expect(protocolErrorFrom(protocol)).toBeInstanceOf(core.CodedError);
+    }
+    expect(coreEsm.CodedError.isInstance(new mainCjs.HarnessError("TIMEOUT", "slow"))).toBe(true);
+    expect(coreCjs.CodedError.isInstance(protocolErrorFrom(protocolEsm))).toBe(true);
   });
 
   it("recognises the long-lived objects' classes by brand, not by identity", () => {

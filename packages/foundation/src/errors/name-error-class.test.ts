@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasBrand } from "./brand.js";
-import { CodedError, nameErrorClass } from "./coded-error.js";
+import { CodedError } from "@ag-ui-antigravity/core";
+import { nameErrorClass } from "./name-error-class.js";
 
 type DemoCode = "ONE" | "TWO";
 
@@ -18,7 +19,7 @@ function defineDemoError() {
   };
 }
 
-describe("CodedError", () => {
+describe("nameErrorClass, on the CodedError of @ag-ui-antigravity/core", () => {
   it("carries code, message, cause and the class's name", () => {
     const DemoError = defineDemoError();
     const cause = new Error("below");

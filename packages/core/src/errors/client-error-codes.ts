@@ -5,8 +5,7 @@
  *
  * It lives here because two layers need the same table and may not import each other: the agent
  * package (which raises most of these) and the Express binding (which answers some of them with an
- * HTTP status). docs/error-codes.md is rendered from it (`renderClientErrorCodeTable`), and a test
- * fails when that file is stale.
+ * HTTP status). docs/error-codes.md is rendered from it, and a test fails when that file is stale.
  *
  * @typeParam Status - the entry's own HTTP status (`400`, `null`, …), so a caller can take only codes that have one.
  */
@@ -119,23 +118,4 @@ const modelErrorWithStatus = /^MODEL_ERROR_\d+$/;
  */
 export function isClientErrorCode(value: string): value is ClientErrorCode {
   return Object.hasOwn(CLIENT_ERROR_CODES, value) || modelErrorWithStatus.test(value);
-}
-
-/** The first-`RUN_ERROR` codes answered with an HTTP status, from the one table above. */
-export function runRefusalStatuses(): Record<string, number> {
-  const statuses: Record<string, number> = {};
-  for (const [name, info] of Object.entries(CLIENT_ERROR_CODES) as [string, ClientErrorCodeInfo][]) {
-    if (info.refusesRun && info.httpStatus !== null) statuses[name] = info.httpStatus;
-  }
-  return statuses;
-}
-
-/** docs/error-codes.md's table, rendered from the vocabulary. */
-export function renderClientErrorCodeTable(): string {
-  const rows = (Object.entries(CLIENT_ERROR_CODES) as [string, ClientErrorCodeInfo][]).map(([name, info]) => {
-    const status = info.httpStatus === null ? "streamed" : String(info.httpStatus);
-    const when = info.refusesRun ? "HTTP error when it is the first event, else streamed" : info.httpStatus === null ? "`RUN_ERROR` in the stream" : "HTTP error body";
-    return `| \`${name}\` | ${status} | ${when} | ${info.from} | ${info.meaning} |`;
-  });
-  return ["| code | HTTP status | how it arrives | sent by | meaning |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
 }

@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLIENT_ERROR_CODES, isClientErrorCode, renderClientErrorCodeTable, runRefusalStatuses } from "./client-error-codes.js";
+import { CLIENT_ERROR_CODES, isClientErrorCode } from "@ag-ui-antigravity/core";
+import { renderClientErrorCodeTable, runRefusalStatuses } from "./client-error-code-table.js";
 
 const docPath = fileURLToPath(new URL("../../../../docs/error-codes.md", import.meta.url));
-const tableStart = "<!-- error-code table: rendered from packages/foundation/src/errors/client-error-codes.ts -->";
+const tableStart = "<!-- error-code table: rendered from packages/core/src/errors/client-error-codes.ts -->";
 const tableEnd = "<!-- end of error-code table -->";
 
 describe("the client error-code vocabulary", () => {

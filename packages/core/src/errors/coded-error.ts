@@ -7,16 +7,19 @@ export interface CodedErrorOptions {
 }
 
 /**
- * The one base of every error class of the workspace: a machine-readable `code` (match on it,
- * never on messages), the standard `cause`, and a brand. A subclass names and brands itself once:
+ * The one base of every error class of the ag-ui-antigravity packages: a machine-readable `code`
+ * (match on it, never on messages), the standard `cause`, and a brand. Every package's error
+ * (`PoolError`, `HarnessError`, `AgentError`, …) extends this one class, so `error instanceof
+ * CodedError` holds whichever package threw it, and `CodedError.isInstance(error)` holds even across
+ * two installed copies of this package or the ESM and CJS builds of it:
  *
  * ```ts
- * export class PoolError extends CodedError<PoolErrorCode> {
- *   static { nameErrorClass(this, "PoolError"); }
- * }
+ * import { CodedError } from "@ag-ui-antigravity/core";
+ *
+ * if (CodedError.isInstance(error)) console.error(error.code, error.message);
  * ```
  *
- * and inherits `PoolError.isInstance(value)`, which narrows to `PoolError` across bundles.
+ * A subclass inherits `isInstance`, which narrows to the subclass (`PoolError.isInstance(value)`).
  */
 export class CodedError<Code extends string = string> extends Error {
   /** What went wrong, as a stable machine-readable code (the class's own vocabulary). */
@@ -36,13 +39,4 @@ export class CodedError<Code extends string = string> extends Error {
   static isInstance<Instance extends object>(this: abstract new (...args: never[]) => Instance, value: unknown): value is Instance {
     return hasBrand(value, brandOf(this));
   }
-}
-
-/**
- * Names and brands an error class: `error.name` is `name` (bundlers may rename the class itself)
- * and `isInstance` recognises its instances by the brand `name`.
- */
-export function nameErrorClass(target: abstract new (...args: never[]) => Error, name: string): void {
-  Object.defineProperty(target.prototype, "name", { value: name, writable: true, enumerable: false, configurable: true });
-  brandClass(target, name);
 }

@@ -13,8 +13,8 @@ export type ThreadHolding = "running" | "parked" | "idle" | "none";
  * The one method the Express binding's client limits need from an agent: what it holds of a thread,
  * so a client is counted for what it really holds until the agent lets it go (a run until the agent
  * says it ended, not when its client left; a park until the agent lets it go, not when a request
- * about it was refused). `AntigravityAgent` implements it; both packages re-export it, since the
- * binding may not import the agent.
+ * about it was refused). `AntigravityAgent` implements it; it lives in this package because
+ * the binding may not import the agent.
  */
 export interface ThreadHoldings {
   /** Synchronous and cheap: it is asked for each thread a client holds, at each of its requests. */
