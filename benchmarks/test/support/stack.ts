@@ -198,13 +198,19 @@ export async function waitFor(condition: () => boolean, options: { timeoutMs?: n
  * Data on the heap after full collections (the test process runs with --expose-gc), once `quiet()`
  * holds. Two things are left out because they vary with the machine's load, not with what the code
  * keeps: compiled code (V8 optimizes more functions the longer a case runs, ~1.5 MiB in a loaded
- * run), and work still in flight (pass `quiet`, e.g. "no store write pending": a pending transcript
- * write holds its text, and a loaded disk kept 8 MiB of them pending at the measurement).
+ * run), and work still in flight (pass `quiet`, e.g. "no store write pending and no conversation
+ * still closing": a pending transcript write holds its text, and each conversation its last turn's
+ * steps, 900 kB for a 900 kB prompt; a loaded run measured 6 such conversations more than the
+ * sessions that own them, still closing).
  */
-export async function settledHeapBytes(quiet?: () => boolean): Promise<number> {
+export async function settledHeapBytes(quiet?: () => boolean | Promise<boolean>): Promise<number> {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (collect === undefined) throw new Error("run with --expose-gc");
-  if (quiet !== undefined) await waitFor(quiet, { timeoutMs: 120_000, what: "in-flight work to end before measuring the heap" });
+  const deadline = Date.now() + 120_000;
+  while (quiet !== undefined && !(await quiet())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for in-flight work to end before measuring the heap");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   for (let round = 0; round < 4; round += 1) {
     collect();
     await new Promise((resolve) => setImmediate(resolve));
